@@ -1,0 +1,95 @@
+#include "bench.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "playout.h"
+#include "search.h"
+
+static void size_label(const struct ps_gen_options *o, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    if (o->rows && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%dx%d ", o->rows, o->cols);
+    if (o->tubes && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "%d tubes ", o->tubes);
+    if (o->capacity && k < len)
+        k += (size_t)snprintf(buf + k, len - k, "capacity %d ", o->capacity);
+    if (o->colors && k < len)
+        snprintf(buf + k, len - k, "%d colours", o->colors);
+}
+
+/* Generate the instance text for `o` in memory and load it. */
+static void *bench_instance(const struct ps_game *g, const void *rules,
+                            const struct ps_gen_options *o,
+                            struct ps_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        ps_error_set(err, NULL, 0, 0, "out of memory");
+        return NULL;
+    }
+    bool ok = g->generate(o, mem, err);
+    fclose(mem);
+    void *inst = ok ? g->load(rules, "(generated)", text, len, err) : NULL;
+    free(text);
+    return inst;
+}
+
+bool ps_bench_playouts(FILE *out, const struct ps_game *g, const void *rules,
+                       double seconds, uint64_t seed, struct ps_error *err)
+{
+    if (!g->bench_sizes || !g->generate)
+        return ps_error_set(err, NULL, 0, 0, "game %s has no benchmark sizes",
+                            g->name);
+    for (const struct ps_gen_options *size = g->bench_sizes; size->rows ||
+                                                             size->tubes;
+         size++) {
+        struct ps_rng rng;
+        ps_rng_seed(&rng, seed);
+        uint64_t playouts = 0, moves = 0;
+        double start = ps_now(), now = start;
+        /* A fresh board every 100 playouts, so one lucky board cannot skew
+         * the figure. */
+        for (uint64_t board = 0; now - start < seconds; board++) {
+            struct ps_gen_options o = *size;
+            o.seed = seed + board;
+            void *inst = bench_instance(g, rules, &o, err);
+            if (!inst)
+                return false;
+            struct ps_playout p;
+            if (!ps_playout_init(&p, g, inst)) {
+                g->free_instance(inst);
+                return ps_error_set(err, NULL, 0, 0, "out of memory");
+            }
+            unsigned char *start_state = malloc(g->state_size(inst));
+            if (!start_state) {
+                ps_playout_free(&p);
+                g->free_instance(inst);
+                return ps_error_set(err, NULL, 0, 0, "out of memory");
+            }
+            g->initial_state(inst, start_state);
+            for (int k = 0; k < 100; k++) {
+                ps_playout_uniform(&p, start_state, &rng, 0);
+                playouts++;
+                moves += (uint64_t)p.length;
+            }
+            free(start_state);
+            ps_playout_free(&p);
+            g->free_instance(inst);
+            now = ps_now();
+        }
+        double el = now - start;
+        char label[96];
+        size_label(size, label, sizeof label);
+        fprintf(out, "%s %s: %.0f playouts/s, %.0f moves/s (%llu playouts in "
+                     "%.2f s, 1 thread)\n",
+                g->name, label, (double)playouts / el, (double)moves / el,
+                (unsigned long long)playouts, el);
+        fflush(out);
+    }
+    return true;
+}

@@ -1,0 +1,568 @@
+/*
+ * main.c - the psolve command line: solve, verify, gen, show, bench, list.
+ * The only place that prints usage errors and decides exit statuses.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "game.h"
+#include "replay.h"
+#include "report.h"
+#include "rules.h"
+#include "search.h"
+#include "textfile.h"
+
+#ifndef PSOLVE_VERSION
+#define PSOLVE_VERSION "0.1.0"
+#endif
+
+#define MAX_ALGOS 16
+
+static const char usage_text[] =
+    "usage: psolve [solve] [options] FILE        solve a puzzle\n"
+    "       psolve verify [options] FILE SOLUTION replay a solution and check it\n"
+    "       psolve gen [options]                  print a random puzzle\n"
+    "       psolve show [options] FILE            draw a puzzle\n"
+    "       psolve bench [options]                random playouts per second\n"
+    "       psolve list                           games, algorithms, rules\n"
+    "\n"
+    "Common options:\n"
+    "  --game NAME        the puzzle kind (default samegame; see psolve list)\n"
+    "  --rules SPEC       rule preset of the game (default: the game's standard)\n"
+    "  --json             results as one JSON object\n"
+    "  --quiet            no progress lines on stderr\n"
+    "  --seed N           random seed (gen, Monte Carlo; default 1)\n"
+    "  -h, --help         this text;  --version  the version\n"
+    "\n"
+    "Solving:\n"
+    "  --algo A[,B,...]   algorithm (default greedy); a comma list runs each on\n"
+    "                     the same puzzle and prints a side-by-side table\n"
+    "  --csv              the side-by-side table as CSV\n"
+    "  --time SECONDS     stop after this long and print the best so far\n"
+    "  --max-nodes N      stop after N expanded nodes\n"
+    "  --max-memory MB    table memory limit (tables refuse to grow past it)\n"
+    "  --trace N          print the first N expansions to stderr (teaching)\n"
+    "  --candidates K     dfs: only the K best moves per node (heuristic)\n"
+    "  --max-depth D      dfs: depth cap\n"
+    "  --no-memo          dfs: no transposition table\n"
+    "  --no-bound         dfs: no upper-bound pruning\n"
+    "  --weight W         wastar: weight of h (default 2)\n"
+    "  --rollouts R       mc: rollouts per move (default 200)\n"
+    "  --topk K           mc: playouts choose among the K largest moves\n"
+    "  --select max|mean  mc: how moves are compared\n"
+    "  --level L          nmcs, nrpa: nesting level (default 2)\n"
+    "  --iterations N     nrpa: iterations per level (default 100)\n"
+    "  --policy NAME      playout policy of the game\n"
+    "  --threads N        Monte Carlo threads (default: number of cores)\n"
+    "  --beam-width W     beam: width (default 100)\n"
+    "\n"
+    "verify: --show prints the final board.\n"
+    "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S\n"
+    "bench: --seconds S per size (default 1)\n"
+    "\n"
+    "A solution is one move per line (SameGame: 'row col', 0-based, row 0 =\n"
+    "top, of the board before that move); '#' starts a comment. Solve prints\n"
+    "exactly this format, so its output can be given to verify.\n"
+    "\n"
+    "Exit status: 0 solved or verified; 1 bad input or illegal move; 2 bad\n"
+    "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
+    "best solution so far is printed).\n"
+    "\n"
+    "Examples:\n"
+    "  psolve --game samegame --algo greedy examples/samegame-5x5.txt\n"
+    "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
+    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n";
+
+enum {
+    OPT_GAME = 256, OPT_RULES, OPT_ALGO, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_SEED,
+    OPT_TIME, OPT_MAX_NODES, OPT_MAX_MEMORY, OPT_TRACE, OPT_CANDIDATES,
+    OPT_MAX_DEPTH, OPT_NO_MEMO, OPT_NO_BOUND, OPT_WEIGHT, OPT_ROLLOUTS,
+    OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
+    OPT_BEAM_WIDTH, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
+    OPT_CAPACITY, OPT_SECONDS, OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+    {"game", required_argument, 0, OPT_GAME},
+    {"rules", required_argument, 0, OPT_RULES},
+    {"algo", required_argument, 0, OPT_ALGO},
+    {"json", no_argument, 0, OPT_JSON},
+    {"csv", no_argument, 0, OPT_CSV},
+    {"quiet", no_argument, 0, OPT_QUIET},
+    {"seed", required_argument, 0, OPT_SEED},
+    {"time", required_argument, 0, OPT_TIME},
+    {"max-nodes", required_argument, 0, OPT_MAX_NODES},
+    {"max-memory", required_argument, 0, OPT_MAX_MEMORY},
+    {"trace", required_argument, 0, OPT_TRACE},
+    {"candidates", required_argument, 0, OPT_CANDIDATES},
+    {"max-depth", required_argument, 0, OPT_MAX_DEPTH},
+    {"no-memo", no_argument, 0, OPT_NO_MEMO},
+    {"no-bound", no_argument, 0, OPT_NO_BOUND},
+    {"weight", required_argument, 0, OPT_WEIGHT},
+    {"rollouts", required_argument, 0, OPT_ROLLOUTS},
+    {"topk", required_argument, 0, OPT_TOPK},
+    {"select", required_argument, 0, OPT_SELECT},
+    {"level", required_argument, 0, OPT_LEVEL},
+    {"iterations", required_argument, 0, OPT_ITERATIONS},
+    {"policy", required_argument, 0, OPT_POLICY},
+    {"threads", required_argument, 0, OPT_THREADS},
+    {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
+    {"show", no_argument, 0, OPT_SHOW},
+    {"rows", required_argument, 0, OPT_ROWS},
+    {"cols", required_argument, 0, OPT_COLS},
+    {"colors", required_argument, 0, OPT_COLORS},
+    {"colours", required_argument, 0, OPT_COLORS},
+    {"tubes", required_argument, 0, OPT_TUBES},
+    {"capacity", required_argument, 0, OPT_CAPACITY},
+    {"seconds", required_argument, 0, OPT_SECONDS},
+    {"help", no_argument, 0, 'h'},
+    {"version", no_argument, 0, OPT_VERSION},
+    {0, 0, 0, 0},
+};
+
+struct cli {
+    const char *command;
+    const char *game_name;
+    const char *rules_spec;
+    const char *algos;
+    bool json, csv, quiet, show;
+    bool seed_set;
+    struct ps_limits limits;
+    struct ps_options opt;
+    struct ps_gen_options gen;
+    double bench_seconds;
+    const char *files[2];
+    int nfiles;
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "psolve: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'psolve --help'.\n");
+    return PS_EXIT_USAGE;
+}
+
+static bool parse_long(const char *s, long long min, long long max,
+                       long long *out)
+{
+    char *end;
+    if (!*s)
+        return false;
+    long long v = strtoll(s, &end, 10);
+    if (*end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *s, double min, double max, double *out)
+{
+    char *end;
+    if (!*s)
+        return false;
+    double v = strtod(s, &end);
+    if (*end || !(v >= min && v <= max))
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Parse argv into cli; returns -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, struct cli *c)
+{
+    memset(c, 0, sizeof *c);
+    ps_options_default(&c->opt);
+    c->command = "solve";
+    c->game_name = "samegame";
+    c->algos = "greedy";
+    c->bench_seconds = 1.0;
+    int first = 1;
+    if (argc > 1 && argv[1][0] != '-') {
+        static const char *const commands[] = {"solve", "verify", "gen", "show",
+                                               "bench", "list", NULL};
+        for (int i = 0; commands[i]; i++)
+            if (strcmp(argv[1], commands[i]) == 0) {
+                c->command = commands[i];
+                first = 2;
+            }
+    }
+    optind = first;
+    int ch;
+    long long v;
+    double d;
+    while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+        switch (ch) {
+        case 'h':
+            fputs(usage_text, stdout);
+            return PS_EXIT_OK;
+        case OPT_VERSION:
+            printf("psolve %s\n", PSOLVE_VERSION);
+            return PS_EXIT_OK;
+        case OPT_GAME: c->game_name = optarg; break;
+        case OPT_RULES: c->rules_spec = optarg; break;
+        case OPT_ALGO: c->algos = optarg; break;
+        case OPT_JSON: c->json = true; break;
+        case OPT_CSV: c->csv = true; break;
+        case OPT_QUIET: c->quiet = true; break;
+        case OPT_SHOW: c->show = true; break;
+        case OPT_NO_MEMO: c->opt.no_memo = true; break;
+        case OPT_NO_BOUND: c->opt.no_bound = true; break;
+        case OPT_POLICY: c->opt.policy = optarg; break;
+        case OPT_SELECT:
+            if (strcmp(optarg, "max") && strcmp(optarg, "mean"))
+                return usage_error("--select takes max or mean, not '%s'", optarg);
+            c->opt.select_max = strcmp(optarg, "max") == 0;
+            break;
+        case OPT_TIME:
+        case OPT_WEIGHT:
+        case OPT_SECONDS:
+            if (!parse_double(optarg, 0, 1e9, &d))
+                return usage_error("expected a non-negative number, got '%s'",
+                                   optarg);
+            if (ch == OPT_TIME)
+                c->limits.seconds = d;
+            else if (ch == OPT_WEIGHT)
+                c->opt.weight = d;
+            else
+                c->bench_seconds = d;
+            break;
+        case OPT_SEED:
+            if (!parse_long(optarg, 0, INT64_MAX, &v))
+                return usage_error("--seed expects a whole number >= 0, got '%s'",
+                                   optarg);
+            c->opt.seed = (uint64_t)v;
+            c->gen.seed = (uint64_t)v;
+            c->seed_set = true;
+            break;
+        case OPT_MAX_NODES:
+            if (!parse_long(optarg, 1, INT64_MAX, &v))
+                return usage_error("--max-nodes expects a whole number >= 1, got "
+                                   "'%s'",
+                                   optarg);
+            c->limits.max_nodes = (uint64_t)v;
+            break;
+        case OPT_MAX_MEMORY:
+            if (!parse_long(optarg, 1, 1 << 30, &v))
+                return usage_error("--max-memory expects megabytes >= 1, got '%s'",
+                                   optarg);
+            c->limits.max_memory = (uint64_t)v << 20;
+            break;
+        default: {
+            /* Every other option takes a whole number. */
+            if (ch == '?')
+                return usage_error("%s", "unknown option or missing value");
+            if (!parse_long(optarg, 0, 1000000000, &v))
+                return usage_error("expected a whole number >= 0, got '%s'",
+                                   optarg);
+            int iv = (int)v;
+            switch (ch) {
+            case OPT_TRACE: c->opt.trace = iv; break;
+            case OPT_CANDIDATES: c->opt.candidates = iv; break;
+            case OPT_MAX_DEPTH: c->opt.max_depth = iv; break;
+            case OPT_ROLLOUTS: c->opt.rollouts = iv; break;
+            case OPT_TOPK: c->opt.topk = iv; break;
+            case OPT_LEVEL: c->opt.level = iv; break;
+            case OPT_ITERATIONS: c->opt.iterations = iv; break;
+            case OPT_THREADS: c->opt.threads = iv; break;
+            case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
+            case OPT_ROWS: c->gen.rows = iv; break;
+            case OPT_COLS: c->gen.cols = iv; break;
+            case OPT_COLORS: c->gen.colors = iv; break;
+            case OPT_TUBES: c->gen.tubes = iv; break;
+            case OPT_CAPACITY: c->gen.capacity = iv; break;
+            default: return usage_error("%s", "internal: unhandled option");
+            }
+        }
+        }
+    }
+    for (int i = optind; i < argc; i++) {
+        if (c->nfiles == 2)
+            return usage_error("too many file arguments ('%s')", argv[i]);
+        c->files[c->nfiles++] = argv[i];
+    }
+    return -1;
+}
+
+static int print_error(const struct ps_error *err)
+{
+    char buf[1024];
+    ps_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "psolve: %s\n", buf);
+    return PS_EXIT_ERROR;
+}
+
+/* Load rules and the instance named by files[0]. */
+static void *load_instance(struct cli *c, const struct ps_game *g,
+                           void **rules_out, struct ps_error *err)
+{
+    void *rules = ps_rules_resolve(g, c->rules_spec, &c->opt, err);
+    if (!rules)
+        return NULL;
+    char *text;
+    size_t len;
+    if (!ps_read_text_file(c->files[0], &text, &len, err)) {
+        free(rules);
+        return NULL;
+    }
+    void *inst = g->load(rules, c->files[0], text, len, err);
+    free(text);
+    if (!inst) {
+        free(rules);
+        return NULL;
+    }
+    *rules_out = rules;
+    return inst;
+}
+
+static int exit_status_of(enum ps_status st)
+{
+    switch (st) {
+    case PS_OPTIMAL:
+    case PS_HEURISTIC: return PS_EXIT_OK;
+    case PS_UNSOLVABLE: return PS_EXIT_UNSOLVABLE;
+    case PS_INCOMPLETE: return PS_EXIT_INCOMPLETE;
+    }
+    return PS_EXIT_ERROR;
+}
+
+static int cmd_solve(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles != 1)
+        return usage_error("%s", "solve needs exactly one puzzle FILE");
+    const struct ps_algorithm *algos[MAX_ALGOS];
+    int nalgos = 0;
+    char list[256];
+    snprintf(list, sizeof list, "%s", c->algos);
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        const struct ps_algorithm *a = ps_algorithm_find(name);
+        if (!a)
+            return usage_error("unknown algorithm '%s' (psolve list shows them)",
+                               name);
+        if (nalgos == MAX_ALGOS)
+            return usage_error("%s", "too many algorithms in --algo");
+        algos[nalgos++] = a;
+    }
+    if (nalgos == 0)
+        return usage_error("%s", "--algo needs at least one algorithm");
+
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = NULL;
+    void *inst = load_instance(c, g, &rules, &err);
+    if (!inst)
+        return print_error(&err);
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    for (int i = 0; i < nalgos; i++)
+        if (maximise ? !algos[i]->for_score : !algos[i]->for_cost) {
+            fprintf(stderr, "psolve: algorithm %s does not run on %s games (%s)\n",
+                    algos[i]->name, maximise ? "score" : "cost", g->name);
+            g->free_instance(inst);
+            free(rules);
+            return PS_EXIT_USAGE;
+        }
+
+    ps_install_interrupt_handler();
+    struct ps_run runs[MAX_ALGOS];
+    int status = PS_EXIT_OK;
+    for (int i = 0; i < nalgos; i++) {
+        struct ps_search s;
+        ps_search_init(&s, g, inst, &c->limits, &c->opt);
+        s.progress = !c->quiet && isatty(STDERR_FILENO);
+        s.trace_out = stderr;
+        enum ps_status st = ps_search_run(&s, algos[i]);
+        ps_run_capture(&runs[i], &s, st);
+        ps_search_free(&s);
+        if (runs[i].found && !runs[i].verified) {
+            fprintf(stderr, "psolve: internal error: %s returned a solution that "
+                            "does not verify: %s\n",
+                    algos[i]->name, runs[i].verify_error);
+            status = PS_EXIT_ERROR;
+        }
+        int es = exit_status_of(st);
+        if (status == PS_EXIT_OK)
+            status = es;
+        if (ps_interrupted) {
+            /* Ctrl-C ends the whole comparison, not only this run. */
+            nalgos = i + 1;
+            break;
+        }
+    }
+    if (nalgos == 1) {
+        if (c->json)
+            ps_report_json(stdout, g, inst, &runs[0], c->files[0]);
+        else
+            ps_report_text(stdout, g, inst, &runs[0], c->files[0]);
+    } else {
+        if (c->json)
+            ps_report_table_json(stdout, g, inst, runs, nalgos, c->files[0]);
+        else
+            ps_report_table(stdout, g, inst, runs, nalgos, c->csv);
+        if (!ps_runs_agree(runs, nalgos, NULL)) {
+            fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
+            status = PS_EXIT_ERROR;
+        }
+    }
+    for (int i = 0; i < nalgos; i++)
+        ps_run_free(&runs[i]);
+    g->free_instance(inst);
+    free(rules);
+    return status;
+}
+
+static int cmd_verify(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles != 2)
+        return usage_error("%s", "verify needs a puzzle FILE and a SOLUTION file");
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = NULL;
+    void *inst = load_instance(c, g, &rules, &err);
+    if (!inst)
+        return print_error(&err);
+    char *text = NULL;
+    size_t len;
+    ps_move *moves = NULL;
+    int n = 0;
+    int status = PS_EXIT_ERROR;
+    unsigned char *final = malloc(g->state_size(inst));
+    struct ps_replay res;
+    if (!final || !ps_read_text_file(c->files[1], &text, &len, &err) ||
+        !ps_read_solution(g, inst, c->files[1], text, len, &moves, &n, &err) ||
+        !ps_replay_moves(g, inst, moves, n, final, &res, &err)) {
+        if (!final)
+            ps_error_set(&err, NULL, 0, 0, "out of memory");
+        print_error(&err);
+        goto done;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    struct ps_fact facts[PS_MAX_FACTS];
+    int nfacts = g->facts ? g->facts(inst, final, facts, PS_MAX_FACTS) : 0;
+    if (c->json) {
+        printf("{\"game\":");
+        ps_json_string(stdout, g->name);
+        printf(",\"legal\":true,\"%s\":%lld,\"moves\":%d,\"game_over\":%s",
+               maximise ? "score" : "cost", (long long)res.value, res.len,
+               res.over ? "true" : "false");
+        for (int i = 0; i < nfacts; i++)
+            printf(",\"%s\":%lld", facts[i].key, (long long)facts[i].value);
+        printf("}\n");
+    } else {
+        if (c->show || isatty(STDOUT_FILENO)) {
+            printf("final position:\n");
+            g->print_state(inst, final, stdout, isatty(STDOUT_FILENO));
+        }
+        printf("legal: yes\n%s: %lld\nmoves: %d\n%s: %s\n",
+               maximise ? "score" : "cost", (long long)res.value, res.len,
+               maximise ? "game_over" : "solved", res.over ? "yes" : "no");
+        for (int i = 0; i < nfacts; i++)
+            printf("%s: %lld\n", facts[i].key, (long long)facts[i].value);
+    }
+    /* A cost-game solution that does not reach the goal is not a solution. */
+    status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;
+    if (status != PS_EXIT_OK)
+        fprintf(stderr, "psolve: %s: the moves are legal but do not solve the "
+                        "puzzle\n",
+                c->files[1]);
+done:
+    free(final);
+    free(text);
+    free(moves);
+    g->free_instance(inst);
+    free(rules);
+    return status;
+}
+
+static int cmd_show(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles != 1)
+        return usage_error("%s", "show needs one puzzle FILE");
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = NULL;
+    void *inst = load_instance(c, g, &rules, &err);
+    if (!inst)
+        return print_error(&err);
+    unsigned char *state = malloc(g->state_size(inst));
+    if (state) {
+        g->initial_state(inst, state);
+        g->print_state(inst, state, stdout, isatty(STDOUT_FILENO));
+    }
+    free(state);
+    g->free_instance(inst);
+    free(rules);
+    return state ? PS_EXIT_OK : PS_EXIT_ERROR;
+}
+
+static int cmd_gen(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles)
+        return usage_error("gen takes no file ('%s')", c->files[0]);
+    if (!g->generate)
+        return usage_error("game %s cannot generate puzzles", g->name);
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!c->seed_set)
+        c->gen.seed = 1;
+    if (!g->generate(&c->gen, stdout, &err)) {
+        fprintf(stderr, "psolve: gen: %s\n", err.msg);
+        return PS_EXIT_USAGE;
+    }
+    return PS_EXIT_OK;
+}
+
+static int cmd_bench(struct cli *c, const struct ps_game *g)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = ps_rules_resolve(g, c->rules_spec, &c->opt, &err);
+    if (!rules)
+        return print_error(&err);
+    bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
+                                &err);
+    free(rules);
+    return ok ? PS_EXIT_OK : print_error(&err);
+}
+
+static int cmd_list(void)
+{
+    printf("games:\n");
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        printf("  %-12s %s\n", (*g)->name, (*g)->summary);
+        for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
+            printf("    --rules %-12s %s\n", p->name, p->doc);
+    }
+    printf("algorithms:\n");
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
+        printf("  %-12s %s%s%s\n", (*a)->name, (*a)->summary,
+               (*a)->for_score ? " [score games]" : "",
+               (*a)->for_cost ? " [cost games]" : "");
+    return PS_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli c;
+    int rc = parse_args(argc, argv, &c);
+    if (rc >= 0)
+        return rc;
+    if (strcmp(c.command, "list") == 0)
+        return cmd_list();
+    const struct ps_game *g = ps_game_find(c.game_name);
+    if (!g)
+        return usage_error("unknown game '%s' (psolve list shows them)",
+                           c.game_name);
+    if (strcmp(c.command, "verify") == 0)
+        return cmd_verify(&c, g);
+    if (strcmp(c.command, "show") == 0)
+        return cmd_show(&c, g);
+    if (strcmp(c.command, "gen") == 0)
+        return cmd_gen(&c, g);
+    if (strcmp(c.command, "bench") == 0)
+        return cmd_bench(&c, g);
+    return cmd_solve(&c, g);
+}

@@ -1,0 +1,143 @@
+#include "replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "textfile.h"
+
+bool ps_replay_moves(const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, void *final_state,
+                     struct ps_replay *res, struct ps_error *err)
+{
+    size_t size = g->state_size(inst);
+    int max_moves = g->max_moves(inst);
+    unsigned char *cur = malloc(size), *next = malloc(size);
+    ps_move *legal = malloc((size_t)max_moves * sizeof *legal);
+    bool ok = false;
+    if (!cur || !next || !legal) {
+        ps_error_set(err, NULL, 0, 0, "out of memory");
+        goto done;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    g->initial_state(inst, cur);
+    ps_value value = 0;
+    for (int k = 0; k < n; k++) {
+        int count = g->moves(inst, cur, legal, NULL);
+        bool found = false;
+        for (int i = 0; i < count && !found; i++)
+            found = legal[i] == moves[k];
+        if (!found) {
+            char text[64];
+            g->format_move(inst, cur, moves[k], text, sizeof text);
+            ps_error_set(err, NULL, 0, 0, "move %d (%s) is not legal here", k + 1,
+                         text);
+            goto done;
+        }
+        value += g->apply(inst, cur, moves[k], next);
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+    }
+    res->len = n;
+    if (maximise) {
+        res->over = g->moves(inst, cur, legal, NULL) == 0;
+        if (res->over && g->end_value)
+            value += g->end_value(inst, cur);
+    } else {
+        res->over = g->is_goal(inst, cur);
+    }
+    res->value = value;
+    memcpy(final_state, cur, size);
+    ok = true;
+done:
+    free(cur);
+    free(next);
+    free(legal);
+    return ok;
+}
+
+bool ps_read_solution(const struct ps_game *g, const void *inst,
+                      const char *path, const char *text, size_t len,
+                      ps_move **moves_out, int *n_out, struct ps_error *err)
+{
+    size_t size = g->state_size(inst);
+    unsigned char *cur = malloc(size), *next = malloc(size);
+    int cap = 64, n = 0;
+    ps_move *moves = malloc((size_t)cap * sizeof *moves);
+    if (!cur || !next || !moves) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    g->initial_state(inst, cur);
+    struct ps_line_reader rd;
+    struct ps_line ln;
+    ps_lines_begin(&rd, text, len);
+    while (ps_lines_next(&rd, &ln)) {
+        char buf[256];
+        if (ln.len >= sizeof buf) {
+            ps_error_set(err, path, ln.number, 1, "line too long for a move");
+            goto fail;
+        }
+        memcpy(buf, ln.text, ln.len);
+        buf[ln.len] = '\0';
+        struct ps_error why;
+        ps_error_clear(&why);
+        ps_move m;
+        if (!g->parse_move(inst, cur, buf, &m, &why)) {
+            ps_error_set(err, path, ln.number, 1, "move %d: %s", n + 1, why.msg);
+            goto fail;
+        }
+        if (n == cap) {
+            cap *= 2;
+            ps_move *nm = realloc(moves, (size_t)cap * sizeof *nm);
+            if (!nm) {
+                ps_error_set(err, path, ln.number, 1, "out of memory");
+                goto fail;
+            }
+            moves = nm;
+        }
+        moves[n++] = m;
+        g->apply(inst, cur, m, next);
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+    }
+    free(cur);
+    free(next);
+    *moves_out = moves;
+    *n_out = n;
+    return true;
+fail:
+    free(cur);
+    free(next);
+    free(moves);
+    return false;
+}
+
+void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
+                    const ps_move *moves, int n)
+{
+    size_t size = g->state_size(inst);
+    unsigned char *cur = malloc(size), *next = malloc(size);
+    if (!cur || !next) {
+        free(cur);
+        free(next);
+        return;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    g->initial_state(inst, cur);
+    for (int k = 0; k < n; k++) {
+        char text[64], about[128] = "";
+        g->format_move(inst, cur, moves[k], text, sizeof text);
+        if (g->describe_move)
+            g->describe_move(inst, cur, moves[k], about, sizeof about);
+        ps_value v = g->apply(inst, cur, moves[k], next);
+        fprintf(out, "%-8s # %s %lld%s%s\n", text, maximise ? "gain" : "cost",
+                (long long)v, about[0] ? ", " : "", about);
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+    }
+    free(cur);
+    free(next);
+}

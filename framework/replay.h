@@ -1,0 +1,38 @@
+/*
+ * replay.h - solutions as text and their replay through the game's own move
+ * generator: a verified solution is a proof, because verify and search share
+ * one code path.
+ */
+#ifndef PS_REPLAY_H
+#define PS_REPLAY_H
+
+#include <stdio.h>
+
+#include "game.h"
+
+struct ps_replay {
+    ps_value value; /* gains (+ end value when over) or summed costs */
+    int len;        /* moves replayed */
+    bool over;      /* score game: no move left; cost game: goal reached */
+};
+
+/* Replay moves[0..n) from the initial state; every move must be one that
+ * moves() lists. final_state (state_size bytes) receives the last state. On an
+ * illegal move: false, err says which (1-based) and why. */
+bool ps_replay_moves(const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, void *final_state,
+                     struct ps_replay *res, struct ps_error *err);
+
+/* Parse a solution file: one move per line in the game's text form, '#'
+ * comments. Each line is read against the state it applies to. *moves is
+ * malloc'd. Errors name path, line and the move number. */
+bool ps_read_solution(const struct ps_game *g, const void *inst,
+                      const char *path, const char *text, size_t len,
+                      ps_move **moves, int *n, struct ps_error *err);
+
+/* Print moves as a solution file: one move per line, each followed by a
+ * '#' comment with its gain or cost and the game's description. */
+void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
+                    const ps_move *moves, int n);
+
+#endif

@@ -1,0 +1,221 @@
+#include "search.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile sig_atomic_t ps_interrupted = 0;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    ps_interrupted = 1;
+}
+
+void ps_install_interrupt_handler(void)
+{
+    signal(SIGINT, on_sigint);
+}
+
+double ps_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void ps_options_default(struct ps_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->weight = 2.0;
+    o->rollouts = 200;
+    o->topk = 0;
+    o->level = 2;
+    o->iterations = 100;
+    o->beam_width = 100;
+}
+
+void ps_search_init(struct ps_search *s, const struct ps_game *game,
+                    const void *inst, const struct ps_limits *limits,
+                    const struct ps_options *opt)
+{
+    memset(s, 0, sizeof *s);
+    s->game = game;
+    s->inst = inst;
+    s->flags = ps_game_flags(game, inst);
+    s->state_size = game->state_size(inst);
+    if (limits)
+        s->limits = *limits;
+    if (opt)
+        s->opt = *opt;
+    else
+        ps_options_default(&s->opt);
+    s->trace_out = stdout;
+}
+
+void ps_search_free(struct ps_search *s)
+{
+    free(s->best.moves);
+    s->best.moves = NULL;
+    s->best.len = s->best.cap = 0;
+}
+
+enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
+{
+    memset(&s->stats, 0, sizeof s->stats);
+    s->best.len = 0;
+    s->best.found = false;
+    s->stop = PS_STOP_NONE;
+    s->note[0] = '\0';
+    s->traced = 0;
+    s->tick = 0;
+    s->algo_name = a->name;
+    s->start = ps_now();
+    s->last_progress = s->start;
+    enum ps_status st = a->run(s);
+    s->stats.seconds = ps_now() - s->start;
+    if (s->stop != PS_STOP_NONE && st != PS_UNSOLVABLE)
+        st = PS_INCOMPLETE;
+    if (s->progress)
+        fputc('\n', stderr);
+    return st;
+}
+
+static void print_progress(struct ps_search *s, double now)
+{
+    double el = now - s->start;
+    uint64_t work = s->stats.expanded + s->stats.playouts;
+    fprintf(stderr, "\r[%s] %.0fs  nodes %llu (%.0f/s)  table %llu  best ",
+            s->algo_name ? s->algo_name : "?", el, (unsigned long long)work,
+            el > 0 ? (double)work / el : 0.0,
+            (unsigned long long)s->stats.table_entries);
+    if (s->best.found)
+        fprintf(stderr, "%lld   ", (long long)s->best.value);
+    else
+        fprintf(stderr, "-   ");
+    fflush(stderr);
+}
+
+bool ps_search_stopped(struct ps_search *s)
+{
+    if (s->stop != PS_STOP_NONE)
+        return true;
+    if (ps_interrupted) {
+        s->stop = PS_STOP_INTERRUPT;
+        return true;
+    }
+    if (s->limits.max_nodes && s->stats.expanded >= s->limits.max_nodes) {
+        s->stop = PS_STOP_NODES;
+        return true;
+    }
+    /* The clock costs more than the rest; read it every 1024 calls. */
+    if ((++s->tick & 1023u) != 0)
+        return false;
+    double now = ps_now();
+    if (s->limits.seconds > 0 && now - s->start >= s->limits.seconds) {
+        s->stop = PS_STOP_TIME;
+        return true;
+    }
+    if (s->progress && now - s->last_progress >= 1.0) {
+        s->last_progress = now;
+        print_progress(s, now);
+    }
+    return false;
+}
+
+bool ps_search_improves(const struct ps_search *s, ps_value value)
+{
+    if (!s->best.found)
+        return true;
+    if (s->flags & PS_MAXIMISE)
+        return value > s->best.value;
+    return value < s->best.value;
+}
+
+bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
+                     ps_value value)
+{
+    if (!ps_search_improves(s, value))
+        return false;
+    if (len > s->best.cap) {
+        int cap = len < 64 ? 64 : len;
+        ps_move *m = realloc(s->best.moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return false;
+        s->best.moves = m;
+        s->best.cap = cap;
+    }
+    if (len > 0)
+        memcpy(s->best.moves, moves, (size_t)len * sizeof *moves);
+    s->best.len = len;
+    s->best.value = value;
+    s->best.found = true;
+    return true;
+}
+
+bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)
+{
+    if (s->limits.max_memory && s->stats.memory + bytes > s->limits.max_memory) {
+        s->stop = PS_STOP_MEMORY;
+        return false;
+    }
+    s->stats.memory += bytes;
+    if (s->stats.memory > s->stats.peak_memory)
+        s->stats.peak_memory = s->stats.memory;
+    return true;
+}
+
+void ps_memory_release(struct ps_search *s, uint64_t bytes)
+{
+    s->stats.memory = bytes > s->stats.memory ? 0 : s->stats.memory - bytes;
+}
+
+bool ps_search_tracing(const struct ps_search *s)
+{
+    return s->traced < s->opt.trace;
+}
+
+void ps_search_trace(struct ps_search *s, const void *state, int depth,
+                     ps_value g, ps_value h, const char *what)
+{
+    if (!ps_search_tracing(s))
+        return;
+    s->traced++;
+    FILE *out = s->trace_out;
+    fprintf(out, "# trace %d: depth %d  g %lld  h %lld  f %lld%s%s\n", s->traced,
+            depth, (long long)g, (long long)h, (long long)(g + h),
+            what ? "  " : "", what ? what : "");
+    s->game->print_state(s->inst, state, out, false);
+}
+
+ps_value ps_final_value(const struct ps_search *s, const void *state,
+                        ps_value so_far)
+{
+    if (s->game->end_value)
+        return so_far + s->game->end_value(s->inst, state);
+    return so_far;
+}
+
+const char *ps_status_name(enum ps_status st)
+{
+    switch (st) {
+    case PS_OPTIMAL: return "optimal";
+    case PS_HEURISTIC: return "heuristic";
+    case PS_UNSOLVABLE: return "unsolvable";
+    case PS_INCOMPLETE: return "incomplete";
+    }
+    return "?";
+}
+
+const char *ps_stop_name(enum ps_stop_reason r)
+{
+    switch (r) {
+    case PS_STOP_NONE: return "none";
+    case PS_STOP_TIME: return "time limit";
+    case PS_STOP_NODES: return "node limit";
+    case PS_STOP_MEMORY: return "memory limit";
+    case PS_STOP_INTERRUPT: return "interrupted";
+    }
+    return "?";
+}

@@ -1,0 +1,115 @@
+#include "textfile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool check_text(const char *path, const char *text, size_t len,
+                       struct ps_error *err)
+{
+    int line = 1, col = 1;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c == '\n') {
+            line++;
+            col = 1;
+            continue;
+        }
+        if (c < 32 && c != '\t' && c != '\r')
+            return ps_error_set(err, path, line, col,
+                                "not a text file (byte 0x%02x)", c);
+        col++;
+    }
+    return true;
+}
+
+bool ps_read_text_file(const char *path, char **text, size_t *len,
+                       struct ps_error *err)
+{
+    bool is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return ps_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        if (!is_stdin)
+            fclose(f);
+        return ps_error_set(err, path, 0, 0, "out of memory");
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap >= PS_MAX_INPUT_BYTES) {
+                free(buf);
+                if (!is_stdin)
+                    fclose(f);
+                return ps_error_set(err, path, 0, 0,
+                                    "file is larger than %u bytes",
+                                    PS_MAX_INPUT_BYTES);
+            }
+            cap *= 2;
+            char *nb = realloc(buf, cap + 1);
+            if (!nb) {
+                free(buf);
+                if (!is_stdin)
+                    fclose(f);
+                return ps_error_set(err, path, 0, 0, "out of memory");
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    bool failed = ferror(f);
+    if (!is_stdin)
+        fclose(f);
+    if (failed) {
+        free(buf);
+        return ps_error_set(err, path, 0, 0, "read error");
+    }
+    buf[n] = '\0';
+    if (!check_text(path, buf, n, err)) {
+        free(buf);
+        return false;
+    }
+    *text = buf;
+    *len = n;
+    return true;
+}
+
+void ps_lines_begin(struct ps_line_reader *r, const char *text, size_t len)
+{
+    r->pos = text;
+    r->end = text + len;
+    r->number = 0;
+}
+
+bool ps_lines_next(struct ps_line_reader *r, struct ps_line *line)
+{
+    while (r->pos < r->end) {
+        const char *start = r->pos;
+        const char *nl = memchr(start, '\n', (size_t)(r->end - start));
+        const char *stop = nl ? nl : r->end;
+        r->pos = nl ? nl + 1 : r->end;
+        r->number++;
+        const char *hash = memchr(start, '#', (size_t)(stop - start));
+        if (hash)
+            stop = hash;
+        while (stop > start && (stop[-1] == ' ' || stop[-1] == '\t' ||
+                                stop[-1] == '\r'))
+            stop--;
+        const char *first = start;
+        while (first < stop && (*first == ' ' || *first == '\t'))
+            first++;
+        if (first == stop)
+            continue;
+        line->text = start;
+        line->len = (size_t)(stop - start);
+        line->number = r->number;
+        return true;
+    }
+    return false;
+}

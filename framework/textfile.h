@@ -1,0 +1,40 @@
+/*
+ * textfile.h - read a whole input file, refusing what is not text.
+ */
+#ifndef PS_TEXTFILE_H
+#define PS_TEXTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+/* Largest input file psolve reads (bytes). */
+#define PS_MAX_INPUT_BYTES (16u * 1024u * 1024u)
+
+/* Read `path` ("-" = stdin) into a NUL-terminated malloc'd buffer. Rejects a
+ * missing or unreadable file, one over PS_MAX_INPUT_BYTES, and a binary file
+ * (a NUL byte or another control character), naming line and column. */
+bool ps_read_text_file(const char *path, char **text, size_t *len,
+                       struct ps_error *err);
+
+
+
+/* Line-by-line reading for parsers: yields each line that is not blank once
+ * a '#' comment and trailing white space are cut, with its 1-based number.
+ * `text` keeps pointing into the buffer (not NUL-terminated: use len). */
+struct ps_line_reader {
+    const char *pos;
+    const char *end;
+    int number;
+};
+
+struct ps_line {
+    const char *text;
+    size_t len;
+    int number;
+};
+
+void ps_lines_begin(struct ps_line_reader *r, const char *text, size_t len);
+bool ps_lines_next(struct ps_line_reader *r, struct ps_line *line);
+#endif

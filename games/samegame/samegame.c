@@ -1,0 +1,685 @@
+/*
+ * samegame.c - SameGame (Clickomania, PopStar): click a group of >= min_group
+ * orthogonally connected cells of one colour; it vanishes, cells fall down,
+ * empty columns close up. A score game.
+ *
+ * State layout (canonical, compared with memcmp):
+ *   uint16_t cells_left;  uint16_t pad (0);
+ *   uint8_t  height[cols];          -- 1 + highest non-empty row, 0 = empty
+ *   uint8_t  cell[cols * rows];     -- column-major, row 0 = BOTTOM, 0 = empty
+ * rounded up to 8 bytes with zeros. Column-major with the bottom first makes
+ * gravity a compaction of one contiguous run per column, and the column
+ * shift one memmove.
+ *
+ * A move is the index (c * rows + r) of the group's first cell in that
+ * order, so each group has exactly one move code. The text form is
+ * "row col", 0-based, row 0 = TOP, of the board before the move.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../framework/game.h"
+#include "../../framework/hash.h"
+#include "../../framework/textfile.h"
+
+#define SG_MAX_ROWS 32
+#define SG_MAX_COLS 32
+#define SG_MAX_CELLS (SG_MAX_ROWS * SG_MAX_COLS)
+#define SG_MAX_COLORS 9
+#define SG_HEADER 4
+
+enum { SG_SHIFT_LEFT, SG_SHIFT_RIGHT, SG_SHIFT_NONE };
+enum { SG_OBJ_SCORE, SG_OBJ_CLEAR, SG_OBJ_FEWEST_LEFT };
+
+struct sg_rules {
+    int64_t min_group;
+    bool gravity;
+    int shift;
+    int objective;
+    int64_t clear_bonus;
+    int64_t score[SG_MAX_CELLS + 1];     /* gain of a group of n cells */
+    int64_t end_bonus[SG_MAX_CELLS + 1]; /* bonus with r cells left at the end */
+};
+
+struct sg_instance {
+    struct sg_rules rules;
+    int rows, cols, ncells;
+    size_t state_size;
+    unsigned char *start; /* the initial state */
+};
+
+/* ---- rules ---- */
+
+static const char *const shift_names[] = {"left", "right", "none", NULL};
+static const char *const objective_names[] = {"score", "clear", "fewest_left",
+                                              NULL};
+
+static const struct ps_param sg_params[] = {
+    {"min_group", PS_PARAM_INT, offsetof(struct sg_rules, min_group), 1,
+     SG_MAX_CELLS, NULL, 0, "smallest group that can be removed"},
+    {"gravity", PS_PARAM_BOOL, offsetof(struct sg_rules, gravity), 0, 1, NULL,
+     0, "cells fall down into emptied cells"},
+    {"shift", PS_PARAM_ENUM, offsetof(struct sg_rules, shift), 0, 0,
+     shift_names, 0, "where empty columns close up: left, right or none"},
+    {"objective", PS_PARAM_ENUM, offsetof(struct sg_rules, objective), 0, 0,
+     objective_names, 0,
+     "score: the score tables; clear/fewest_left: one point per removed cell"},
+    {"clear_bonus", PS_PARAM_INT, offsetof(struct sg_rules, clear_bonus),
+     -1000000000, 1000000000, NULL, 0, "bonus when the board is cleared"},
+    {"score", PS_PARAM_TABLE, offsetof(struct sg_rules, score), -1000000000,
+     1000000000, NULL, SG_MAX_CELLS + 1, "score[n]: gain of a group of n cells"},
+    {"end_bonus", PS_PARAM_TABLE, offsetof(struct sg_rules, end_bonus),
+     -1000000000, 1000000000, NULL, SG_MAX_CELLS + 1,
+     "end_bonus[r]: bonus when the game ends with r cells left"},
+    {NULL, 0, 0, 0, 0, NULL, 0, NULL},
+};
+
+/* The research benchmark rules: (n-2)^2 per group, +1000 for a clear. */
+static void sg_rules_default(void *p)
+{
+    struct sg_rules *r = p;
+    r->min_group = 2;
+    r->gravity = true;
+    r->shift = SG_SHIFT_LEFT;
+    r->objective = SG_OBJ_SCORE;
+    r->clear_bonus = 1000;
+    for (int n = 0; n <= SG_MAX_CELLS; n++) {
+        r->score[n] = n >= 2 ? (int64_t)(n - 2) * (n - 2) : 0;
+        r->end_bonus[n] = 0;
+    }
+}
+
+static void preset_samegame(void *p)
+{
+    (void)p; /* the defaults */
+}
+
+/* PopStar: 5 n^2 per group; 2000 - 20 r^2 at the end when r < 10 remain. */
+static void preset_popstar(void *p)
+{
+    struct sg_rules *r = p;
+    r->clear_bonus = 0;
+    for (int n = 0; n <= SG_MAX_CELLS; n++) {
+        r->score[n] = 5 * (int64_t)n * n;
+        r->end_bonus[n] = n < 10 ? 2000 - 20 * (int64_t)n * n : 0;
+    }
+}
+
+static void preset_clickomania(void *p)
+{
+    struct sg_rules *r = p;
+    r->objective = SG_OBJ_FEWEST_LEFT;
+    r->clear_bonus = 0;
+}
+
+static const struct ps_preset sg_presets[] = {
+    {"samegame", "(n-2)^2 per group, +1000 for a cleared board", preset_samegame},
+    {"popstar", "5*n*n per group, 2000-20*r*r at the end when r < 10 left",
+     preset_popstar},
+    {"clickomania", "leave as few cells as possible (1 point per cell removed)",
+     preset_clickomania},
+    {NULL, NULL, NULL},
+};
+
+static bool sg_rules_check(const void *p, struct ps_error *err)
+{
+    const struct sg_rules *r = p;
+    if (r->min_group < 1 || r->min_group > SG_MAX_CELLS)
+        return ps_error_set(err, NULL, 0, 0, "min_group must be 1..%d",
+                            SG_MAX_CELLS);
+    return true;
+}
+
+/* The gain of removing a group of n cells under the objective. */
+static inline int64_t sg_gain(const struct sg_rules *r, int n)
+{
+    return r->objective == SG_OBJ_SCORE ? r->score[n] : n;
+}
+
+/* ---- state access ---- */
+
+static inline uint16_t *cells_left_of(void *s)
+{
+    return (uint16_t *)s;
+}
+
+static inline uint8_t *heights_of(const struct sg_instance *in, void *s)
+{
+    (void)in;
+    return (uint8_t *)s + SG_HEADER;
+}
+
+static inline uint8_t *cells_of(const struct sg_instance *in, void *s)
+{
+    return (uint8_t *)s + SG_HEADER + in->cols;
+}
+
+#define C_HEIGHTS(in, s) heights_of((in), (void *)(s))
+#define C_CELLS(in, s) cells_of((in), (void *)(s))
+
+/* ---- parsing ---- */
+
+static int colour_of_char(char ch, bool *is_letter)
+{
+    static const char letters[] = "RGBYPOCMW";
+    *is_letter = false;
+    if (ch >= '1' && ch <= '9')
+        return ch - '0';
+    if (ch == '.' || ch == '0')
+        return 0;
+    char up = (ch >= 'a' && ch <= 'z') ? (char)(ch - 'a' + 'A') : ch;
+    const char *hit = up ? strchr(letters, up) : NULL;
+    if (hit) {
+        *is_letter = true;
+        return (int)(hit - letters) + 1;
+    }
+    return -1;
+}
+
+static void sg_free_instance(void *p)
+{
+    struct sg_instance *in = p;
+    if (!in)
+        return;
+    free(in->start);
+    free(in);
+}
+
+/* Reject boards that the rules could never produce: a cell above an empty
+ * cell (with gravity), an empty column on the wrong side (with a shift). */
+static bool check_settled(const struct sg_instance *in, const uint8_t *grid,
+                          const int *line_of_row, const int *col_of_cell,
+                          const char *path, struct ps_error *err)
+{
+    const int R = in->rows, C = in->cols;
+    if (in->rules.gravity) {
+        for (int c = 0; c < C; c++)
+            for (int top = 0; top + 1 < R; top++) {
+                /* grid is row-major here, row 0 = top */
+                if (grid[top * C + c] && !grid[(top + 1) * C + c])
+                    return ps_error_set(
+                        err, path, line_of_row[top], col_of_cell[top * C + c],
+                        "cell floats above an empty cell (row %d, column %d); "
+                        "with gravity, cells rest on each other",
+                        top, c);
+            }
+    }
+    if (in->rules.shift == SG_SHIFT_NONE)
+        return true;
+    bool seen_empty = false, seen_full = false;
+    for (int i = 0; i < C; i++) {
+        int c = in->rules.shift == SG_SHIFT_LEFT ? i : C - 1 - i;
+        bool empty = true;
+        for (int r = 0; r < R; r++)
+            if (grid[r * C + c])
+                empty = false;
+        if (empty)
+            seen_empty = true;
+        else if (seen_empty)
+            return ps_error_set(
+                err, path, line_of_row[R - 1], col_of_cell[(R - 1) * C + c],
+                "column %d holds cells but an empty column lies to its %s; "
+                "with the column shift, empty columns close up",
+                c, in->rules.shift == SG_SHIFT_LEFT ? "left" : "right");
+        else
+            seen_full = true;
+    }
+    (void)seen_full;
+    return true;
+}
+
+static void *sg_load(const void *rules, const char *path, const char *text,
+                     size_t len, struct ps_error *err)
+{
+    struct sg_instance *in = calloc(1, sizeof *in);
+    uint8_t *grid = calloc(SG_MAX_CELLS, 1); /* row-major, row 0 = top */
+    int *col_of_cell = calloc(SG_MAX_CELLS, sizeof *col_of_cell);
+    int line_of_row[SG_MAX_ROWS];
+    if (!in || !grid || !col_of_cell) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    in->rules = *(const struct sg_rules *)rules;
+
+    struct ps_line_reader rd;
+    struct ps_line ln;
+    int rows = 0, cols = -1, first_width_line = 0;
+    int saw_letter_line = 0, saw_digit_line = 0;
+    ps_lines_begin(&rd, text, len);
+    while (ps_lines_next(&rd, &ln)) {
+        if (rows == SG_MAX_ROWS) {
+            ps_error_set(err, path, ln.number, 1,
+                         "board has more than %d rows", SG_MAX_ROWS);
+            goto fail;
+        }
+        int w = 0;
+        for (size_t i = 0; i < ln.len; i++) {
+            char ch = ln.text[i];
+            int col = (int)i + 1;
+            if (ch == ' ' || ch == '\t')
+                continue;
+            bool is_letter;
+            int colour = colour_of_char(ch, &is_letter);
+            if (colour < 0) {
+                ps_error_set(err, path, ln.number, col,
+                             "unknown cell '%c' (use 1-9, the letters RGBYPOCMW, "
+                             "or . or 0 for empty)",
+                             ch);
+                goto fail;
+            }
+            if (colour > 0 && is_letter && !saw_letter_line)
+                saw_letter_line = ln.number;
+            if (colour > 0 && !is_letter && !saw_digit_line)
+                saw_digit_line = ln.number;
+            if (saw_letter_line && saw_digit_line) {
+                ps_error_set(err, path, ln.number, col,
+                             "board mixes digit colours and letter colours "
+                             "(lines %d and %d); use one notation",
+                             saw_digit_line, saw_letter_line);
+                goto fail;
+            }
+            if (w == SG_MAX_COLS) {
+                ps_error_set(err, path, ln.number, col,
+                             "board has more than %d columns", SG_MAX_COLS);
+                goto fail;
+            }
+            grid[rows * SG_MAX_COLS + w] = (uint8_t)colour;
+            col_of_cell[rows * SG_MAX_COLS + w] = col;
+            w++;
+        }
+        if (cols < 0) {
+            cols = w;
+            first_width_line = ln.number;
+        } else if (w != cols) {
+            ps_error_set(err, path, ln.number, (int)ln.len,
+                         "row has %d cells but line %d has %d (rows must be "
+                         "equally long)",
+                         w, first_width_line, cols);
+            goto fail;
+        }
+        line_of_row[rows] = ln.number;
+        rows++;
+    }
+    if (rows == 0) {
+        ps_error_set(err, path, 0, 0, "no board rows in the file");
+        goto fail;
+    }
+    /* Compact the rows to the real width. */
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
+            grid[r * cols + c] = grid[r * SG_MAX_COLS + c];
+            col_of_cell[r * cols + c] = col_of_cell[r * SG_MAX_COLS + c];
+        }
+    in->rows = rows;
+    in->cols = cols;
+    in->ncells = rows * cols;
+    if (!check_settled(in, grid, line_of_row, col_of_cell, path, err))
+        goto fail;
+
+    in->state_size = ((size_t)SG_HEADER + (size_t)cols + (size_t)in->ncells + 7) &
+                     ~(size_t)7;
+    in->start = calloc(1, in->state_size);
+    if (!in->start) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    uint8_t *h = heights_of(in, in->start), *cell = cells_of(in, in->start);
+    int left = 0;
+    for (int c = 0; c < cols; c++)
+        for (int r = 0; r < rows; r++) {
+            uint8_t v = grid[(rows - 1 - r) * cols + c];
+            cell[c * rows + r] = v;
+            if (v) {
+                h[c] = (uint8_t)(r + 1);
+                left++;
+            }
+        }
+    *cells_left_of(in->start) = (uint16_t)left;
+    free(grid);
+    free(col_of_cell);
+    return in;
+fail:
+    free(grid);
+    free(col_of_cell);
+    sg_free_instance(in);
+    return NULL;
+}
+
+/* ---- the hot loop ---- */
+
+static size_t sg_state_size(const void *p)
+{
+    return ((const struct sg_instance *)p)->state_size;
+}
+
+static void sg_initial_state(const void *p, void *state)
+{
+    const struct sg_instance *in = p;
+    memcpy(state, in->start, in->state_size);
+}
+
+static int sg_max_moves(const void *p)
+{
+    const struct sg_instance *in = p;
+    return in->ncells / (int)(in->rules.min_group > 0 ? in->rules.min_group : 1) + 1;
+}
+
+static int sg_max_depth(const void *p)
+{
+    return sg_max_moves(p);
+}
+
+static uint64_t sg_hash(const void *p, const void *state)
+{
+    return ps_hash_bytes(state, ((const struct sg_instance *)p)->state_size);
+}
+
+/* Flood-fill the group containing cell `start` (index c*rows+r). Marks its
+ * cells in `seen` and, if `list` is not NULL, writes their indices there.
+ * Returns the group size. */
+static int flood_group(const struct sg_instance *in, const uint8_t *cell,
+                       const uint8_t *height, int start, uint8_t *seen,
+                       uint16_t *list)
+{
+    const int R = in->rows, C = in->cols;
+    uint16_t stack[SG_MAX_CELLS];
+    uint8_t colour = cell[start];
+    int sp = 0, n = 0;
+    stack[sp++] = (uint16_t)start;
+    seen[start] = 1;
+    while (sp) {
+        int i = stack[--sp];
+        if (list)
+            list[n] = (uint16_t)i;
+        n++;
+        int c = i / R, r = i - c * R;
+        if (r + 1 < height[c] && !seen[i + 1] && cell[i + 1] == colour) {
+            seen[i + 1] = 1;
+            stack[sp++] = (uint16_t)(i + 1);
+        }
+        if (r > 0 && !seen[i - 1] && cell[i - 1] == colour) {
+            seen[i - 1] = 1;
+            stack[sp++] = (uint16_t)(i - 1);
+        }
+        if (c + 1 < C && r < height[c + 1] && !seen[i + R] &&
+            cell[i + R] == colour) {
+            seen[i + R] = 1;
+            stack[sp++] = (uint16_t)(i + R);
+        }
+        if (c > 0 && r < height[c - 1] && !seen[i - R] && cell[i - R] == colour) {
+            seen[i - R] = 1;
+            stack[sp++] = (uint16_t)(i - R);
+        }
+    }
+    return n;
+}
+
+static int sg_moves(const void *p, const void *state, ps_move *moves,
+                    ps_value *gains)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    const int R = in->rows, C = in->cols;
+    const int min_group = (int)in->rules.min_group;
+    uint8_t seen[SG_MAX_CELLS];
+    memset(seen, 0, (size_t)in->ncells);
+    int n = 0;
+    for (int c = 0; c < C; c++) {
+        int base = c * R;
+        for (int r = 0; r < height[c]; r++) {
+            int i = base + r;
+            if (seen[i] || !cell[i])
+                continue;
+            /* Most cells are singles: skip the fill when no neighbour above
+             * or to the right shares the colour (left and below were seen). */
+            uint8_t col = cell[i];
+            bool up = r + 1 < height[c] && cell[i + 1] == col;
+            bool right = c + 1 < C && r < height[c + 1] && cell[i + R] == col;
+            if (!up && !right && min_group > 1) {
+                seen[i] = 1;
+                continue;
+            }
+            int size = flood_group(in, cell, height, i, seen, NULL);
+            if (size >= min_group) {
+                moves[n] = (ps_move)i;
+                if (gains)
+                    gains[n] = sg_gain(&in->rules, size);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static ps_value sg_apply(const void *p, const void *state, ps_move move,
+                         void *out)
+{
+    const struct sg_instance *in = p;
+    const int R = in->rows, C = in->cols;
+    memcpy(out, state, in->state_size);
+    uint8_t *cell = cells_of(in, out), *height = heights_of(in, out);
+    uint8_t seen[SG_MAX_CELLS];
+    uint16_t list[SG_MAX_CELLS];
+    memset(seen, 0, (size_t)in->ncells);
+    int n = flood_group(in, cell, height, (int)move, seen, list);
+    int cmin = C, cmax = -1;
+    for (int k = 0; k < n; k++) {
+        int i = list[k], c = i / R;
+        cell[i] = 0;
+        if (c < cmin)
+            cmin = c;
+        if (c > cmax)
+            cmax = c;
+    }
+    *cells_left_of(out) = (uint16_t)(*cells_left_of(out) - n);
+
+    /* Gravity (or, without it, only the new height) in touched columns. */
+    for (int c = cmin; c <= cmax; c++) {
+        uint8_t *col = cell + c * R;
+        int h = height[c], w = 0;
+        if (in->rules.gravity) {
+            for (int r = 0; r < h; r++)
+                if (col[r])
+                    col[w++] = col[r];
+            memset(col + w, 0, (size_t)(h - w));
+        } else {
+            for (int r = 0; r < h; r++)
+                if (col[r])
+                    w = r + 1;
+        }
+        height[c] = (uint8_t)w;
+    }
+
+    /* Close up empty columns, keeping the order of the others. */
+    if (in->rules.shift == SG_SHIFT_LEFT) {
+        int dst = cmin;
+        for (int c = cmin; c < C; c++) {
+            if (!height[c])
+                continue;
+            if (dst != c) {
+                memcpy(cell + dst * R, cell + c * R, (size_t)R);
+                height[dst] = height[c];
+            }
+            dst++;
+        }
+        if (dst < C) {
+            memset(cell + dst * R, 0, (size_t)(C - dst) * (size_t)R);
+            memset(height + dst, 0, (size_t)(C - dst));
+        }
+    } else if (in->rules.shift == SG_SHIFT_RIGHT) {
+        int dst = cmax;
+        for (int c = cmax; c >= 0; c--) {
+            if (!height[c])
+                continue;
+            if (dst != c) {
+                memcpy(cell + dst * R, cell + c * R, (size_t)R);
+                height[dst] = height[c];
+            }
+            dst--;
+        }
+        if (dst >= 0) {
+            memset(cell, 0, (size_t)(dst + 1) * (size_t)R);
+            memset(height, 0, (size_t)(dst + 1));
+        }
+    }
+    return sg_gain(&in->rules, n);
+}
+
+static ps_value sg_end_value(const void *p, const void *state)
+{
+    const struct sg_instance *in = p;
+    if (in->rules.objective != SG_OBJ_SCORE)
+        return 0;
+    int left = *cells_left_of((void *)state);
+    return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
+}
+
+/* ---- text forms ---- */
+
+static void sg_print_state(const void *p, const void *state, FILE *out,
+                           bool ansi)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
+    /* Background colours for 1..9: red green blue yellow magenta, ... */
+    static const int bg[10] = {0, 41, 42, 44, 43, 45, 46, 101, 105, 47};
+    for (int top = 0; top < in->rows; top++) {
+        int r = in->rows - 1 - top;
+        for (int c = 0; c < in->cols; c++) {
+            uint8_t v = cell[c * in->rows + r];
+            if (ansi && v)
+                fprintf(out, "\x1b[%d;30m%d\x1b[0m", bg[v], v);
+            else
+                fputc(v ? '0' + v : '.', out);
+        }
+        fputc('\n', out);
+    }
+}
+
+static void sg_format_move(const void *p, const void *state, ps_move move,
+                           char *buf, size_t len)
+{
+    const struct sg_instance *in = p;
+    (void)state;
+    int c = (int)move / in->rows, r = (int)move % in->rows;
+    snprintf(buf, len, "%d %d", in->rows - 1 - r, c);
+}
+
+static bool sg_parse_move(const void *p, const void *state, const char *text,
+                          ps_move *move, struct ps_error *err)
+{
+    const struct sg_instance *in = p;
+    int row, col;
+    char extra;
+    if (sscanf(text, "%d %d %c", &row, &col, &extra) != 2)
+        return ps_error_set(err, NULL, 0, 0,
+                            "expected 'row col' (two numbers), got '%s'", text);
+    if (row < 0 || row >= in->rows || col < 0 || col >= in->cols)
+        return ps_error_set(err, NULL, 0, 0,
+                            "cell (%d, %d) is outside the %dx%d board", row,
+                            col, in->rows, in->cols);
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    int i = col * in->rows + (in->rows - 1 - row);
+    if (!cell[i])
+        return ps_error_set(err, NULL, 0, 0, "cell (%d, %d) is empty", row, col);
+    uint8_t seen[SG_MAX_CELLS];
+    uint16_t list[SG_MAX_CELLS];
+    memset(seen, 0, (size_t)in->ncells);
+    int n = flood_group(in, cell, height, i, seen, list);
+    if (n < in->rules.min_group)
+        return ps_error_set(err, NULL, 0, 0,
+                            "the group at (%d, %d) has %d cell%s; at least %d "
+                            "are needed",
+                            row, col, n, n == 1 ? "" : "s",
+                            (int)in->rules.min_group);
+    int first = list[0];
+    for (int k = 1; k < n; k++)
+        if (list[k] < first)
+            first = list[k];
+    *move = (ps_move)first;
+    return true;
+}
+
+static void sg_describe_move(const void *p, const void *state, ps_move move,
+                             char *buf, size_t len)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    uint8_t seen[SG_MAX_CELLS];
+    memset(seen, 0, (size_t)in->ncells);
+    int n = flood_group(in, cell, height, (int)move, seen, NULL);
+    snprintf(buf, len, "group %d colour %d", n, cell[move]);
+}
+
+static int sg_facts(const void *p, const void *state, struct ps_fact *out,
+                    int max)
+{
+    (void)p;
+    int left = *cells_left_of((void *)state);
+    if (max < 2)
+        return 0;
+    out[0] = (struct ps_fact){"cells_left", left};
+    out[1] = (struct ps_fact){"cleared", left == 0};
+    return 2;
+}
+
+/* ---- generation ---- */
+
+static bool sg_generate(const struct ps_gen_options *o, FILE *out,
+                        struct ps_error *err)
+{
+    int rows = o->rows ? o->rows : 15, cols = o->cols ? o->cols : 15;
+    int colors = o->colors ? o->colors : 5;
+    if (rows < 1 || rows > SG_MAX_ROWS || cols < 1 || cols > SG_MAX_COLS)
+        return ps_error_set(err, NULL, 0, 0,
+                            "board size must be 1..%d rows by 1..%d columns",
+                            SG_MAX_ROWS, SG_MAX_COLS);
+    if (colors < 1 || colors > SG_MAX_COLORS)
+        return ps_error_set(err, NULL, 0, 0, "colours must be 1..%d",
+                            SG_MAX_COLORS);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, o->seed);
+    fprintf(out, "# psolve gen --game samegame --rows %d --cols %d --colors %d "
+                 "--seed %llu\n",
+            rows, cols, colors, (unsigned long long)o->seed);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            fputc('1' + (int)ps_rng_below(&rng, (uint32_t)colors), out);
+        fputc('\n', out);
+    }
+    return true;
+}
+
+static const struct ps_gen_options sg_bench_sizes[] = {
+    {.rows = 15, .cols = 15, .colors = 5},
+    {.rows = 10, .cols = 10, .colors = 5},
+    {0},
+};
+
+const struct ps_game samegame_game = {
+    .name = "samegame",
+    .summary = "SameGame / Clickomania / PopStar: remove groups, maximise score",
+    .flags = PS_MAXIMISE,
+    .rules_size = sizeof(struct sg_rules),
+    .rules_default = sg_rules_default,
+    .params = sg_params,
+    .presets = sg_presets,
+    .rules_check = sg_rules_check,
+    .load = sg_load,
+    .free_instance = sg_free_instance,
+    .state_size = sg_state_size,
+    .initial_state = sg_initial_state,
+    .max_moves = sg_max_moves,
+    .max_depth = sg_max_depth,
+    .hash = sg_hash,
+    .moves = sg_moves,
+    .apply = sg_apply,
+    .end_value = sg_end_value,
+    .print_state = sg_print_state,
+    .format_move = sg_format_move,
+    .parse_move = sg_parse_move,
+    .describe_move = sg_describe_move,
+    .facts = sg_facts,
+    .generate = sg_generate,
+    .bench_sizes = sg_bench_sizes,
+};
