@@ -1,0 +1,67 @@
+/*
+ * table.h - the exact state table of the search kernel: a closed set or
+ * memo keyed by whole states, for millions of entries.
+ *
+ * Open addressing (linear probing) over two parallel arrays: the 64-bit hash
+ * of each slot's state (0 = empty slot) and the index of its entry. Entries
+ * live in one arena, in insertion order, each the state (state_size bytes)
+ * followed by `value_size` bytes of payload for the algorithm (a parent
+ * index, a g value, a best remaining score ...). Entry indices are stable, so
+ * they serve as parent links; pointers into the arena are not (it grows).
+ *
+ * A lookup compares the full hash first and the whole state second (with the
+ * game's equal()), so a hash collision can never merge two states: the table
+ * is exact. Memory per entry, documented in docs/architecture.md:
+ *   round8(state_size + value_size) bytes in the arena
+ *   + 12 bytes per slot, at a load factor of at most 1/2 (<= 24 per entry).
+ * Every byte is reserved through ps_memory_reserve(), so --max-memory makes
+ * the table refuse to grow (insert returns PS_TABLE_FULL) instead of the
+ * process running out of memory.
+ */
+#ifndef PS_TABLE_H
+#define PS_TABLE_H
+
+#include <stdint.h>
+
+#include "search.h"
+
+#define PS_TABLE_NONE (-1)  /* find: no such state */
+#define PS_TABLE_FULL (-2)  /* insert: the memory limit was reached */
+
+struct ps_table {
+    struct ps_search *search; /* memory accounting, game, equal() */
+    size_t state_size;
+    size_t value_size;
+    size_t entry_size;        /* round8(state_size + value_size) */
+    uint64_t *hashes;         /* per slot, 0 = empty */
+    uint32_t *index;          /* per slot */
+    size_t slots;             /* a power of two */
+    unsigned char *arena;
+    size_t count;             /* entries */
+    size_t capacity;          /* entries the arena holds */
+};
+
+bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size);
+void ps_table_free(struct ps_table *t);
+/* Drop all entries, keep the memory. */
+void ps_table_clear(struct ps_table *t);
+
+/* Index of `state` (hash = game hash of it), or PS_TABLE_NONE. */
+int64_t ps_table_find(const struct ps_table *t, uint64_t hash,
+                      const void *state);
+/* Index of `state`, inserting it (payload zeroed) if new; *added tells which.
+ * PS_TABLE_FULL when the memory limit forbids growing. */
+int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
+                        bool *added);
+
+static inline void *ps_table_state(const struct ps_table *t, int64_t i)
+{
+    return t->arena + (size_t)i * t->entry_size;
+}
+
+static inline void *ps_table_value(const struct ps_table *t, int64_t i)
+{
+    return t->arena + (size_t)i * t->entry_size + t->state_size;
+}
+
+#endif
