@@ -623,6 +623,98 @@ static int sg_facts(const void *p, const void *state, struct ps_fact *out,
     return 2;
 }
 
+/* ---- Monte Carlo knowledge ---- */
+
+/* The colour with the most cells (the lowest such colour on a tie), 0 on an
+ * empty board. */
+static int most_frequent_colour(const struct sg_instance *in, const void *state)
+{
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    int count[SG_MAX_COLORS + 1] = {0};
+    for (int c = 0; c < in->cols; c++) {
+        const uint8_t *col = cell + c * in->rows;
+        for (int r = 0; r < height[c]; r++)
+            count[col[r]]++;
+    }
+    int top = 0;
+    for (int k = 1; k <= SG_MAX_COLORS; k++)
+        if (count[k] > (top ? count[top] : 0))
+            top = k;
+    return top;
+}
+
+/* The tabu-colour policy (Cazenave's NMCS playouts for SameGame): never
+ * break up the most frequent colour while another move exists, so that it
+ * grows into one large group that scores quadratically at the end. Among the
+ * allowed moves, uniform. */
+static int sg_choose_tabu(const void *p, const void *state,
+                          const ps_move *moves, const ps_value *gains, int n,
+                          struct ps_rng *rng)
+{
+    const struct sg_instance *in = p;
+    (void)gains;
+    const uint8_t *cell = C_CELLS(in, state);
+    int tabu = most_frequent_colour(in, state);
+    int allowed = 0;
+    for (int i = 0; i < n; i++)
+        allowed += cell[moves[i]] != tabu;
+    if (allowed == 0)
+        return (int)ps_rng_below(rng, (uint32_t)n);
+    int k = (int)ps_rng_below(rng, (uint32_t)allowed);
+    for (int i = 0; i < n; i++)
+        if (cell[moves[i]] != tabu && k-- == 0)
+            return i;
+    return n - 1; /* not reached */
+}
+
+static const struct ps_policy sg_policies[] = {
+    {"tabu", "uniform, but never the most frequent colour while another "
+             "move exists", false, sg_choose_tabu},
+    {NULL, NULL, false, NULL},
+};
+
+/* NRPA move codes. A move is already its group's anchor cell (the lowest
+ * cell of the leftmost column of the group), so the anchor pins where the
+ * group is. The colour and a size class are added so that two different
+ * groups that happen to settle on the same anchor in different playouts do
+ * not share a weight: code = ((colour - 1) * ncells + anchor) * classes +
+ * class(size). Size classes are coarse (2, 3, 4, 5-6, 7-9, 10-14, 15-24,
+ * 25+) so that a group that grew by a cell in another playout still counts
+ * as the same move. */
+#define SG_SIZE_CLASSES 8
+
+static int size_class(int n)
+{
+    static const int upper[SG_SIZE_CLASSES - 1] = {2, 3, 4, 6, 9, 14, 24};
+    for (int k = 0; k < SG_SIZE_CLASSES - 1; k++)
+        if (n <= upper[k])
+            return k;
+    return SG_SIZE_CLASSES - 1;
+}
+
+static void sg_move_codes(const void *p, const void *state,
+                          const ps_move *moves, int n, uint32_t *codes)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    uint8_t seen[SG_MAX_CELLS];
+    memset(seen, 0, (size_t)in->ncells);
+    for (int i = 0; i < n; i++) {
+        int anchor = (int)moves[i];
+        int size = flood_group(in, cell, height, anchor, seen, NULL);
+        uint32_t colour = (uint32_t)cell[anchor] - 1;
+        codes[i] = (colour * (uint32_t)in->ncells + (uint32_t)anchor) *
+                       SG_SIZE_CLASSES +
+                   (uint32_t)size_class(size);
+    }
+}
+
+static uint32_t sg_move_code_space(const void *p)
+{
+    const struct sg_instance *in = p;
+    return (uint32_t)SG_MAX_COLORS * (uint32_t)in->ncells * SG_SIZE_CLASSES;
+}
+
 /* ---- generation ---- */
 
 static bool sg_generate(const struct ps_gen_options *o, FILE *out,
@@ -680,6 +772,9 @@ const struct ps_game samegame_game = {
     .parse_move = sg_parse_move,
     .describe_move = sg_describe_move,
     .facts = sg_facts,
+    .policies = sg_policies,
+    .move_codes = sg_move_codes,
+    .move_code_space = sg_move_code_space,
     .generate = sg_generate,
     .bench_sizes = sg_bench_sizes,
 };
