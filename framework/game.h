@@ -91,6 +91,11 @@ struct ps_policy {
      * `rng` for randomness, so that a seeded run repeats. */
     int (*choose)(const void *inst, const void *state, const ps_move *moves,
                   const ps_value *gains, int n, struct ps_rng *rng);
+    /* Optional: the same knowledge as log-weights (0 = neutral, negative =
+     * less likely), for algorithms that sample from a learned softmax
+     * (nrpa adds them to its weights: a prior, "generalised NRPA"). */
+    void (*bias)(const void *inst, const void *state, const ps_move *moves,
+                 int n, double *out);
 };
 
 struct ps_game {

@@ -43,13 +43,17 @@ struct nrpa {
     ps_move *moves;
     uint32_t *codes;
     double *prob;
+    double *bias; /* the playout policy's prior, NULL for none */
     struct nrpa_delta *deltas;
     size_t max_deltas;
 };
 
+/* Codes (and the prior, if any) of moves[0..n) of `state`. */
 static void nrpa_codes(const struct nrpa *c, const void *state, int n)
 {
     const struct ps_game *g = c->w->s.game;
+    if (c->bias)
+        c->w->po.policy->bias(c->w->s.inst, state, c->moves, n, c->bias);
     if (g->move_codes) {
         g->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
         return;
@@ -62,13 +66,15 @@ static void nrpa_codes(const struct nrpa *c, const void *state, int n)
  * shifted by their maximum so exp() cannot overflow. */
 static double nrpa_weights(struct nrpa *c, const double *pol, int n)
 {
-    double top = pol[c->codes[0]];
+    for (int i = 0; i < n; i++)
+        c->prob[i] = pol[c->codes[i]] + (c->bias ? c->bias[i] : 0.0);
+    double top = c->prob[0];
     for (int i = 1; i < n; i++)
-        if (pol[c->codes[i]] > top)
-            top = pol[c->codes[i]];
+        if (c->prob[i] > top)
+            top = c->prob[i];
     double z = 0;
     for (int i = 0; i < n; i++) {
-        c->prob[i] = exp(pol[c->codes[i]] - top);
+        c->prob[i] = exp(c->prob[i] - top);
         z += c->prob[i];
     }
     return z;
@@ -185,6 +191,7 @@ static void nrpa_free(struct nrpa *c)
     free(c->moves);
     free(c->codes);
     free(c->prob);
+    free(c->bias);
     free(c->deltas);
 }
 
@@ -208,6 +215,11 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
     c->moves = malloc(nmoves * sizeof *c->moves);
     c->codes = malloc(nmoves * sizeof *c->codes);
     c->prob = malloc(nmoves * sizeof *c->prob);
+    if (c->w->po.policy && c->w->po.policy->bias) {
+        c->bias = malloc(nmoves * sizeof *c->bias);
+        if (!c->bias)
+            return false;
+    }
     c->max_deltas = depth * nmoves;
     c->deltas = malloc(c->max_deltas * sizeof *c->deltas);
     return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
@@ -246,7 +258,7 @@ static enum ps_status nrpa_run(struct ps_search *s)
     char what[64];
     snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
              s->opt.iterations);
-    return ps_mc_run(s, nrpa_worker_run, NULL, what, false);
+    return ps_mc_run(s, nrpa_worker_run, NULL, what, true);
 }
 
 const struct ps_algorithm ps_algo_nrpa = {
