@@ -1,0 +1,12 @@
+-- SameGame without the column shift: an emptied column stays where it is,
+-- so groups on either side of it never meet. Scoring as samegame.lua.
+return {
+  game = "samegame",
+  min_group = 2,
+  gravity = true,
+  shift = "none",
+  objective = "score",
+  score = function(n) return (n - 2) ^ 2 end,
+  clear_bonus = 1000,
+  end_bonus = function(r) return 0 end,
+}

@@ -1,0 +1,13 @@
+-- SameGame, research benchmark scoring: a group of n cells scores (n-2)^2,
+-- clearing the board scores 1000 more. The same rules as builtin:samegame.
+return {
+  game = "samegame",
+  min_group = 2,
+  gravity = true,
+  shift = "left",          -- empty columns close up to the left
+  objective = "score",
+  score = function(n) return (n - 2) ^ 2 end,
+  clear_bonus = 1000,
+  end_bonus = function(r) return 0 end,
+  prune = { upper_bound = true, memo = true },
+}
