@@ -21,6 +21,7 @@ struct ps_lua_rules {
     lua_State *L;
     size_t mem_used, mem_limit;
     uint64_t instructions, max_instructions;
+    bool quiet;
     char *path;
     char *chunkname; /* "@" path: Lua's name for the script */
     char *text;      /* the script, to find the line of a key */
@@ -68,9 +69,9 @@ static void count_hook(lua_State *L, lua_Debug *ar)
     if (s->instructions < s->max_instructions)
         return;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "the script ran for more than %d million Lua instructions "
-                  "(the rules sandbox limit; an endless loop?)",
-               (int)(s->max_instructions / 1000000));
+    luaL_error(L, "the script ran for more than %I Lua instructions (the "
+                  "rules sandbox limit; an endless loop?)",
+               (lua_Integer)s->max_instructions);
 }
 
 /* Message handler of every lua_pcall: keeps the message and records the
@@ -106,6 +107,8 @@ static int message_handler(lua_State *L)
 /* print() for scripts: to stderr, so stdout keeps only results. */
 static int sandbox_print(lua_State *L)
 {
+    if (rules_of(L)->quiet)
+        return 0;
     int n = lua_gettop(L);
     fputs("lua: ", stderr);
     for (int i = 1; i <= n; i++) {
@@ -272,7 +275,7 @@ void ps_lua_rules_close(struct ps_lua_rules *s)
 }
 
 struct ps_lua_rules *ps_lua_rules_open(const char *path,
-                                       const struct ps_lua_limits *limits,
+                                       const struct ps_lua_options *o,
                                        struct ps_error *err)
 {
     struct ps_lua_rules *s = calloc(1, sizeof *s);
@@ -291,10 +294,10 @@ struct ps_lua_rules *ps_lua_rules_open(const char *path,
     }
     s->chunkname[0] = '@';
     strcpy(s->chunkname + 1, path);
-    s->mem_limit = limits && limits->memory ? limits->memory : PS_LUA_MAX_MEMORY;
-    s->max_instructions = limits && limits->instructions
-                              ? limits->instructions
-                              : PS_LUA_MAX_INSTRUCTIONS;
+    s->mem_limit = o && o->memory ? o->memory : PS_LUA_MAX_MEMORY;
+    s->max_instructions = o && o->instructions ? o->instructions
+                                               : PS_LUA_MAX_INSTRUCTIONS;
+    s->quiet = o && o->quiet;
     s->L = lua_newstate(capped_alloc, s);
     if (!s->L) {
         ps_error_set(err, path, 0, 0, "out of memory");

@@ -37,18 +37,19 @@
 /* Bytes one script's Lua state may hold. */
 #define PS_LUA_MAX_MEMORY ((size_t)32 << 20)
 
-struct ps_lua_limits {
+struct ps_lua_options {
     uint64_t instructions; /* 0 = PS_LUA_MAX_INSTRUCTIONS */
     size_t memory;         /* 0 = PS_LUA_MAX_MEMORY */
+    bool quiet;            /* print() prints nothing (a second run) */
 };
 
 /* A script that has run and returned its table. */
 struct ps_lua_rules;
 
-/* Read and run the script at `path` in a fresh sandbox (limits NULL = the
- * defaults). Returns NULL with err filled (file, line, Lua message). */
+/* Read and run the script at `path` in a fresh sandbox (o NULL = the
+ * default limits). Returns NULL with err filled (file, line, Lua message). */
 struct ps_lua_rules *ps_lua_rules_open(const char *path,
-                                       const struct ps_lua_limits *limits,
+                                       const struct ps_lua_options *o,
                                        struct ps_error *err);
 
 /* The script's `game` key: the game name, or NULL when the script names

@@ -177,7 +177,9 @@ bool ps_rules_game(const char *spec, const struct ps_game **g,
     struct rules_source src;
     if (!spec || !rules_locate(NULL, spec, &src, err) || !src.script[0])
         return true; /* resolving reports a bad spec with the game's presets */
-    struct ps_lua_rules *s = ps_lua_rules_open(src.script, NULL, err);
+    /* The script runs again when resolved: print only then. */
+    const struct ps_lua_options quiet = {.quiet = true};
+    struct ps_lua_rules *s = ps_lua_rules_open(src.script, &quiet, err);
     if (!s)
         return false;
     const char *name;

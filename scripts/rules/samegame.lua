@@ -6,7 +6,10 @@ return {
   gravity = true,
   shift = "left",          -- empty columns close up to the left
   objective = "score",
-  score = function(n) return (n - 2) ^ 2 end,
+  score = function(n)       -- n = group size; 0 and 1 never score
+    if n < 2 then return 0 end
+    return (n - 2) ^ 2
+  end,
   clear_bonus = 1000,
   end_bonus = function(r) return 0 end,
   prune = { upper_bound = true, memo = true },
