@@ -3,17 +3,10 @@
  * worked out by hand, variants changing play, the sandbox, the limits, the
  * documented errors, the search path, and verify --rules through the CLI.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmocka.h>
+#include "support.h"
 
 #include "game.h"
 #include "lua_rules.h"
@@ -69,43 +62,33 @@ static const struct ps_game *samegame(void)
 
 /* ---- reading a rules struct through the game's schema ---- */
 
-static const struct ps_param *param(const struct ps_game *g, const char *key)
-{
-    for (const struct ps_param *p = g->params; p->key; p++)
-        if (strcmp(p->key, key) == 0)
-            return p;
-    fail_msg("game %s has no parameter %s", g->name, key);
-    return NULL;
-}
-
 static int64_t int_of(const struct ps_game *g, const void *rules,
                       const char *key)
 {
     int64_t v;
-    memcpy(&v, (const char *)rules + param(g, key)->offset, sizeof v);
+    memcpy(&v, (const char *)rules + test_param(g, key)->offset, sizeof v);
     return v;
 }
 
 static bool bool_of(const struct ps_game *g, const void *rules,
                     const char *key)
 {
-    return *(const bool *)((const char *)rules + param(g, key)->offset);
+    return *(const bool *)((const char *)rules + test_param(g, key)->offset);
 }
 
 static const char *enum_of(const struct ps_game *g, const void *rules,
                            const char *key)
 {
-    const struct ps_param *p = param(g, key);
+    const struct ps_param *p = test_param(g, key);
     int v;
     memcpy(&v, (const char *)rules + p->offset, sizeof v);
     return p->choices[v];
 }
 
-static const int64_t *table_of(const struct ps_game *g, const void *rules,
+static const int64_t *table_of(const struct ps_game *g, void *rules,
                                const char *key)
 {
-    return (const int64_t *)(const void *)((const char *)rules +
-                                           param(g, key)->offset);
+    return test_table(g, rules, key);
 }
 
 /* Every schema field equal: a script and a preset give the same rules. */
@@ -305,11 +288,12 @@ static ps_value best_score(const struct ps_game *g, const void *inst,
                            const void *state)
 {
     ps_move moves[64];
+    assert_true(g->max_moves(inst) <= 64);
     int n = g->moves(inst, state, moves, NULL);
     if (n == 0)
         return g->end_value(inst, state);
     ps_value best = INT64_MIN;
-    unsigned char next[256];
+    uint64_t next[32];
     assert_true(g->state_size(inst) <= sizeof next);
     for (int i = 0; i < n; i++) {
         ps_value v = g->apply(inst, state, moves[i], next);
@@ -320,32 +304,24 @@ static ps_value best_score(const struct ps_game *g, const void *inst,
     return best;
 }
 
-static void *load_board(const struct ps_game *g, const void *rules,
-                        const char *text)
+/* The board printed after playing the move at "row col". */
+static const char *after_move(const struct ps_game *g, const void *inst,
+                              const char *move_text)
 {
-    struct ps_error err;
-    ps_error_clear(&err);
-    void *inst = g->load(rules, "board", text, strlen(text), &err);
-    if (!inst)
-        fail_msg("board: %s", err.msg);
-    return inst;
+    void *s = test_initial(g, inst);
+    test_play(g, inst, s, move_text);
+    const char *text = test_print(g, inst, s);
+    free(s);
+    return text;
 }
 
-/* Print the state after playing the move at "row col". */
-static void play_and_print(const struct ps_game *g, const void *inst,
-                           const char *move_text, char *out, size_t len)
+/* The best score from the start, by brute force. */
+static ps_value best_from_start(const struct ps_game *g, const void *inst)
 {
-    unsigned char a[256], b[256];
-    g->initial_state(inst, a);
-    ps_move m;
-    struct ps_error err;
-    ps_error_clear(&err);
-    assert_true(g->parse_move(inst, a, move_text, &m, &err));
-    g->apply(inst, a, m, b);
-    FILE *mem = fmemopen(out, len, "w");
-    assert_non_null(mem);
-    g->print_state(inst, b, mem, false);
-    fclose(mem);
+    void *s = test_initial(g, inst);
+    ps_value v = best_score(g, inst, s);
+    free(s);
+    return v;
 }
 
 /* Board  1 2 1 / 1 2 1. Shift left: take the 2s (0), the 1s meet: one group
@@ -359,17 +335,11 @@ static void test_noshift_changes_play(void **state)
     struct ps_options opt;
     void *left = resolve_ok(g, "samegame", &opt);
     void *none = resolve_ok(g, "samegame-noshift", &opt);
-    void *il = load_board(g, left, board), *in = load_board(g, none, board);
-    char out[64];
-    play_and_print(g, il, "0 1", out, sizeof out);
-    assert_string_equal(out, "11.\n11.\n");
-    play_and_print(g, in, "0 1", out, sizeof out);
-    assert_string_equal(out, "1.1\n1.1\n");
-    unsigned char s[256];
-    g->initial_state(il, s);
-    assert_int_equal(best_score(g, il, s), 1004);
-    g->initial_state(in, s);
-    assert_int_equal(best_score(g, in, s), 1000);
+    void *il = test_load(g, left, board), *in = test_load(g, none, board);
+    assert_string_equal(after_move(g, il, "0 1"), "11.\n11.\n");
+    assert_string_equal(after_move(g, in, "0 1"), "1.1\n1.1\n");
+    assert_int_equal(best_from_start(g, il), 1004);
+    assert_int_equal(best_from_start(g, in), 1000);
     g->free_instance(il);
     g->free_instance(in);
     free(left);
@@ -389,10 +359,8 @@ static void test_scoring_changes_value(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ps_options opt;
         void *r = resolve_ok(g, cases[i].spec, &opt);
-        void *inst = load_board(g, r, "11222\n");
-        unsigned char s[256];
-        g->initial_state(inst, s);
-        assert_int_equal(best_score(g, inst, s), cases[i].best);
+        void *inst = test_load(g, r, "11222\n");
+        assert_int_equal(best_from_start(g, inst), cases[i].best);
         g->free_instance(inst);
         free(r);
     }
@@ -736,6 +704,30 @@ static void test_generic_schema(void **state)
     assert_contains(e.msg, "did you mean 'dead_colour'?");
 }
 
+/* A real cost game: memo is a search default, an upper bound is not. */
+static void test_cost_game_prune(void **state)
+{
+    struct fixture *f = *state;
+    const struct ps_game *g = ps_game_find("npuzzle");
+    if (!g)
+        skip();
+    char path[256];
+    write_file(f, "np.lua", "return { game = 'npuzzle', prune = { memo = false } }\n",
+               path, sizeof path);
+    struct ps_options opt;
+    void *r = resolve_ok(g, path, &opt);
+    assert_true(opt.no_memo);
+    free(r);
+    struct ps_error e = script_error(
+        f, g, "return {\n  prune = {\n    upper_bound = false } }\n");
+    assert_int_equal(e.line, 3);
+    assert_string_equal(e.msg, "prune key 'upper_bound' is not supported by "
+                               "game npuzzle (only score games have it)");
+    e = script_error(f, g, "return { min_group = 2 }\n");
+    assert_string_equal(e.msg, "unknown key 'min_group' for game npuzzle "
+                               "(valid keys: game, prune)");
+}
+
 static void test_suggest(void **state)
 {
     (void)state;
@@ -920,6 +912,7 @@ int main(void)
         cmocka_unit_test(test_sandbox_escapes),
         cmocka_unit_test(test_runaway_scripts),
         cmocka_unit_test(test_generic_schema),
+        cmocka_unit_test(test_cost_game_prune),
         cmocka_unit_test(test_suggest),
         cmocka_unit_test(test_search_path),
         cmocka_unit_test(test_cli_verify_rules),
