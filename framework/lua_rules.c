@@ -16,12 +16,15 @@
 #define MAX_TRACE_LINES 6
 #define MAX_KEYS 64
 #define PRUNE_PREFIX "prune."
+#define MAX_INCLUDE_DEPTH 8
 
 struct ps_lua_rules {
     lua_State *L;
     size_t mem_used, mem_limit;
     uint64_t instructions, max_instructions;
     bool quiet;
+    bool (*find_script)(const char *name, char *path, size_t len);
+    int include_depth; /* rules() calls in progress */
     char *path;
     char *chunkname; /* "@" path: Lua's name for the script */
     char *text;      /* the script, to find the line of a key */
@@ -97,7 +100,8 @@ static int message_handler(lua_State *L)
                         lua_getstack(L, level, &ar);
          level++) {
         lua_getinfo(L, "Sl", &ar);
-        if (ar.currentline > 0 && strcmp(ar.source, s->chunkname) == 0)
+        if (ar.currentline > 0 && strcmp(ar.source, s->chunkname) == 0 &&
+            (s->ntrace == 0 || s->trace[s->ntrace - 1] != ar.currentline))
             s->trace[s->ntrace++] = ar.currentline;
     }
     lua_settop(L, 1);
@@ -136,6 +140,41 @@ static int sandbox_load(lua_State *L)
     return lua_gettop(L);
 }
 
+/* rules("NAME"): run the rule script NAME (found by name only) in this
+ * sandbox and return its table: a variant starts from the rules it changes. */
+static int sandbox_rules(lua_State *L)
+{
+    struct ps_lua_rules *s = rules_of(L);
+    const char *name = luaL_checkstring(L, 1);
+    if (s->include_depth >= MAX_INCLUDE_DEPTH)
+        return luaL_error(L, "rules('%s'): rule scripts include each other "
+                             "more than %d deep (a cycle?)",
+                          name, MAX_INCLUDE_DEPTH);
+    char path[4096];
+    if (!s->find_script(name, path, sizeof path))
+        return luaL_error(L, "rules('%s'): no rule script of that name", name);
+    const char *chunkname = lua_pushfstring(L, "@%s", path);
+    char *text;
+    size_t len;
+    struct ps_error err;
+    if (!ps_read_text_file(path, &text, &len, &err))
+        return luaL_error(L, "rules('%s'): %s", name, err.msg);
+    /* lua_load does not raise: text is freed on every path. */
+    int st = luaL_loadbufferx(L, text, len, chunkname, "t");
+    free(text);
+    if (st != LUA_OK)
+        return lua_error(L);
+    /* An error in the call ends the whole load, so the depth only needs
+     * restoring on success. */
+    s->include_depth++;
+    lua_call(L, 0, 1);
+    s->include_depth--;
+    if (!lua_istable(L, -1))
+        return luaL_error(L, "rules('%s') returned %s, not a table", name,
+                          luaL_typename(L, -1));
+    return 1;
+}
+
 /* Runs protected: open the allowed libraries and trim them. */
 static int sandbox_setup(lua_State *L)
 {
@@ -158,6 +197,10 @@ static int sandbox_setup(lua_State *L)
     lua_setfield(L, -2, "load");
     lua_pushcfunction(L, sandbox_print);
     lua_setfield(L, -2, "print");
+    if (rules_of(L)->find_script) {
+        lua_pushcfunction(L, sandbox_rules);
+        lua_setfield(L, -2, "rules");
+    }
     lua_getfield(L, -1, LUA_STRLIBNAME);
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
@@ -298,6 +341,7 @@ struct ps_lua_rules *ps_lua_rules_open(const char *path,
     s->max_instructions = o && o->instructions ? o->instructions
                                                : PS_LUA_MAX_INSTRUCTIONS;
     s->quiet = o && o->quiet;
+    s->find_script = o ? o->find_script : NULL;
     s->L = lua_newstate(capped_alloc, s);
     if (!s->L) {
         ps_error_set(err, path, 0, 0, "out of memory");

@@ -13,6 +13,9 @@
  *   - dofile and loadfile are removed, load() only accepts text chunks,
  *     string.dump is removed, print() writes to stderr (stdout carries
  *     results), math.random has a fixed seed (rules are deterministic);
+ *   - rules("NAME") runs another rule script, found by name only (no paths)
+ *     in the rules directories, in the same sandbox and returns its table,
+ *     so a variant can start from the rules it changes;
  *   - a count hook stops the script after PS_LUA_MAX_INSTRUCTIONS VM
  *     instructions (loading and tabulating together), and the allocator
  *     refuses to hold more than PS_LUA_MAX_MEMORY bytes;
@@ -41,6 +44,9 @@ struct ps_lua_options {
     uint64_t instructions; /* 0 = PS_LUA_MAX_INSTRUCTIONS */
     size_t memory;         /* 0 = PS_LUA_MAX_MEMORY */
     bool quiet;            /* print() prints nothing (a second run) */
+    /* Path of the rule script NAME, for rules("NAME") in scripts (NULL:
+     * scripts get no rules() function). */
+    bool (*find_script)(const char *name, char *path, size_t len);
 };
 
 /* A script that has run and returned its table. */

@@ -70,6 +70,23 @@ static bool has_preset(const struct ps_game *g, const char *name)
     return false;
 }
 
+/* The first NAME.lua in the search directories, into path; NAME must be
+ * a plain name, so a script can only name scripts in those directories. */
+static bool script_by_name(const char *name, char *path, size_t len)
+{
+    if (!plain_name(name))
+        return false;
+    struct rules_dirs d;
+    rules_dirs_get(&d);
+    for (int i = 0; i < d.n; i++) {
+        int n = snprintf(path, len, "%s/%s.lua", d.dir[i], name);
+        if (n > 0 && (size_t)n < len && access(path, R_OK) == 0)
+            return true;
+    }
+    path[0] = '\0';
+    return false;
+}
+
 /* Decide where spec's rules come from. g may be NULL (no preset fallback
  * is possible then: a NAME without a script is left as a preset name). */
 static bool rules_locate(const struct ps_game *g, const char *spec,
@@ -92,20 +109,14 @@ static bool rules_locate(const struct ps_game *g, const char *spec,
                             "bad --rules '%s': give a NAME (letters, digits, "
                             "'_', '-'), a PATH.lua, or builtin:NAME",
                             spec);
-    struct rules_dirs d;
-    rules_dirs_get(&d);
-    for (int i = 0; i < d.n; i++) {
-        int len = snprintf(src->script, sizeof src->script, "%s/%s.lua",
-                           d.dir[i], spec);
-        if (len > 0 && (size_t)len < sizeof src->script &&
-            access(src->script, R_OK) == 0)
-            return true;
-    }
-    src->script[0] = '\0';
+    if (script_by_name(spec, src->script, sizeof src->script))
+        return true;
     if (!g || has_preset(g, spec)) {
         src->preset = spec;
         return true;
     }
+    struct rules_dirs d;
+    rules_dirs_get(&d);
     char searched[1024] = "";
     for (int i = 0, k = 0; i < d.n && (size_t)k < sizeof searched; i++)
         k += snprintf(searched + k, sizeof searched - (size_t)k, "%s%s",
@@ -153,7 +164,8 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
         return rules;
     }
     g->rules_default(rules);
-    struct ps_lua_rules *s = ps_lua_rules_open(src.script, NULL, err);
+    const struct ps_lua_options lo = {.find_script = script_by_name};
+    struct ps_lua_rules *s = ps_lua_rules_open(src.script, &lo, err);
     if (!s)
         goto fail;
     bool ok = ps_lua_rules_fill(s, g, rules, opt, cli_given, err);
@@ -178,7 +190,8 @@ bool ps_rules_game(const char *spec, const struct ps_game **g,
     if (!spec || !rules_locate(NULL, spec, &src, err) || !src.script[0])
         return true; /* resolving reports a bad spec with the game's presets */
     /* The script runs again when resolved: print only then. */
-    const struct ps_lua_options quiet = {.quiet = true};
+    const struct ps_lua_options quiet = {.quiet = true,
+                                         .find_script = script_by_name};
     struct ps_lua_rules *s = ps_lua_rules_open(src.script, &quiet, err);
     if (!s)
         return false;

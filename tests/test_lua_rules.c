@@ -762,6 +762,23 @@ static void test_search_path(void **state)
     r = resolve_ok(g, "samegame", &opt); /* the env directory comes first */
     assert_int_equal(int_of(g, r, "clear_bonus"), 7);
     free(r);
+    /* rules("NAME") starts from another script, found the same way. */
+    write_file(f, "derived.lua",
+               "local r = rules('mine')\nr.gravity = false\nreturn r\n", path,
+               sizeof path);
+    r = resolve_ok(g, "derived", &opt);
+    assert_int_equal(int_of(g, r, "min_group"), 3);
+    assert_false(bool_of(g, r, "gravity"));
+    free(r);
+    write_file(f, "cycle.lua", "return rules('cycle')\n", path, sizeof path);
+    struct ps_error err;
+    assert_null(resolve(g, "cycle", &opt, &err));
+    assert_contains(err.msg, "rule scripts include each other more than 8 "
+                             "deep (a cycle?)");
+    struct ps_error e = script_error(f, g, "return rules('../mine')\n");
+    assert_string_equal(e.msg, "rules('../mine'): no rule script of that name");
+    e = script_error(f, g, "return rules('/etc/passwd')\n");
+    assert_contains(e.msg, "no rule script of that name");
     r = resolve_ok(g, "builtin:samegame", &opt); /* never a script */
     assert_int_equal(int_of(g, r, "clear_bonus"), 1000);
     free(r);
@@ -769,7 +786,6 @@ static void test_search_path(void **state)
     r = resolve_ok(g, "samegame", &opt); /* the source tree's */
     assert_int_equal(int_of(g, r, "clear_bonus"), 1000);
     free(r);
-    struct ps_error err;
     assert_null(resolve(g, "nosuch", &opt, &err));
     assert_contains(err.msg, "no rules 'nosuch': no nosuch.lua in ");
     assert_contains(err.msg, "scripts/rules");
