@@ -401,34 +401,29 @@ struct prune_key {
     enum prune_kind kind;
     size_t offset;      /* into struct ps_options: a bool "no_..." or an int */
     bool score_only;    /* only for score games (PS_MAXIMISE) */
-    const char *doc;
 };
 
+/* Documented in docs/rules.md (a test checks every key is there). */
 static const struct prune_key prune_keys[] = {
+    /* cut by the game's upper bound (dfs; score games only) */
     {"upper_bound", "no-bound", PRUNE_ON_FLAG,
-     offsetof(struct ps_options, no_bound), true,
-     "boolean, default true: cut by the game's upper bound (dfs, score games)"},
+     offsetof(struct ps_options, no_bound), true},
+    /* transposition table (dfs) */
     {"memo", "no-memo", PRUNE_ON_FLAG, offsetof(struct ps_options, no_memo),
-     false, "boolean, default true: transposition table (dfs)"},
+     false},
+    /* only the K best-ordered moves per node (dfs; heuristic), 0 = all */
     {"candidates", "candidates", PRUNE_INT,
-     offsetof(struct ps_options, candidates), false,
-     "integer >= 0, default 0 = all: only the K best-ordered moves per node "
-     "(dfs; heuristic)"},
+     offsetof(struct ps_options, candidates), false},
+    /* depth cap (dfs), 0 = none */
     {"max_depth", "max-depth", PRUNE_INT, offsetof(struct ps_options, max_depth),
-     false, "integer >= 0, default 0 = none: depth cap (dfs)"},
+     false},
 };
 #define NPRUNE_KEYS (sizeof prune_keys / sizeof prune_keys[0])
 #define PRUNE_INT_MAX 1000000000
 
-const char *ps_lua_prune_key(int i, const char **option, const char **doc)
+const char *ps_lua_prune_key(int i)
 {
-    if (i < 0 || (size_t)i >= NPRUNE_KEYS)
-        return NULL;
-    if (option)
-        *option = prune_keys[i].option;
-    if (doc)
-        *doc = prune_keys[i].doc;
-    return prune_keys[i].key;
+    return i >= 0 && (size_t)i < NPRUNE_KEYS ? prune_keys[i].key : NULL;
 }
 
 /* What filling needs, passed through lua_pcall as a light userdata. */

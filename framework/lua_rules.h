@@ -75,8 +75,8 @@ bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
 
 void ps_lua_rules_close(struct ps_lua_rules *s);
 
-/* The keys of `prune = {...}` that every game may know, in order, for
- * documentation and `psolve list`; NULL past the end. */
-const char *ps_lua_prune_key(int i, const char **option, const char **doc);
+/* The i-th key of `prune = {...}` that maps onto struct ps_options (the
+ * same for every game); NULL past the end. */
+const char *ps_lua_prune_key(int i);
 
 #endif

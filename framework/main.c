@@ -553,7 +553,7 @@ static int cmd_list(void)
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
         printf("  %-12s %s\n", (*g)->name, (*g)->summary);
         for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
-            printf("    --rules %-12s %s\n", p->name, p->doc);
+            printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
     }
     ps_rules_list_scripts(stdout);
     printf("algorithms:\n");

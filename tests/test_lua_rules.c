@@ -798,6 +798,38 @@ static void test_search_path(void **state)
     assert_string_equal(err.file, "/nonexistent/x.lua");
 }
 
+/* docs/rules.md documents every key of every registered game. */
+static void test_docs_list_every_key(void **state)
+{
+    (void)state;
+    FILE *fp = fopen(PSOLVE_SOURCE_DIR "/docs/rules.md", "r");
+    assert_non_null(fp);
+    static char doc[1 << 16];
+    size_t n = fread(doc, 1, sizeof doc - 1, fp);
+    doc[n] = '\0';
+    fclose(fp);
+    char want[128];
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        snprintf(want, sizeof want, "`game = \"%s\"`", (*g)->name);
+        if (!strstr(doc, want))
+            fail_msg("docs/rules.md has no section for game %s", (*g)->name);
+        for (const struct ps_param *p = (*g)->params; p && p->key; p++) {
+            const char *key = strncmp(p->key, "prune.", 6) == 0 ? p->key + 6
+                                                                 : p->key;
+            snprintf(want, sizeof want, "| `%s` |", key);
+            if (!strstr(doc, want))
+                fail_msg("docs/rules.md lacks key %s of game %s", key,
+                         (*g)->name);
+        }
+    }
+    const char *key;
+    for (int i = 0; (key = ps_lua_prune_key(i)); i++) {
+        snprintf(want, sizeof want, "| `%s` |", key);
+        if (!strstr(doc, want))
+            fail_msg("docs/rules.md lacks prune key %s", key);
+    }
+}
+
 /* ---- the command line ---- */
 
 /* Run a shell command; its exit status. */
@@ -931,6 +963,7 @@ int main(void)
         cmocka_unit_test(test_cost_game_prune),
         cmocka_unit_test(test_suggest),
         cmocka_unit_test(test_search_path),
+        cmocka_unit_test(test_docs_list_every_key),
         cmocka_unit_test(test_cli_verify_rules),
         cmocka_unit_test(test_cli_errors),
     };
