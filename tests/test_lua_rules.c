@@ -149,6 +149,34 @@ static void assert_contains(const char *hay, const char *needle)
         fail_msg("'%s' does not contain '%s'", hay, needle);
 }
 
+/* The script's rules equal those of the C preset `spec`. */
+static void assert_same_as_preset(const struct ps_game *g, const void *rules,
+                                  const char *spec)
+{
+    struct ps_options opt;
+    void *preset = resolve_ok(g, spec, &opt);
+    assert_same_rules(g, rules, preset);
+    free(preset);
+}
+
+/* One expected entry of a TABLE parameter. */
+struct entry {
+    const char *table;
+    int n;
+    int64_t value;
+};
+
+static void assert_entries(const struct ps_game *g, void *rules,
+                           const struct entry *want, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        int64_t got = table_of(g, rules, want[i].table)[want[i].n];
+        if (got != want[i].value)
+            fail_msg("%s[%d] = %lld, expected %lld", want[i].table, want[i].n,
+                     (long long)got, (long long)want[i].value);
+    }
+}
+
 /* ---- the shipped scripts ---- */
 
 static void test_samegame_script(void **state)
@@ -158,26 +186,20 @@ static void test_samegame_script(void **state)
     struct ps_options opt;
     void *r = resolve_ok(g, "samegame", &opt);
     /* (n-2)^2, worked out by hand. */
-    const int64_t *score = table_of(g, r, "score");
-    assert_int_equal(score[2], 0);
-    assert_int_equal(score[3], 1);
-    assert_int_equal(score[4], 4);
-    assert_int_equal(score[10], 64);
-    assert_int_equal(score[225], 223 * 223);
-    assert_int_equal(score[1024], 1044484);
+    static const struct entry want[] = {
+        {"score", 2, 0},   {"score", 3, 1},        {"score", 4, 4},
+        {"score", 10, 64}, {"score", 225, 49729},  {"score", 1024, 1044484},
+        {"end_bonus", 0, 0}, {"end_bonus", 5, 0},
+    };
+    assert_entries(g, r, want, sizeof want / sizeof want[0]);
     assert_int_equal(int_of(g, r, "clear_bonus"), 1000);
-    assert_int_equal(table_of(g, r, "end_bonus")[0], 0);
-    assert_int_equal(table_of(g, r, "end_bonus")[5], 0);
     assert_int_equal(int_of(g, r, "min_group"), 2);
     assert_true(bool_of(g, r, "gravity"));
     assert_string_equal(enum_of(g, r, "shift"), "left");
     assert_string_equal(enum_of(g, r, "objective"), "score");
     assert_false(opt.no_bound);
     assert_false(opt.no_memo);
-    struct ps_options popt;
-    void *preset = resolve_ok(g, "builtin:samegame", &popt);
-    assert_same_rules(g, r, preset);
-    free(preset);
+    assert_same_as_preset(g, r, "builtin:samegame");
     free(r);
 }
 
@@ -187,22 +209,15 @@ static void test_popstar_script(void **state)
     const struct ps_game *g = samegame();
     struct ps_options opt;
     void *r = resolve_ok(g, "popstar", &opt);
-    const int64_t *score = table_of(g, r, "score");
-    assert_int_equal(score[2], 20);
-    assert_int_equal(score[5], 125);
-    assert_int_equal(score[10], 500);
-    const int64_t *end = table_of(g, r, "end_bonus");
-    assert_int_equal(end[0], 2000);
-    assert_int_equal(end[1], 1980);
-    assert_int_equal(end[5], 1500);
-    assert_int_equal(end[9], 380);
-    assert_int_equal(end[10], 0);
-    assert_int_equal(end[100], 0);
+    /* 5*n*n; 2000 - 20*r*r for r < 10, worked out by hand. */
+    static const struct entry want[] = {
+        {"score", 2, 20},       {"score", 5, 125},      {"score", 10, 500},
+        {"end_bonus", 0, 2000}, {"end_bonus", 1, 1980}, {"end_bonus", 5, 1500},
+        {"end_bonus", 9, 380},  {"end_bonus", 10, 0},   {"end_bonus", 100, 0},
+    };
+    assert_entries(g, r, want, sizeof want / sizeof want[0]);
     assert_int_equal(int_of(g, r, "clear_bonus"), 0);
-    struct ps_options popt;
-    void *preset = resolve_ok(g, "builtin:popstar", &popt);
-    assert_same_rules(g, r, preset);
-    free(preset);
+    assert_same_as_preset(g, r, "builtin:popstar");
     free(r);
 }
 
@@ -214,10 +229,7 @@ static void test_clickomania_script(void **state)
     void *r = resolve_ok(g, "clickomania", &opt);
     assert_string_equal(enum_of(g, r, "objective"), "fewest_left");
     assert_int_equal(int_of(g, r, "clear_bonus"), 0);
-    struct ps_options popt;
-    void *preset = resolve_ok(g, "builtin:clickomania", &popt);
-    assert_same_rules(g, r, preset);
-    free(preset);
+    assert_same_as_preset(g, r, "builtin:clickomania");
     free(r);
 }
 
@@ -449,56 +461,54 @@ static void test_bad_keys_and_values(void **state)
 {
     struct fixture *f = *state;
     const struct ps_game *g = samegame();
-    struct ps_error e =
-        script_error(f, g, "return {\n  min_group = 2,\n  min_grup = 3,\n}\n");
-    assert_int_equal(e.line, 3);
-    assert_string_equal(e.msg, "unknown key 'min_grup' for game samegame (did "
-                               "you mean 'min_group'?)");
-    e = script_error(f, g, "return { shfit = 'none' }\n");
-    assert_contains(e.msg, "did you mean 'shift'?");
-    e = script_error(f, g, "return { colours = 3 }\n");
-    assert_contains(e.msg, "unknown key 'colours' for game samegame (valid "
-                           "keys: game, prune, min_group");
-    e = script_error(f, g, "return { [1] = 3 }\n");
-    assert_contains(e.msg, "keys must be names, got the key 1");
-    e = script_error(f, g, "return {\n\n  shift = 'lft' }\n");
-    assert_int_equal(e.line, 3);
-    assert_string_equal(e.msg, "key 'shift': expected one of \"left\", "
-                               "\"right\", \"none\", got the string \"lft\" "
-                               "(did you mean \"left\"?)");
-    e = script_error(f, g, "return { shift = 1 }\n");
-    assert_contains(e.msg, "key 'shift': expected one of");
-    e = script_error(f, g, "return { min_group = 0 }\n");
-    assert_string_equal(e.msg, "key 'min_group': expected an integer in "
-                               "1..1024, got 0");
-    e = script_error(f, g, "return { min_group = 2.5 }\n");
-    assert_string_equal(e.msg, "key 'min_group': expected an integer in "
-                               "1..1024, got 2.5");
-    e = script_error(f, g, "return { min_group = '3' }\n");
-    assert_contains(e.msg, "got the string \"3\"");
-    e = script_error(f, g, "return { gravity = 1 }\n");
-    assert_string_equal(e.msg, "key 'gravity': expected true or false, got 1");
-    e = script_error(f, g, "return { score = 'n*n' }\n");
-    assert_string_equal(e.msg, "key 'score': expected a function of n or a "
-                               "table indexed by n (0..1024), got the string "
-                               "\"n*n\"");
-    e = script_error(f, g, "return {\n score = function(n) return n / 2 end }\n");
-    assert_int_equal(e.line, 2);
-    assert_string_equal(e.msg, "key 'score': score(1) returned 0.5, expected "
-                               "an integer in -1000000000..1000000000");
-    e = script_error(f, g, "return { score = function(n) end }\n");
-    assert_contains(e.msg, "score(0) returned nil");
-    e = script_error(f, g, "return { score = function(n) return 2^40 end }\n");
-    assert_contains(e.msg, "returned 1099511627776, expected an integer in "
-                           "-1000000000..1000000000");
-    e = script_error(f, g, "return { score = { [2000] = 1 } }\n");
-    assert_contains(e.msg, "needs indices n in 0..1024, got index 2000");
-    e = script_error(f, g, "return { score = { [2] = 'x' } }\n");
-    assert_contains(e.msg, "key 'score': expected an integer");
-    e = script_error(f, g, "return 42\n");
-    assert_contains(e.msg, "must return a table of rules");
-    e = script_error(f, g, "return { game = 7 }\n");
-    assert_contains(e.msg, "key 'game': expected a game name");
+    /* script, expected line (0: none), the message (or a part of it) */
+    static const struct {
+        const char *script;
+        int line;
+        const char *msg;
+    } cases[] = {
+        {"return {\n  min_group = 2,\n  min_grup = 3,\n}\n", 3,
+         "unknown key 'min_grup' for game samegame (did you mean "
+         "'min_group'?)"},
+        {"return { shfit = 'none' }\n", 1, "did you mean 'shift'?"},
+        {"return { colours = 3 }\n", 1,
+         "unknown key 'colours' for game samegame (valid keys: game, prune, "
+         "min_group, gravity, shift, objective, clear_bonus, score, "
+         "end_bonus)"},
+        {"return { [1] = 3 }\n", 0, "keys must be names, got the key 1"},
+        {"return {\n\n  shift = 'lft' }\n", 3,
+         "key 'shift': expected one of \"left\", \"right\", \"none\", got "
+         "the string \"lft\" (did you mean \"left\"?)"},
+        {"return { shift = 1 }\n", 1, "key 'shift': expected one of"},
+        {"return { min_group = 0 }\n", 1,
+         "key 'min_group': expected an integer in 1..1024, got 0"},
+        {"return { min_group = 2.5 }\n", 1,
+         "key 'min_group': expected an integer in 1..1024, got 2.5"},
+        {"return { min_group = '3' }\n", 1, "got the string \"3\""},
+        {"return { gravity = 1 }\n", 1,
+         "key 'gravity': expected true or false, got 1"},
+        {"return { score = 'n*n' }\n", 1,
+         "key 'score': expected a function of n or a table indexed by n "
+         "(0..1024), got the string \"n*n\""},
+        {"return {\n score = function(n) return n / 2 end }\n", 2,
+         "key 'score': score(1) returned 0.5, expected an integer in "
+         "-1000000000..1000000000"},
+        {"return { score = function(n) end }\n", 1, "score(0) returned nil"},
+        {"return { score = function(n) return 2^40 end }\n", 1,
+         "returned 1099511627776, expected an integer in "
+         "-1000000000..1000000000"},
+        {"return { score = { [2000] = 1 } }\n", 1,
+         "needs indices n in 0..1024, got index 2000"},
+        {"return { score = { [2] = 'x' } }\n", 1,
+         "key 'score': expected an integer"},
+        {"return 42\n", 0, "must return a table of rules"},
+        {"return { game = 7 }\n", 1, "key 'game': expected a game name"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ps_error e = script_error(f, g, cases[i].script);
+        assert_contains(e.msg, cases[i].msg);
+        assert_int_equal(e.line, cases[i].line);
+    }
 }
 
 static void test_lua_errors_name_line(void **state)
