@@ -15,7 +15,7 @@
 #define HOOK_STEP 1000
 #define MAX_TRACE_LINES 6
 #define MAX_KEYS 64
-#define PRUNE_PREFIX "prune."
+#define PRUNE_PREFIX "prune_"
 #define MAX_INCLUDE_DEPTH 8
 
 struct ps_lua_rules {

@@ -248,21 +248,44 @@ static void test_noshift_script(void **state)
 /* Water Sort lands on another branch: these run once the game exists. */
 static void test_watersort_scripts(void **state)
 {
-    (void)state;
     const struct ps_game *g = ps_game_find("watersort");
     if (!g)
         skip();
     struct ps_options opt;
     void *r = resolve_ok(g, "watersort", &opt);
     assert_int_equal(int_of(g, r, "capacity"), 4);
-    assert_string_equal(enum_of(g, r, "pour"), "fill");
+    assert_string_equal(enum_of(g, r, "pour"), "all");
+    assert_string_equal(enum_of(g, r, "goal"), "full");
     assert_string_equal(enum_of(g, r, "cost"), "pours");
+    assert_true(bool_of(g, r, "prune_complete"));
     assert_false(opt.no_memo);
+    assert_same_as_preset(g, r, "builtin:watersort");
     free(r);
     r = resolve_ok(g, "ballsort", &opt);
     assert_int_equal(int_of(g, r, "capacity"), 4);
     assert_string_equal(enum_of(g, r, "pour"), "one");
+    assert_same_as_preset(g, r, "builtin:ballsort");
     free(r);
+    /* The game's own prune keys live in prune = {...}; a cost game has no
+     * upper bound. */
+    struct fixture *f = *state;
+    char path[256];
+    write_file(f, "ws.lua",
+               "return { game = 'watersort',\n"
+               "  prune = { commute = false, single_to_empty = false } }\n",
+               path, sizeof path);
+    r = resolve_ok(g, path, &opt);
+    assert_false(bool_of(g, r, "prune_commute"));
+    assert_false(bool_of(g, r, "prune_single_to_empty"));
+    assert_true(bool_of(g, r, "prune_empty_targets"));
+    free(r);
+    struct ps_error e = script_error(f, g, "return { prune = { comute = false } }\n");
+    assert_contains(e.msg, "unknown prune key 'comute' for game watersort "
+                           "(did you mean 'commute'?)");
+    e = script_error(f, g, "return { prune_commute = false }\n");
+    assert_contains(e.msg, "unknown key 'prune_commute'");
+    e = script_error(f, g, "return { prune = { upper_bound = true } }\n");
+    assert_contains(e.msg, "is not supported by game watersort");
 }
 
 /* `game` selects the game when --game is not given. */
@@ -643,7 +666,7 @@ static const struct ps_param toy_params[] = {
      ""},
     {"cost", PS_PARAM_TABLE, offsetof(struct toy_rules, cost), 0, 100, NULL, 4,
      ""},
-    {"prune.dead_colour", PS_PARAM_BOOL,
+    {"prune_dead_colour", PS_PARAM_BOOL,
      offsetof(struct toy_rules, dead_colour), 0, 1, NULL, 0, ""},
     {NULL, 0, 0, 0, 0, NULL, 0, NULL},
 };
@@ -824,7 +847,7 @@ static void test_docs_list_every_key(void **state)
         if (!strstr(doc, want))
             fail_msg("docs/rules.md has no section for game %s", (*g)->name);
         for (const struct ps_param *p = (*g)->params; p && p->key; p++) {
-            const char *key = strncmp(p->key, "prune.", 6) == 0 ? p->key + 6
+            const char *key = strncmp(p->key, "prune_", 6) == 0 ? p->key + 6
                                                                  : p->key;
             snprintf(want, sizeof want, "| `%s` |", key);
             if (!strstr(doc, want))
