@@ -13,15 +13,17 @@ secs=${3:-1}
 scripts/setup.sh build >/dev/null
 out=build/bench_rules.txt
 : > "$out"
+# The script names its game; the preset needs it given.
+game=$(build/psolve bench --rules "$rules" --seconds 0.01 | awk 'NR == 1 { print $1 }')
 for ((i = 0; i < rounds; i++)); do
   for spec in "builtin:$rules" "$rules"; do
-    build/psolve bench --rules "$spec" --seconds "$secs" |
+    build/psolve bench --game "$game" --rules "$spec" --seconds "$secs" |
       sed "s/^/$spec /" >> "$out"
   done
 done
 # Lines: SPEC GAME RxC N colours: P playouts/s, ...
 awk -v rules="$rules" '
-  { split($0, a, ": "); size = $3; split(a[2], p, " ");
+  { split($0, a, ": "); size = a[1]; sub(/^[^ ]+ [^ ]+ /, "", size); split(a[2], p, " ");
     if ($1 == rules) s[size] = s[size] " " p[1]; else b[size] = b[size] " " p[1]; }
   END {
     for (size in s) {
