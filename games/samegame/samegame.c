@@ -698,9 +698,7 @@ static int sg_choose_tabu(const void *p, const void *state,
 /* The tabu colour as a prior for NRPA: its moves start e^SG_TABU_BIAS
  * times less likely than the others, which the learned weights can
  * overturn. */
-#ifndef SG_TABU_BIAS
 #define SG_TABU_BIAS (-8.0)
-#endif
 
 static void sg_bias_tabu(const void *p, const void *state, const ps_move *moves,
                          int n, double *out)
