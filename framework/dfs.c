@@ -321,27 +321,14 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
     if (ps_search_stopped(s))
         return 0;
     const void *state = state_at(d, depth);
-    int n = g->moves(d->inst, state, moves_at(d, depth), gains_at(d, depth));
-    s->stats.expanded++;
-    if (n == 0) {
-        ps_value end = g->end_value ? g->end_value(d->inst, state) : 0;
-        offer_line(d, depth, so_far + end);
-        *exact = true;
-        return end;
-    }
     int budget = budget_at(d, depth);
-    if (budget == 0) {
-        int len;
-        ps_value v = greedy_tail(d, depth, &len);
-        offer_line(d, len, so_far + v);
-        *exact = true;
-        return v;
-    }
-
     ps_value upper = INT64_MAX;
     int64_t idx = PS_TABLE_NONE;
     uint64_t hash = 0;
-    if (d->memo) {
+    /* The table and the bound come before the moves: most nodes are cut
+     * here, and a terminal node is cut soundly too (its end value is at most
+     * its upper bound). */
+    if (d->memo && budget > 0) {
         hash = g->hash(d->inst, state);
         idx = ps_table_find(&d->tt, hash, state);
         s->stats.table_probes++;
@@ -357,8 +344,6 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
                         return e.value;
                     }
                     /* The line could not be rebuilt: search it again. */
-                    n = g->moves(d->inst, state, moves_at(d, depth),
-                                 gains_at(d, depth));
                 } else {
                     upper = e.value;
                 }
@@ -370,13 +355,29 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
         if (ub < upper)
             upper = ub;
     }
-    if (ps_search_tracing(s))
-        ps_search_trace(s, state, depth, so_far,
-                        upper == INT64_MAX ? 0 : upper, NULL);
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
         return upper;
     }
+
+    int n = g->moves(d->inst, state, moves_at(d, depth), gains_at(d, depth));
+    s->stats.expanded++;
+    if (n == 0) {
+        ps_value end = g->end_value ? g->end_value(d->inst, state) : 0;
+        offer_line(d, depth, so_far + end);
+        *exact = true;
+        return end;
+    }
+    if (budget == 0) {
+        int len;
+        ps_value v = greedy_tail(d, depth, &len);
+        offer_line(d, len, so_far + v);
+        *exact = true;
+        return v;
+    }
+    if (ps_search_tracing(s))
+        ps_search_trace(s, state, depth, so_far,
+                        upper == INT64_MAX ? 0 : upper, NULL);
 
     int k = order_moves(d, depth, n);
     ps_value best = INT64_MIN;
