@@ -328,6 +328,14 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
     /* The table and the bound come before the moves: most nodes are cut
      * here, and a terminal node is cut soundly too (its end value is at most
      * its upper bound). */
+    if (d->bound) {
+        ps_value ub = g->upper_bound(d->inst, state);
+        upper = ub;
+    }
+    if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
+        s->stats.pruned++;
+        return upper;
+    }
     if (d->memo && budget > 0) {
         hash = g->hash(d->inst, state);
         idx = ps_table_find(&d->tt, hash, state);
@@ -344,16 +352,11 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
                         return e.value;
                     }
                     /* The line could not be rebuilt: search it again. */
-                } else {
+                } else if (e.value < upper) {
                     upper = e.value;
                 }
             }
         }
-    }
-    if (d->bound) {
-        ps_value ub = g->upper_bound(d->inst, state);
-        if (ub < upper)
-            upper = ub;
     }
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;

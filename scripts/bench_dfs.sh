@@ -34,13 +34,17 @@ median() {
 
 exact() { # size
     : >"$TMP/times"
+    : >"$TMP/cpu"
     for s in $(seq 1 "$SEEDS"); do
-        out=$("$PSOLVE" --quiet --algo dfs --time 600 --max-memory 2000 "$(board "$1" 4 "$s")" || true)
+        f=$(board "$1" 4 "$s")
+        out=$(/usr/bin/time -f "# cpu: %U %S" "$PSOLVE" --quiet --algo dfs --time 600 --max-memory 2000 "$f" 2>&1 || true)
         t=$(echo "$out" | field seconds)
-        echo "  ${1}x$1 seed $s: $(echo "$out" | field status) score $(echo "$out" | field score) expanded $(echo "$out" | field expanded) ${t}s"
+        cpu=$(echo "$out" | field cpu | awk '{print $1 + $2}')
+        echo "  ${1}x$1 seed $s: $(echo "$out" | field status) score $(echo "$out" | field score) expanded $(echo "$out" | field expanded) wall ${t} s, cpu $cpu s"
         echo "$t" >>"$TMP/times"
+        echo "$cpu" >>"$TMP/cpu"
     done
-    echo "${1}x$1 4 colours, standard scoring, $SEEDS seeds: median $(median <"$TMP/times") s"
+    echo "${1}x$1 4 colours, standard scoring, $SEEDS seeds: median wall $(median <"$TMP/times") s, median cpu $(median <"$TMP/cpu") s"
 }
 
 for part in $PARTS; do
