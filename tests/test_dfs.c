@@ -111,17 +111,12 @@ struct brute {
     bool cleared_ever;  /* some line ends with no cell left */
 };
 
+static int64_t cells_left(const struct ps_game *g, const void *inst,
+                          const void *state);
+
 static bool board_empty(const struct brute *b, const void *state)
 {
-    struct ps_fact facts[8];
-    if (!b->g->facts)
-        return false;
-    int n = b->g->facts(b->inst, state, facts, 8);
-    for (int i = 0; i < n; i++)
-        if (strcmp(facts[i].key, "cells_left") == 0)
-            return facts[i].value == 0;
-    fail_msg("no cells_left fact");
-    return false;
+    return b->g->facts && cells_left(b->g, b->inst, state) == 0;
 }
 
 /* The greedy value from a state, written plainly (largest gain, first on
@@ -242,6 +237,24 @@ static enum ps_status run_dfs(struct ps_search *s, const struct ps_game *g,
     return st;
 }
 
+/* The value dfs finds with these options (verified by run_dfs); `mode` bit
+ * 0 turns the bound off, bit 1 the memo. */
+static ps_value dfs_value(const struct ps_game *g, const void *inst, int cand,
+                          int depth, int mode, enum ps_status *st)
+{
+    struct ps_options o;
+    ps_options_default(&o);
+    o.candidates = cand;
+    o.max_depth = depth;
+    o.no_bound = mode & 1;
+    o.no_memo = mode & 2;
+    struct ps_search s;
+    *st = run_dfs(&s, g, inst, &o, NULL);
+    ps_value v = s.best.value;
+    ps_search_free(&s);
+    return v;
+}
+
 /* ---- exhaustive dfs equals brute force ---- */
 
 static void check_random_boards(const char *preset, enum table_kind kind,
@@ -259,19 +272,13 @@ static void check_random_boards(const char *preset, enum table_kind kind,
         ps_value want = brute_force(g, inst, NULL);
         /* bound x memo: all four must prove the same optimum */
         for (int mode = 0; mode < 4; mode++) {
-            struct ps_options o;
-            ps_options_default(&o);
-            o.no_bound = mode & 1;
-            o.no_memo = mode & 2;
-            struct ps_search s;
-            enum ps_status st = run_dfs(&s, g, inst, &o, NULL);
-            if (st != PS_OPTIMAL || s.best.value != want)
+            enum ps_status st;
+            ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
+            if (st != PS_OPTIMAL || got != want)
                 fail_msg("%s board %d mode %d: dfs %lld (%s), brute force "
                          "%lld\n%s",
-                         preset ? preset : "custom", i, mode,
-                         (long long)s.best.value, ps_status_name(st),
-                         (long long)want, text);
-            ps_search_free(&s);
+                         preset ? preset : "custom", i, mode, (long long)got,
+                         ps_status_name(st), (long long)want, text);
         }
         g->free_instance(inst);
     }
@@ -327,49 +334,51 @@ static void test_bound_not_score_of_count(void **state)
 
 /* ---- the dead-colour facts ---- */
 
-/* Right: a colour with exactly one cell left can never be cleared. */
-static void test_single_colour_cell_never_clears(void **state)
+static int64_t cells_left(const struct ps_game *g, const void *inst,
+                          const void *state)
 {
-    (void)state;
-    const struct ps_game *g = samegame();
-    void *rules = make_rules(g, "samegame", TABLE_PRESET);
-    /* colour 3 has exactly one cell */
-    const char *boards[] = {"11\n23\n22\n", "112\n232\n112\n", "3\n1\n1\n"};
-    for (size_t i = 0; i < sizeof boards / sizeof *boards; i++) {
-        void *inst = load_board(g, rules, boards[i]);
-        bool cleared;
-        ps_value v = brute_force(g, inst, &cleared);
-        assert_false(cleared);
-        assert_true(v < 1000); /* no clear bonus on any line */
-        unsigned char st[64];
-        g->initial_state(inst, st);
-        assert_true(g->upper_bound(inst, st) < 1000);
-        g->free_instance(inst);
-    }
-    free(rules);
+    struct ps_fact facts[8];
+    int n = g->facts(inst, state, facts, 8);
+    for (int i = 0; i < n; i++)
+        if (strcmp(facts[i].key, "cells_left") == 0)
+            return facts[i].value;
+    fail_msg("no cells_left fact");
+    return -1;
 }
 
-/* Wrong: "a board with a single cell cannot be cleared" -- a single can join
- * a group of its colour later. Each board has a single yet clears. */
-static void test_board_with_single_can_clear(void **state)
+/* Does the start position hold a single (a cell in no removable group)? */
+static bool has_single(const struct ps_game *g, const void *inst)
 {
-    (void)state;
+    unsigned char st[64], next[64];
+    ps_move moves[64];
+    g->initial_state(inst, st);
+    int n = g->moves(inst, st, moves, NULL);
+    int64_t in_groups = 0;
+    for (int i = 0; i < n; i++) {
+        g->apply(inst, st, moves[i], next);
+        in_groups += cells_left(g, inst, st) - cells_left(g, inst, next);
+    }
+    return in_groups < cells_left(g, inst, st);
+}
+
+/* Under the samegame rules (clear bonus 1000, every other gain far below):
+ * brute force, the bound and dfs must all agree on whether the board can be
+ * cleared. */
+static void check_clearing(const char *const *boards, size_t count,
+                           bool clears)
+{
     const struct ps_game *g = samegame();
     void *rules = make_rules(g, "samegame", TABLE_PRESET);
-    const char *boards[] = {"1\n2\n2\n1\n", "121\n122\n", "1221\n"};
-    for (size_t i = 0; i < sizeof boards / sizeof *boards; i++) {
+    for (size_t i = 0; i < count; i++) {
         void *inst = load_board(g, rules, boards[i]);
         unsigned char st[64];
         g->initial_state(inst, st);
-        /* the board does have a single: some cell is in no group */
-        ps_move moves[64];
-        int n = g->moves(inst, st, moves, NULL);
-        assert_true(n >= 1);
+        assert_true(has_single(g, inst));
         bool cleared;
         ps_value v = brute_force(g, inst, &cleared);
-        assert_true(cleared);
-        assert_true(v >= 1000);
-        assert_true(g->upper_bound(inst, st) >= 1000);
+        assert_int_equal(cleared, clears);
+        assert_int_equal(v >= 1000, clears);
+        assert_int_equal(g->upper_bound(inst, st) >= 1000, clears);
         struct ps_search s;
         assert_int_equal(run_dfs(&s, g, inst, NULL, NULL), PS_OPTIMAL);
         assert_int_equal(s.best.value, v);
@@ -377,6 +386,27 @@ static void test_board_with_single_can_clear(void **state)
         g->free_instance(inst);
     }
     free(rules);
+}
+
+/* Right: a colour with exactly one cell left can never be cleared, and the
+ * bound drops the clear bonus (colour 3 has one cell on each board). */
+static void test_single_colour_cell_never_clears(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"11\n23\n22\n", "112\n232\n112\n",
+                                         "3\n1\n1\n"};
+    check_clearing(boards, sizeof boards / sizeof *boards, false);
+}
+
+/* Wrong: "a board with a single cell cannot be cleared" -- a single can join
+ * a group of its colour later. Each board has a single yet clears, so the
+ * bound must keep the clear bonus. */
+static void test_board_with_single_can_clear(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"1\n2\n2\n1\n", "121\n122\n",
+                                         "1221\n"};
+    check_clearing(boards, sizeof boards / sizeof *boards, true);
 }
 
 /* ---- heuristic modes and limits ---- */
@@ -441,19 +471,13 @@ static void test_heuristic_modes_match_brute_force(void **state)
             depth = 2;
         ps_value want = brute_search(g, inst, depth, cand, NULL);
         for (int mode = 0; mode < 4; mode++) {
-            struct ps_options o;
-            ps_options_default(&o);
-            o.candidates = cand;
-            o.max_depth = depth;
-            o.no_bound = mode & 1;
-            o.no_memo = mode & 2;
-            struct ps_search s;
-            assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
-            if (s.best.value != want)
+            enum ps_status st;
+            ps_value got = dfs_value(g, inst, cand, depth, mode, &st);
+            assert_int_equal(st, PS_HEURISTIC);
+            if (got != want)
                 fail_msg("board %d (K %d, D %d, mode %d): dfs %lld, brute force "
-                         "%lld\n%s", i, cand, depth, mode,
-                         (long long)s.best.value, (long long)want, text);
-            ps_search_free(&s);
+                         "%lld\n%s", i, cand, depth, mode, (long long)got,
+                         (long long)want, text);
         }
         g->free_instance(inst);
         free(rules);
@@ -478,14 +502,9 @@ static void test_bound_memo_agree_6x6(void **state)
         void *inst = load_board(g, rules, text);
         ps_value got[3];
         for (int mode = 0; mode < 3; mode++) {
-            struct ps_options o;
-            ps_options_default(&o);
-            o.no_bound = mode == 1;
-            o.no_memo = mode == 2;
-            struct ps_search s;
-            assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_OPTIMAL);
-            got[mode] = s.best.value;
-            ps_search_free(&s);
+            enum ps_status st;
+            got[mode] = dfs_value(g, inst, 0, 0, mode, &st); /* 0, 1, 2 */
+            assert_int_equal(st, PS_OPTIMAL);
         }
         if (got[0] != got[1] || got[0] != got[2])
             fail_msg("board %d: bound+memo %lld, memo %lld, bound %lld\n%s", i,
@@ -731,20 +750,15 @@ static void test_score_counter_depth_cap_matches_brute_force(void **state)
         int cand = (int)ps_rng_below(&rng, 3);
         int depth = (int)ps_rng_below(&rng, 12);
         ps_value want = brute_search(&counter_score_game, &in, depth, cand, NULL);
-        for (int mode = 0; mode < 2; mode++) {
-            struct ps_options o;
-            ps_options_default(&o);
-            o.candidates = cand;
-            o.max_depth = depth;
-            o.no_memo = mode;
-            struct ps_search s;
-            enum ps_status st = run_dfs(&s, &counter_score_game, &in, &o, NULL);
+        for (int mode = 0; mode <= 2; mode += 2) {
+            enum ps_status st;
+            ps_value got = dfs_value(&counter_score_game, &in, cand, depth,
+                                     mode, &st);
             assert_int_equal(st, cand || depth ? PS_HEURISTIC : PS_OPTIMAL);
-            if (s.best.value != want)
-                fail_msg("instance %d (size %d start %d K %d D %d memo %d): dfs "
+            if (got != want)
+                fail_msg("instance %d (size %d start %d K %d D %d mode %d): dfs "
                          "%lld, brute force %lld", i, in.size, in.start, cand,
-                         depth, !mode, (long long)s.best.value, (long long)want);
-            ps_search_free(&s);
+                         depth, mode, (long long)got, (long long)want);
         }
     }
 }
