@@ -123,6 +123,15 @@ struct ps_game {
     ps_value (*end_value)(const void *inst, const void *state);  /* score */
     ps_value (*heuristic)(const void *inst, const void *state);  /* cost */
     ps_value (*upper_bound)(const void *inst, const void *state);/* score */
+    /* Optional. Is `move` legal in `state` by the rules? Needed when moves()
+     * prunes: it may skip legal moves that a search never needs (a pour that
+     * only permutes tubes), but a user's solution may still play them, and
+     * verify must accept them. NULL = legal iff moves() lists it. */
+    bool (*legal)(const void *inst, const void *state, ps_move move);
+    /* Optional. Can the instance be solved at all, judged without search
+     * (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
+     * which part fails and why. The driver asks before every search. */
+    bool (*check)(const void *inst, char *why, size_t len);
 
     /* --- text forms (round-trip) --- */
     void (*print_state)(const void *inst, const void *state, FILE *out,
