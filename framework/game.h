@@ -128,6 +128,14 @@ struct ps_game {
      * only permutes tubes), but a user's solution may still play them, and
      * verify must accept them. NULL = legal iff moves() lists it. */
     bool (*legal)(const void *inst, const void *state, ps_move move);
+    /* Optional, for tree searches (IDA*, DFS) that see each path: may
+     * `second`, a move of `after` = apply(before, first), be skipped right
+     * after `first`? Only when playing `second` first from `before`, then
+     * `first`, is also searched and reaches the same position at the same
+     * cost (the two moves commute), and the game orders each such pair one
+     * way only, so one of the two orders always survives. */
+    bool (*redundant_after)(const void *inst, const void *before,
+                            ps_move first, const void *after, ps_move second);
     /* Optional. Can the instance be solved at all, judged without search
      * (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
      * which part fails and why. The driver asks before every search. */

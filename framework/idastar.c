@@ -109,6 +109,13 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g)
     int n = game->moves(s->inst, state_at(d, depth), d->moves + base,
                         d->costs + base);
     for (int i = 0; i < n; i++) {
+        if (depth > 0 && game->redundant_after &&
+            game->redundant_after(s->inst, state_at(d, depth - 1),
+                                  d->path[depth - 1], state_at(d, depth),
+                                  d->moves[base + i])) {
+            s->stats.pruned++;
+            continue;
+        }
         unsigned char *next = state_at(d, depth + 1);
         game->apply(s->inst, state_at(d, depth), d->moves[base + i], next);
         s->stats.generated++;

@@ -48,6 +48,7 @@ struct ws_rules {
     bool prune_complete;       /* never pour out of a completed tube */
     bool prune_single_to_empty;/* never pour a one-colour tube into an empty */
     bool prune_empty_targets;  /* only the first empty tube is a target */
+    bool prune_commute;        /* tree search: commuting pours one way only */
 };
 
 struct ws_instance {
@@ -88,6 +89,10 @@ static const struct ps_param ws_params[] = {
     {"prune_empty_targets", PS_PARAM_BOOL,
      offsetof(struct ws_rules, prune_empty_targets), 0, 1, NULL, 0,
      "search pours into the first empty tube only (sound)"},
+    {"prune_commute", PS_PARAM_BOOL, offsetof(struct ws_rules, prune_commute),
+     0, 1, NULL, 0,
+     "tree searches play two pours on four different tubes in one order "
+     "only (sound)"},
     {NULL, 0, 0, 0, 0, NULL, 0, NULL},
 };
 
@@ -101,6 +106,7 @@ static void ws_rules_default(void *p)
     r->prune_complete = true;
     r->prune_single_to_empty = true;
     r->prune_empty_targets = true;
+    r->prune_commute = true;
 }
 
 static void preset_watersort(void *p)
@@ -127,7 +133,7 @@ static void preset_noprune(void *p)
 {
     struct ws_rules *r = p;
     r->prune_complete = r->prune_single_to_empty = r->prune_empty_targets =
-        false;
+        r->prune_commute = false;
 }
 
 static const struct ps_preset ws_presets[] = {
@@ -556,6 +562,31 @@ static ps_value ws_apply(const void *p, const void *state, ps_move move,
     return pour_cost(in, n);
 }
 
+/* Two pours on four different tubes, neither into an empty tube, commute:
+ * each leaves the other's tubes alone, so both orders are legal, move the
+ * same units and end in the same position; and the prunings of ws_moves()
+ * judge a pour into a non-empty tube by its own two tubes only, so the
+ * other order is generated too. Of the two orders only the one whose
+ * second pour has the larger (from, to) in the user's tube numbers, which
+ * never change, is searched. */
+static bool ws_redundant_after(const void *p, const void *before,
+                               ps_move first, const void *after,
+                               ps_move second)
+{
+    const struct ws_instance *in = p;
+    if (!in->rules.prune_commute)
+        return false;
+    const unsigned char *ub = users_of(in, before), *ua = users_of(in, after);
+    int i = ub[first >> 8], j = ub[first & 0xff];
+    int k = ua[second >> 8], l = ua[second & 0xff];
+    if (i == k || i == l || j == k || j == l)
+        return false;
+    if (!tube_of(in, before, (int)(first & 0xff))[0] ||
+        !tube_of(in, after, (int)(second & 0xff))[0])
+        return false;
+    return k * WS_MAX_TUBES + l < i * WS_MAX_TUBES + j;
+}
+
 /* The admissible heuristic (proof sketch in docs/watersort.md):
  *   sum over colours c of (segments_c - need_c) + max(0, need_c - bottoms_c)
  * where a segment is a maximal run of c inside a tube and bottoms_c counts
@@ -800,6 +831,7 @@ const struct ps_game watersort_game = {
     .is_goal = ws_is_goal,
     .heuristic = ws_heuristic,
     .legal = ws_legal,
+    .redundant_after = ws_redundant_after,
     .check = ws_check,
     .print_state = ws_print_state,
     .format_move = ws_format_move,
