@@ -84,7 +84,7 @@ static struct outcome solve(const void *inst, const char *algo)
     o.len = s.best.found ? s.best.len : -1;
     o.expanded = s.stats.expanded;
     o.generated = s.stats.generated;
-    if (s.best.found) {
+    if (s.best.found && s.best.len > 0) {
         assert_true(s.best.len <= 256);
         memcpy(o.moves, s.best.moves, (size_t)s.best.len * sizeof *o.moves);
     }
