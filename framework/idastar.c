@@ -16,117 +16,164 @@
 
 #define NO_BOUND INT64_MAX
 
+/* Everything one level of the current path needs, allocated the first time
+ * the search reaches that depth and kept for the next rounds. */
+struct ida_level {
+    unsigned char *state;  /* the state at this depth */
+    uint64_t hash;
+    ps_move taken;         /* the move played from here (the path) */
+    ps_move *moves;        /* max_moves each */
+    ps_value *costs;
+    ps_value *h;           /* of each child */
+    int *order;            /* children, best h first */
+    unsigned char *kids;   /* max_moves states */
+};
+
 struct ida {
     struct ps_search *s;
     int max_moves;
-    int cap;                 /* levels allocated */
-    unsigned char *states;   /* cap * state_size: the current path */
-    uint64_t *hashes;        /* cap */
-    ps_move *moves;          /* cap * max_moves */
-    ps_value *costs;         /* cap * max_moves */
-    ps_move *path;           /* cap: the move taken at each level */
+    struct ida_level *level;
+    int levels, cap;
+    ps_move *path;         /* for offering a solution */
     uint64_t reserved;
     ps_value bound, next_bound;
 };
 
 enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
 
-static unsigned char *state_at(struct ida *d, int depth)
+static size_t level_bytes(const struct ida *d)
 {
-    return d->states + (size_t)depth * d->s->state_size;
+    size_t m = (size_t)d->max_moves;
+    return d->s->state_size * (1 + m) +
+           m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(int)) +
+           sizeof(struct ida_level) + sizeof(ps_move);
 }
 
-/* Make room for levels 0..depth. */
+/* Make levels 0..depth usable. */
 static bool ida_grow(struct ida *d, int depth)
 {
-    if (depth < d->cap)
-        return true;
-    int cap = d->cap ? d->cap * 2 : 64;
-    while (cap <= depth)
-        cap *= 2;
-    size_t per_level = d->s->state_size + sizeof *d->hashes +
-                       (size_t)d->max_moves * (sizeof *d->moves + sizeof *d->costs) +
-                       sizeof *d->path;
-    uint64_t extra = (uint64_t)(cap - d->cap) * per_level;
-    if (!ps_memory_reserve(d->s, extra))
-        return false;
-    d->reserved += extra;
-    unsigned char *st = realloc(d->states, (size_t)cap * d->s->state_size);
-    if (st)
-        d->states = st;
-    uint64_t *h = realloc(d->hashes, (size_t)cap * sizeof *h);
-    if (h)
-        d->hashes = h;
-    ps_move *m = realloc(d->moves, (size_t)cap * (size_t)d->max_moves * sizeof *m);
-    if (m)
-        d->moves = m;
-    ps_value *c = realloc(d->costs, (size_t)cap * (size_t)d->max_moves * sizeof *c);
-    if (c)
-        d->costs = c;
-    ps_move *p = realloc(d->path, (size_t)cap * sizeof *p);
-    if (p)
-        d->path = p;
-    if (!st || !h || !m || !c || !p) {
-        d->s->stop = PS_STOP_MEMORY;
-        return false;
+    while (d->levels <= depth) {
+        if (d->levels == d->cap) {
+            int cap = d->cap ? d->cap * 2 : 64;
+            struct ida_level *lv = realloc(d->level, (size_t)cap * sizeof *lv);
+            ps_move *path = realloc(d->path, (size_t)cap * sizeof *path);
+            if (lv)
+                d->level = lv;
+            if (path)
+                d->path = path;
+            if (!lv || !path) {
+                d->s->stop = PS_STOP_MEMORY;
+                return false;
+            }
+            d->cap = cap;
+        }
+        if (!ps_memory_reserve(d->s, level_bytes(d)))
+            return false;
+        d->reserved += level_bytes(d);
+        size_t m = (size_t)d->max_moves, size = d->s->state_size;
+        struct ida_level *l = &d->level[d->levels];
+        memset(l, 0, sizeof *l);
+        l->state = malloc(size);
+        l->moves = malloc(m * sizeof *l->moves);
+        l->costs = malloc(m * sizeof *l->costs);
+        l->h = malloc(m * sizeof *l->h);
+        l->order = malloc(m * sizeof *l->order);
+        l->kids = malloc(m * size);
+        d->levels++; /* freed by idastar_run even when incomplete */
+        if (!l->state || !l->moves || !l->costs || !l->h || !l->order ||
+            !l->kids) {
+            d->s->stop = PS_STOP_MEMORY;
+            return false;
+        }
     }
-    d->cap = cap;
     return true;
 }
 
 static bool on_path(struct ida *d, int depth, uint64_t hash, const void *state)
 {
     for (int k = 0; k < depth; k++)
-        if (d->hashes[k] == hash &&
-            ps_game_equal(d->s->game, d->s->inst, state_at(d, k), state))
+        if (d->level[k].hash == hash &&
+            ps_game_equal(d->s->game, d->s->inst, d->level[k].state, state))
             return true;
     return false;
 }
 
-static enum ida_result ida_search(struct ida *d, int depth, ps_value g)
+/* Children in order of increasing h, so the last round meets a goal
+ * early (insertion sort: a few dozen children). */
+static void order_children(struct ida_level *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int k = l->order[i], j = i;
+        while (j > 0 && l->h[l->order[j - 1]] > l->h[k]) {
+            l->order[j] = l->order[j - 1];
+            j--;
+        }
+        l->order[j] = k;
+    }
+}
+
+/* Generate the children of level `depth` that survive the pruning and the
+ * cycle check; returns how many are listed in order[]. */
+static int ida_children(struct ida *d, int depth)
 {
     struct ps_search *s = d->s;
     const struct ps_game *game = s->game;
-    const unsigned char *state = state_at(d, depth);
-    ps_value h = game->heuristic ? game->heuristic(s->inst, state) : 0;
+    struct ida_level *l = &d->level[depth];
+    int n = game->moves(s->inst, l->state, l->moves, l->costs), kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (depth > 0 && game->redundant_after &&
+            game->redundant_after(s->inst, d->level[depth - 1].state,
+                                  d->level[depth - 1].taken, l->state,
+                                  l->moves[i])) {
+            s->stats.pruned++;
+            continue;
+        }
+        unsigned char *kid = l->kids + (size_t)i * s->state_size;
+        game->apply(s->inst, l->state, l->moves[i], kid);
+        s->stats.generated++;
+        if (on_path(d, depth + 1, game->hash(s->inst, kid), kid)) {
+            s->stats.duplicates++;
+            continue;
+        }
+        l->h[i] = game->heuristic ? game->heuristic(s->inst, kid) : 0;
+        l->order[kept++] = i;
+    }
+    order_children(l, kept);
+    return kept;
+}
+
+/* Search below level `depth` (its state in place, reached at cost g, with
+ * heuristic h) for a goal within the bound. */
+static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
+                                  ps_value h)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *game = s->game;
     if (g + h > d->bound) {
         if (g + h < d->next_bound)
             d->next_bound = g + h;
         return IDA_NOT_FOUND;
     }
-    if (game->is_goal(s->inst, state)) {
+    if (game->is_goal(s->inst, d->level[depth].state)) {
+        for (int k = 0; k < depth; k++)
+            d->path[k] = d->level[k].taken;
         ps_search_offer(s, d->path, depth, g);
         return IDA_FOUND;
     }
     if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
         return IDA_STOPPED;
-    /* Deeper levels may grow (move) the arrays: index, never keep pointers
-     * across the recursive call. */
-    size_t base = (size_t)depth * (size_t)d->max_moves;
     if (ps_search_tracing(s))
-        ps_search_trace(s, state_at(d, depth), depth, g, h, "expand");
+        ps_search_trace(s, d->level[depth].state, depth, g, h, "expand");
     s->stats.expanded++;
-    int n = game->moves(s->inst, state_at(d, depth), d->moves + base,
-                        d->costs + base);
-    for (int i = 0; i < n; i++) {
-        if (depth > 0 && game->redundant_after &&
-            game->redundant_after(s->inst, state_at(d, depth - 1),
-                                  d->path[depth - 1], state_at(d, depth),
-                                  d->moves[base + i])) {
-            s->stats.pruned++;
-            continue;
-        }
-        unsigned char *next = state_at(d, depth + 1);
-        game->apply(s->inst, state_at(d, depth), d->moves[base + i], next);
-        s->stats.generated++;
-        uint64_t hash = game->hash(s->inst, next);
-        if (on_path(d, depth + 1, hash, next)) {
-            s->stats.duplicates++;
-            continue;
-        }
-        d->hashes[depth + 1] = hash;
-        d->path[depth] = d->moves[base + i];
-        enum ida_result r = ida_search(d, depth + 1, g + d->costs[base + i]);
+    int n = ida_children(d, depth);
+    for (int k = 0; k < n; k++) {
+        struct ida_level *l = &d->level[depth];
+        int i = l->order[k];
+        struct ida_level *next = &d->level[depth + 1];
+        memcpy(next->state, l->kids + (size_t)i * s->state_size, s->state_size);
+        next->hash = game->hash(s->inst, next->state);
+        l->taken = l->moves[i];
+        enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
         if (r != IDA_NOT_FOUND)
             return r;
     }
@@ -140,16 +187,18 @@ static enum ps_status idastar_run(struct ps_search *s)
     d.s = s;
     d.max_moves = s->game->max_moves(s->inst);
     enum ps_status st = PS_OPTIMAL;
-    if (!ida_grow(&d, 1))
+    if (!ida_grow(&d, 0))
         goto done;
-    s->game->initial_state(s->inst, state_at(&d, 0));
-    d.hashes[0] = s->game->hash(s->inst, state_at(&d, 0));
-    d.bound = s->game->heuristic ? s->game->heuristic(s->inst, state_at(&d, 0))
-                                 : 0;
+    struct ida_level *root = &d.level[0];
+    s->game->initial_state(s->inst, root->state);
+    root->hash = s->game->hash(s->inst, root->state);
+    ps_value h0 = s->game->heuristic ? s->game->heuristic(s->inst, root->state)
+                                     : 0;
+    d.bound = h0;
     for (;;) {
         s->stats.iterations++;
         d.next_bound = NO_BOUND;
-        enum ida_result r = ida_search(&d, 0, 0);
+        enum ida_result r = ida_search(&d, 0, 0, h0);
         if (r != IDA_NOT_FOUND)
             break;
         if (d.next_bound == NO_BOUND) {
@@ -160,10 +209,16 @@ static enum ps_status idastar_run(struct ps_search *s)
     }
 done:
     ps_memory_release(s, d.reserved);
-    free(d.states);
-    free(d.hashes);
-    free(d.moves);
-    free(d.costs);
+    for (int k = 0; k < d.levels; k++) {
+        struct ida_level *l = &d.level[k];
+        free(l->state);
+        free(l->moves);
+        free(l->costs);
+        free(l->h);
+        free(l->order);
+        free(l->kids);
+    }
+    free(d.level);
     free(d.path);
     return st;
 }
