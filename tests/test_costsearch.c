@@ -182,7 +182,9 @@ static void test_trace(void **state)
     ps_game_find("watersort")->free_instance(inst);
 }
 
-/* IDA* counts its rounds; its peak memory stays tiny next to A*'s. */
+/* IDA* counts its rounds; it keeps no table, and its memory is one block
+ * per level of the path (a state and its children: 184 states of 72 bytes
+ * plus move lists here), so it is bounded by the depth. */
 static void test_idastar_rounds_and_memory(void **state)
 {
     (void)state;
@@ -194,7 +196,8 @@ static void test_idastar_rounds_and_memory(void **state)
     assert_int_equal(a.best.value, 36);
     assert_true(i.stats.iterations >= 1);
     assert_int_equal(i.stats.peak_table, 0);
-    assert_true(i.stats.peak_memory < a.stats.peak_memory);
+    uint64_t per_level = 184 * 72 + 184 * 28 + 64;
+    assert_true(i.stats.peak_memory <= (uint64_t)(i.best.len + 2) * per_level);
     ps_search_free(&a);
     ps_search_free(&i);
     ps_game_find("watersort")->free_instance(inst);
