@@ -25,6 +25,7 @@ struct ida_level {
     ps_move *moves;        /* max_moves each */
     ps_value *costs;
     ps_value *h;           /* of each child */
+    uint64_t *hashes;      /* of each child */
     int *order;            /* children, best h first */
     unsigned char *kids;   /* max_moves states */
 };
@@ -45,7 +46,8 @@ static size_t level_bytes(const struct ida *d)
 {
     size_t m = (size_t)d->max_moves;
     return d->s->state_size * (1 + m) +
-           m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(int)) +
+           m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(uint64_t) +
+                sizeof(int)) +
            sizeof(struct ida_level) + sizeof(ps_move);
 }
 
@@ -77,11 +79,12 @@ static bool ida_grow(struct ida *d, int depth)
         l->moves = malloc(m * sizeof *l->moves);
         l->costs = malloc(m * sizeof *l->costs);
         l->h = malloc(m * sizeof *l->h);
+        l->hashes = malloc(m * sizeof *l->hashes);
         l->order = malloc(m * sizeof *l->order);
         l->kids = malloc(m * size);
         d->levels++; /* freed by idastar_run even when incomplete */
-        if (!l->state || !l->moves || !l->costs || !l->h || !l->order ||
-            !l->kids) {
+        if (!l->state || !l->moves || !l->costs || !l->h || !l->hashes ||
+            !l->order || !l->kids) {
             d->s->stop = PS_STOP_MEMORY;
             return false;
         }
@@ -131,7 +134,8 @@ static int ida_children(struct ida *d, int depth)
         unsigned char *kid = l->kids + (size_t)i * s->state_size;
         game->apply(s->inst, l->state, l->moves[i], kid);
         s->stats.generated++;
-        if (on_path(d, depth + 1, game->hash(s->inst, kid), kid)) {
+        l->hashes[i] = game->hash(s->inst, kid);
+        if (on_path(d, depth + 1, l->hashes[i], kid)) {
             s->stats.duplicates++;
             continue;
         }
@@ -171,7 +175,7 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
         int i = l->order[k];
         struct ida_level *next = &d->level[depth + 1];
         memcpy(next->state, l->kids + (size_t)i * s->state_size, s->state_size);
-        next->hash = game->hash(s->inst, next->state);
+        next->hash = l->hashes[i];
         l->taken = l->moves[i];
         enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
         if (r != IDA_NOT_FOUND)
@@ -215,6 +219,7 @@ done:
         free(l->moves);
         free(l->costs);
         free(l->h);
+        free(l->hashes);
         free(l->order);
         free(l->kids);
     }

@@ -194,6 +194,17 @@ static struct ws_top top_of(const struct ws_instance *in, const unsigned char *t
     return r;
 }
 
+/* memcmp order of two tubes; an inline loop beats the library call on
+ * 4-byte tubes. */
+static inline int tube_cmp(const unsigned char *a, const unsigned char *b,
+                           int cap)
+{
+    for (int k = 0; k < cap; k++)
+        if (a[k] != b[k])
+            return (int)a[k] - (int)b[k];
+    return 0;
+}
+
 /* Restore the sorted order of the tubes (and their user numbers) after a
  * move changed two of them: an insertion sort, O(T) on a nearly sorted
  * state. */
@@ -204,12 +215,12 @@ static void sort_tubes(const struct ws_instance *in, void *state)
     unsigned char tmp[WS_MAX_CAPACITY];
     for (int i = 1; i < in->tubes; i++) {
         unsigned char *t = tube_of(in, state, i);
-        if (memcmp(t - C, t, (size_t)C) <= 0)
+        if (tube_cmp(t - C, t, C) <= 0)
             continue;
         memcpy(tmp, t, (size_t)C);
         unsigned char u = user[i];
         int j = i;
-        while (j > 0 && memcmp(tube_of(in, state, j - 1), tmp, (size_t)C) > 0) {
+        while (j > 0 && tube_cmp(tube_of(in, state, j - 1), tmp, C) > 0) {
             memcpy(tube_of(in, state, j), tube_of(in, state, j - 1), (size_t)C);
             user[j] = user[j - 1];
             j--;
@@ -497,40 +508,53 @@ static bool pour_allowed(struct ws_top from, struct ws_top to, int cap)
            (to.height == 0 || to.colour == from.colour);
 }
 
+static int add_pour(const struct ws_instance *in, struct ws_top from,
+                    struct ws_top to, int i, int j, ps_move *moves,
+                    ps_value *gains, int n)
+{
+    if (gains)
+        gains[n] = pour_cost(in, pour_amount(in, from, to));
+    moves[n] = (ps_move)(i << 8 | j);
+    return n + 1;
+}
+
+/* Sources in slot order; for each, the non-full tubes with its colour on
+ * top (in slot order), then the empty tubes. */
 static int ws_moves(const void *p, const void *state, ps_move *moves,
                     ps_value *gains)
 {
     const struct ws_instance *in = p;
     const struct ws_rules *r = &in->rules;
     struct ws_top top[WS_MAX_TUBES];
-    for (int t = 0; t < in->tubes; t++)
+    unsigned char open[WS_MAX_COLOURS + 1][WS_MAX_TUBES];
+    int nopen[WS_MAX_COLOURS + 1], empties = 0;
+    memset(nopen, 0, sizeof(int) * (size_t)(in->colours + 1));
+    for (int t = 0; t < in->tubes; t++) {
         top[t] = top_of(in, tube_of(in, state, t));
+        if (top[t].height == 0)
+            empties++; /* sorted: the empty tubes are slots 0..empties-1 */
+        else if (top[t].height < in->cap)
+            open[top[t].colour][nopen[top[t].colour]++] = (unsigned char)t;
+    }
     int n = 0;
-    for (int i = 0; i < in->tubes; i++) {
+    for (int i = empties; i < in->tubes; i++) {
         struct ws_top from = top[i];
-        if (from.height == 0)
-            continue;
         if (r->prune_complete && is_complete(in, from))
             continue;
-        /* One colour poured into an empty tube only swaps two tubes. */
-        bool single = from.run == from.height && r->pour == WS_POUR_ALL;
-        bool empty_used = false;
-        for (int j = 0; j < in->tubes; j++) {
-            if (j == i || !pour_allowed(from, top[j], in->cap))
-                continue;
-            if (top[j].height == 0) {
-                if (r->prune_single_to_empty && single)
-                    continue;
-                /* Empty tubes are interchangeable: pouring into any of them
-                 * gives the same multiset of tubes. */
-                if (r->prune_empty_targets && empty_used)
-                    continue;
-                empty_used = true;
-            }
-            if (gains)
-                gains[n] = pour_cost(in, pour_amount(in, from, top[j]));
-            moves[n++] = (ps_move)(i << 8 | j);
+        for (int k = 0; k < nopen[from.colour]; k++) {
+            int j = open[from.colour][k];
+            if (j != i)
+                n = add_pour(in, from, top[j], i, j, moves, gains, n);
         }
+        /* One colour poured into an empty tube only swaps two tubes; and
+         * empty tubes are interchangeable: pouring into any of them gives
+         * the same multiset of tubes. */
+        bool single = from.run == from.height && r->pour == WS_POUR_ALL;
+        if (r->prune_single_to_empty && single)
+            continue;
+        int last = r->prune_empty_targets && empties ? 1 : empties;
+        for (int j = 0; j < last; j++)
+            n = add_pour(in, from, top[j], i, j, moves, gains, n);
     }
     return n;
 }
