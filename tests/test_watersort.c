@@ -457,15 +457,15 @@ static void test_exact_algorithms_agree(void **state)
     assert_true(unsolvable > 0); /* the exhaustive proofs get exercised */
 }
 
-/* Each pruning rule alone switched off: the same optimum (or the same
- * unsolvable proof) as with all rules on. */
+/* Each pruning rule (and the heuristic's lookahead) alone switched off: the
+ * same optimum (or the same unsolvable proof) as with all rules on. */
 static void test_each_pruning_keeps_the_optimum(void **state)
 {
     (void)state;
     const char *keys[] = {"prune_complete", "prune_single_to_empty",
-                          "prune_empty_targets", "prune_commute"};
+                          "prune_empty_targets", "prune_commute", "lookahead"};
     const char *presets[] = {"watersort", "ballsort"};
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         for (int p = 0; p < 2; p++) {
             struct ps_rng rng;
             ps_rng_seed(&rng, 31 + (uint64_t)k);
@@ -478,7 +478,7 @@ static void test_each_pruning_keeps_the_optimum(void **state)
                 assert_non_null(off);
                 free(text);
                 free(rules);
-                const char *algo = k == 3 ? "idastar" : "astar";
+                const char *algo = k >= 3 ? "idastar" : "astar";
                 struct outcome x = solve(on, algo), y = solve(off, algo);
                 assert_int_equal(x.status, y.status);
                 assert_int_equal(x.cost, y.cost);

@@ -49,6 +49,7 @@ struct ws_rules {
     bool prune_single_to_empty;/* never pour a one-colour tube into an empty */
     bool prune_empty_targets;  /* only the first empty tube is a target */
     bool prune_commute;        /* tree search: commuting pours one way only */
+    bool lookahead;            /* heuristic + 1 when no move can lower it */
 };
 
 struct ws_instance {
@@ -91,8 +92,9 @@ static const struct ps_param ws_params[] = {
      "search pours into the first empty tube only (sound)"},
     {"prune_commute", PS_PARAM_BOOL, offsetof(struct ws_rules, prune_commute),
      0, 1, NULL, 0,
-     "tree searches play two pours on four different tubes in one order "
-     "only (sound)"},
+     "tree searches play two commuting pours in one order only (sound)"},
+    {"lookahead", PS_PARAM_BOOL, offsetof(struct ws_rules, lookahead), 0, 1,
+     NULL, 0, "heuristic + 1 when no move can lower its base (admissible)"},
     {NULL, 0, 0, 0, 0, NULL, 0, NULL},
 };
 
@@ -107,6 +109,7 @@ static void ws_rules_default(void *p)
     r->prune_single_to_empty = true;
     r->prune_empty_targets = true;
     r->prune_commute = true;
+    r->lookahead = true;
 }
 
 static void preset_watersort(void *p)
@@ -622,26 +625,37 @@ static bool ws_redundant_after(const void *p, const void *before,
     return in->cap - to.height >= want_a + want_b;
 }
 
-/* The admissible heuristic (proof sketch in docs/watersort.md):
+/* Phi, the base of the heuristic (proof sketch in docs/watersort.md):
  *   sum over colours c of (segments_c - need_c) + max(0, need_c - bottoms_c)
  * where a segment is a maximal run of c inside a tube and bottoms_c counts
  * tubes with c at the bottom. One move lowers it by at most 1, every move
- * costs at least 1, and it is 0 exactly in the solved states. */
-static ps_value ws_heuristic(const void *p, const void *state)
+ * costs at least 1, and it is 0 exactly in the solved states. bottom[] and
+ * top[] receive the per-colour bottoms and the tubes' tops. */
+static ps_value ws_phi(const struct ws_instance *in, const void *state,
+                       int *bottom, struct ws_top *top)
 {
-    const struct ws_instance *in = p;
-    int seg[WS_MAX_COLOURS + 1], bottom[WS_MAX_COLOURS + 1];
+    int seg[WS_MAX_COLOURS + 1];
     memset(seg, 0, sizeof(int) * (size_t)(in->colours + 1));
     memset(bottom, 0, sizeof(int) * (size_t)(in->colours + 1));
     for (int t = 0; t < in->tubes; t++) {
         const unsigned char *u = tube_of(in, state, t);
+        struct ws_top *tp = &top[t];
+        tp->height = tp->colour = tp->run = 0;
         if (!u[0])
             continue;
         bottom[u[0]]++;
         seg[u[0]]++;
-        for (int k = 1; k < in->cap && u[k]; k++)
-            if (u[k] != u[k - 1])
+        int k = 1, run = 1;
+        for (; k < in->cap && u[k]; k++) {
+            if (u[k] != u[k - 1]) {
                 seg[u[k]]++;
+                run = 0;
+            }
+            run++;
+        }
+        tp->height = k;
+        tp->colour = u[k - 1];
+        tp->run = run;
     }
     ps_value h = 0;
     for (int c = 1; c <= in->colours; c++) {
@@ -652,9 +666,66 @@ static ps_value ws_heuristic(const void *p, const void *state)
     return h;
 }
 
+/* Does some legal move lower Phi by 1? Only a pour of a whole top run can
+ * (see the table in docs/watersort.md): onto the same colour, unless that
+ * empties a tube whose colour is short of bottoms, or into an empty tube
+ * from a tube with another colour below, when its colour is short of
+ * bottoms. */
+static bool phi_can_drop(const struct ws_instance *in, const int *bottom,
+                         const struct ws_top *top)
+{
+    bool have_empty = false;
+    int space[WS_MAX_COLOURS + 1]; /* largest room on a tube topped by c */
+    memset(space, 0, sizeof(int) * (size_t)(in->colours + 1));
+    for (int t = 0; t < in->tubes; t++) {
+        if (top[t].height == 0)
+            have_empty = true;
+        else if (in->cap - top[t].height > space[top[t].colour])
+            space[top[t].colour] = in->cap - top[t].height;
+    }
+    for (int i = 0; i < in->tubes; i++) {
+        const struct ws_top *a = &top[i];
+        if (a->height == 0)
+            continue;
+        int c = a->colour;
+        int amount = in->rules.pour == WS_POUR_ONE ? 1 : a->run;
+        if (amount < a->run)
+            continue; /* a part of a run never lowers Phi */
+        bool whole_tube = a->run == a->height;
+        bool short_of_bottoms = bottom[c] <= in->need[c];
+        /* onto c: the source's own room does not count (it is not a
+         * target), but another tube topped by c with room is. */
+        if (space[c] >= amount && !(whole_tube && short_of_bottoms)) {
+            for (int j = 0; j < in->tubes; j++)
+                if (j != i && top[j].height && top[j].colour == c &&
+                    in->cap - top[j].height >= amount)
+                    return true;
+        }
+        if (have_empty && !whole_tube && bottom[c] < in->need[c])
+            return true;
+    }
+    return false;
+}
+
+/* The admissible heuristic: Phi, plus 1 when no move can lower Phi (then
+ * the first move costs >= 1 and leaves Phi >= its value now). */
+static ps_value ws_heuristic(const void *p, const void *state)
+{
+    const struct ws_instance *in = p;
+    int bottom[WS_MAX_COLOURS + 1];
+    struct ws_top top[WS_MAX_TUBES];
+    ps_value h = ws_phi(in, state, bottom, top);
+    if (h > 0 && in->rules.lookahead && !phi_can_drop(in, bottom, top))
+        h++;
+    return h;
+}
+
 static bool ws_is_goal(const void *p, const void *state)
 {
-    return ws_heuristic(p, state) == 0;
+    const struct ws_instance *in = p;
+    int bottom[WS_MAX_COLOURS + 1];
+    struct ws_top top[WS_MAX_TUBES];
+    return ws_phi(in, state, bottom, top) == 0;
 }
 
 static bool ws_check(const void *p, char *why, size_t len)
