@@ -498,8 +498,18 @@ static void test_prunings_reduce_work(void **state)
     struct outcome x = solve(on, "bfs"), y = solve(off, "bfs");
     assert_int_equal(x.cost, y.cost);
     assert_true(x.generated < y.generated);
+    /* IDA* with and without the commuting-pour rule. */
+    void *rules = make_rules(NULL, "prune_commute", false);
+    struct ps_error err;
+    void *nocommute = load_rules(rules, level, &err);
+    free(rules);
+    x = solve(on, "idastar");
+    y = solve(nocommute, "idastar");
+    assert_int_equal(x.cost, y.cost);
+    assert_true(x.expanded < y.expanded);
     ws()->free_instance(on);
     ws()->free_instance(off);
+    ws()->free_instance(nocommute);
 }
 
 /* ---- generation ---- */

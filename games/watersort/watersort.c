@@ -596,7 +596,9 @@ static ps_value ws_apply(const void *p, const void *state, ps_move move,
  *    non-empty tube by its own two tubes only;
  *  - two pours from different tubes into the same non-empty tube when both
  *    move their whole amount (the run, or one ball) in either order: the
- *    target has room for both, so it ends with the same units.
+ *    target has room for both, so it ends with the same units;
+ *  - two pours from one tube into two non-empty tubes that both fill up
+ *    (or two single balls): the run splits the same way in either order.
  * Of the two orders only the one whose second pour has the larger (from, to)
  * in the user's tube numbers, which never change, is searched. */
 static bool ws_redundant_after(const void *p, const void *before,
@@ -609,18 +611,25 @@ static bool ws_redundant_after(const void *p, const void *before,
     const unsigned char *ub = users_of(in, before), *ua = users_of(in, after);
     int i = ub[first >> 8], j = ub[first & 0xff];
     int k = ua[second >> 8], l = ua[second & 0xff];
-    if (k * WS_MAX_TUBES + l > i * WS_MAX_TUBES + j || i == k || j == k)
+    if (k * WS_MAX_TUBES + l >= i * WS_MAX_TUBES + j || j == k || l == i)
         return false;
     struct ws_top to = top_of(in, tube_of(in, before, (int)(first & 0xff)));
-    if (to.height == 0)
-        return false;
-    if (l != i && l != j)
-        return tube_of(in, after, (int)(second & 0xff))[0] != 0;
-    if (l != j)
+    if (to.height == 0 || !tube_of(in, after, (int)(second & 0xff))[0])
         return false;
     struct ws_top a = top_of(in, tube_of(in, before, (int)(first >> 8)));
-    struct ws_top b = top_of(in, tube_of(in, after, (int)(second >> 8)));
     int want_a = in->rules.pour == WS_POUR_ONE ? 1 : a.run;
+    if (i == k) {
+        /* One run split over two tubes that both fill up (or two balls):
+         * the same units land in the same tubes in either order. */
+        int room_l = in->cap - top_of(in, tube_of(in, after,
+                                                  (int)(second & 0xff))).height;
+        return in->rules.pour == WS_POUR_ONE
+                   ? a.run >= 2
+                   : (in->cap - to.height) + room_l <= a.run;
+    }
+    if (l != j)
+        return true; /* four different tubes */
+    struct ws_top b = top_of(in, tube_of(in, after, (int)(second >> 8)));
     int want_b = in->rules.pour == WS_POUR_ONE ? 1 : b.run;
     return in->cap - to.height >= want_a + want_b;
 }
