@@ -340,6 +340,16 @@ static void test_moves_use_user_numbers(void **state)
     g->free_instance(in);
 }
 
+/* "01" and "1" are one colour: 2 units each of two colours fill tubes of
+ * capacity 2, and the level is solved as loaded. */
+static void test_numbers_are_values(void **state)
+{
+    (void)state;
+    void *in = load_level(NULL, "capacity 2\n01 1\n2 002\n");
+    assert_int_equal(optimum(in), 0);
+    ws()->free_instance(in);
+}
+
 /* print_state writes the file format: it loads back as the same state. */
 static void test_print_state_round_trips(void **state)
 {
@@ -667,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_parser_errors),
         cmocka_unit_test(test_permuted_tubes_are_one_state),
         cmocka_unit_test(test_moves_use_user_numbers),
+        cmocka_unit_test(test_numbers_are_values),
         cmocka_unit_test(test_print_state_round_trips),
         cmocka_unit_test(test_heuristic_admissible_against_bfs),
         cmocka_unit_test(test_exact_algorithms_agree),

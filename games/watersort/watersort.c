@@ -287,6 +287,7 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
         if (!isalnum(ch) && ch != '_')
             word = false;
     }
+    char name[WS_NAME_LEN];
     if (digits) {
         long v = len < 4 ? strtol(tok, NULL, 10) : 0;
         if (v < 1 || v > WS_MAX_COLOURS) {
@@ -295,6 +296,7 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
                          (int)len, tok, WS_MAX_COLOURS);
             return 0;
         }
+        snprintf(name, sizeof name, "%ld", v); /* "01" is colour 1 */
     } else if (!word || len >= WS_NAME_LEN) {
         ps_error_set(err, ps->path, ln->number, col,
                      "unknown token '%.*s' (a colour is a number 1..%d or a "
@@ -302,9 +304,12 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
                      "letter; '-' or '.' is an empty tube)",
                      (int)len, tok, WS_MAX_COLOURS, WS_NAME_LEN - 1);
         return 0;
+    } else {
+        memcpy(name, tok, len);
+        name[len] = '\0';
     }
     for (int c = 1; c <= in->colours; c++)
-        if (strlen(in->label[c]) == len && memcmp(in->label[c], tok, len) == 0)
+        if (strcmp(in->label[c], name) == 0)
             return c;
     if (in->colours == WS_MAX_COLOURS) {
         ps_error_set(err, ps->path, ln->number, col,
@@ -312,8 +317,7 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
         return 0;
     }
     int c = ++in->colours;
-    memcpy(in->label[c], tok, len);
-    in->label[c][len] = '\0';
+    memcpy(in->label[c], name, sizeof name);
     return c;
 }
 
