@@ -1,15 +1,20 @@
 /*
- * greedy.c - play the move with the largest immediate gain until the game
- * ends. Ties go to the first move in the game's move order (for SameGame: the
- * group whose first cell, scanning columns left to right and each column
- * bottom up, comes first). A heuristic: it claims nothing about optimality.
+ * greedy.c - score games: play the move with the largest immediate gain until
+ * the game ends. Ties go to the first move in the game's move order (for
+ * SameGame: the group whose first cell, scanning columns left to right and
+ * each column bottom up, comes first). Cost games: greedy best-first search
+ * on the heuristic h alone (bestfirst.h), which finds a goal fast but with
+ * no bound on its cost. A heuristic: it claims nothing about optimality.
  */
 #include <stdlib.h>
 
+#include "bestfirst.h"
 #include "search.h"
 
 static enum ps_status greedy_run(struct ps_search *s)
 {
+    if (!(s->flags & PS_MAXIMISE))
+        return ps_bestfirst_run(s, PS_BF_GREEDY);
     const struct ps_game *g = s->game;
     int max_moves = g->max_moves(s->inst), max_depth = g->max_depth(s->inst);
     ps_move *moves = malloc((size_t)max_moves * sizeof *moves);
@@ -64,8 +69,8 @@ done:
 
 const struct ps_algorithm ps_algo_greedy = {
     .name = "greedy",
-    .summary = "largest immediate gain first (heuristic)",
+    .summary = "largest gain first; cost games: best-first on h (heuristic)",
     .for_score = true,
-    .for_cost = false,
+    .for_cost = true,
     .run = greedy_run,
 };
