@@ -5,6 +5,7 @@
  */
 #include "support.h"
 
+#include "replay.h"
 #include "table.h"
 
 extern const struct ps_game npuzzle_game;
@@ -124,6 +125,44 @@ static void test_generated_2x2_are_solvable(void **unused)
     free(rules);
 }
 
+/* BFS, A* and IDA* agree on the optimum of random 8-puzzles, and each
+ * solution replays to the goal at the claimed cost. */
+static void test_exact_algorithms_agree(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    const char *algos[] = {"bfs", "astar", "idastar"};
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        char text[256];
+        struct ps_gen_options o = {.rows = 3, .seed = seed};
+        FILE *f = fmemopen(text, sizeof text, "w");
+        struct ps_error err;
+        assert_true(G->generate(&o, f, &err));
+        fclose(f);
+        void *inst = test_load(G, rules, text);
+        ps_value cost[3];
+        for (int a = 0; a < 3; a++) {
+            struct ps_search s;
+            ps_search_init(&s, G, inst, NULL, NULL);
+            assert_int_equal(ps_search_run(&s, ps_algorithm_find(algos[a])),
+                             PS_OPTIMAL);
+            assert_true(s.best.found);
+            cost[a] = s.best.value;
+            unsigned char final[16];
+            struct ps_replay res;
+            assert_true(ps_replay_moves(G, inst, s.best.moves, s.best.len,
+                                        final, &res, &err));
+            assert_true(res.over);
+            assert_int_equal(res.value, cost[a]);
+            ps_search_free(&s);
+        }
+        assert_int_equal(cost[0], cost[1]);
+        assert_int_equal(cost[0], cost[2]);
+        G->free_instance(inst);
+    }
+    free(rules);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_parser_rejections),
         cmocka_unit_test(test_manhattan_is_admissible),
         cmocka_unit_test(test_generated_2x2_are_solvable),
+        cmocka_unit_test(test_exact_algorithms_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
