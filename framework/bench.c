@@ -17,7 +17,9 @@ static void size_label(const struct ps_gen_options *o, char *buf, size_t len)
     if (o->capacity && k < len)
         k += (size_t)snprintf(buf + k, len - k, "capacity %d ", o->capacity);
     if (o->colors && k < len)
-        snprintf(buf + k, len - k, "%d colours", o->colors);
+        k += (size_t)snprintf(buf + k, len - k, "%d colours", o->colors);
+    while (k > 0 && k < len && buf[k - 1] == ' ')
+        buf[--k] = '\0';
 }
 
 /* Generate the instance text for `o` in memory and load it. */

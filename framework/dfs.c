@@ -19,13 +19,14 @@
  * min(upper_bound(c), its table bound) >= V(c), every other child returns
  * V(c) or such a bound, and a max of upper bounds bounds the max. So each
  * node returns (value, exact) and each table entry stores the same pair:
- *   exact  - value = V(s): the whole subtree was searched with no cut (or
- *            its cuts were inside subtrees that were themselves proven
- *            exact later). Reused as the node's value; never downgraded.
+ *   exact  - value = V(s): every child was exact (no cut anywhere below).
+ *            Reused as the node's value; never downgraded to a bound.
  *   bound  - V(s) <= value. Reused only as a cut: if so far + value <= best
  *            the node cannot improve, otherwise it is searched again.
- * A cut from the bound never loses the optimum, because it only cuts where
- * no line can be strictly better than one already offered.
+ * A cut never loses the optimum, because it only cuts where no line can be
+ * strictly better than one already offered. Note that every value a node
+ * returns or the table holds is >= the truth, and every line offered is a
+ * real one: the flag decides how much work is saved, not what is found.
  *
  * The path is never stored in the table. Every finished line is offered to
  * ps_search_offer() from the current path (so a time-out or Ctrl-C keeps the

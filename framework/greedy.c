@@ -1,13 +1,17 @@
 /*
- * greedy.c - play the move with the largest immediate gain until the game
- * ends. Ties go to the first move in the game's move order (for SameGame: the
- * group whose first cell, scanning columns left to right and each column
- * bottom up, comes first). A heuristic: it claims nothing about optimality.
+ * greedy.c - score games: play the move with the largest immediate gain until
+ * the game ends. Ties go to the first move in the game's move order (for
+ * SameGame: the group whose first cell, scanning columns left to right and
+ * each column bottom up, comes first). Cost games: greedy best-first search
+ * on the heuristic h alone (bestfirst.h), which finds a goal fast but with
+ * no bound on its cost. A heuristic: it claims nothing about optimality.
  */
 #include "greedy.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "bestfirst.h"
 
 bool ps_greedy_init(struct ps_greedy *gr, const struct ps_game *g,
                     const void *inst)
@@ -92,6 +96,8 @@ ps_value ps_greedy_play(struct ps_greedy *gr, struct ps_search *s,
 
 static enum ps_status greedy_run(struct ps_search *s)
 {
+    if (!(s->flags & PS_MAXIMISE))
+        return ps_bestfirst_run(s, PS_BF_GREEDY);
     const struct ps_game *g = s->game;
     int max_depth = g->max_depth(s->inst);
     struct ps_greedy gr;
@@ -117,8 +123,8 @@ static enum ps_status greedy_run(struct ps_search *s)
 
 const struct ps_algorithm ps_algo_greedy = {
     .name = "greedy",
-    .summary = "largest immediate gain first (heuristic)",
+    .summary = "largest gain first; cost games: best-first on h (heuristic)",
     .for_score = true,
-    .for_cost = false,
+    .for_cost = true,
     .run = greedy_run,
 };

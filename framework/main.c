@@ -31,7 +31,10 @@ static const char usage_text[] =
     "\n"
     "Common options:\n"
     "  --game NAME        the puzzle kind (default samegame; see psolve list)\n"
-    "  --rules SPEC       rule preset of the game (default: the game's standard)\n"
+    "  --rules SPEC       rules: NAME (scripts/rules/NAME.lua, else the built-in\n"
+    "                     preset NAME), PATH.lua, or builtin:NAME; a script's\n"
+    "                     `game` picks the game when --game is not given, its\n"
+    "                     `prune` defaults yield to explicit options (docs/rules.md)\n"
     "  --json             results as one JSON object\n"
     "  --quiet            no progress lines on stderr\n"
     "  --seed N           random seed (gen, Monte Carlo; default 1)\n"
@@ -136,7 +139,19 @@ struct cli {
     double bench_seconds;
     const char *files[2];
     int nfiles;
+    /* Long options given, NULL-terminated: they win over a rule script's
+     * search defaults. */
+    const char *given[sizeof long_options / sizeof long_options[0]];
+    int ngiven;
 };
+
+static bool option_given(const struct cli *c, const char *name)
+{
+    for (int i = 0; i < c->ngiven; i++)
+        if (strcmp(c->given[i], name) == 0)
+            return true;
+    return false;
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -191,10 +206,13 @@ static int parse_args(int argc, char **argv, struct cli *c)
             }
     }
     optind = first;
-    int ch;
+    int ch, li = -1;
     long long v;
     double d;
-    while ((ch = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "h", long_options, &li)) != -1) {
+        if (li >= 0 && !option_given(c, long_options[li].name))
+            c->given[c->ngiven++] = long_options[li].name;
+        li = -1;
         switch (ch) {
         case 'h':
             fputs(usage_text, stdout);
@@ -299,7 +317,7 @@ static int print_error(const struct ps_error *err)
 static void *load_instance(struct cli *c, const struct ps_game *g,
                            void **rules_out, struct ps_error *err)
 {
-    void *rules = ps_rules_resolve(g, c->rules_spec, &c->opt, err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, err);
     if (!rules)
         return NULL;
     char *text;
@@ -519,7 +537,8 @@ static int cmd_bench(struct cli *c, const struct ps_game *g)
 {
     struct ps_error err;
     ps_error_clear(&err);
-    void *rules = ps_rules_resolve(g, c->rules_spec, &c->opt, &err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+                                       &err);
     if (!rules)
         return print_error(&err);
     bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
@@ -534,8 +553,9 @@ static int cmd_list(void)
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
         printf("  %-12s %s\n", (*g)->name, (*g)->summary);
         for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
-            printf("    --rules %-12s %s\n", p->name, p->doc);
+            printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
     }
+    ps_rules_list_scripts(stdout);
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
         printf("  %-12s %s%s%s\n", (*a)->name, (*a)->summary,
@@ -556,6 +576,10 @@ int main(int argc, char **argv)
     if (!g)
         return usage_error("unknown game '%s' (psolve list shows them)",
                            c.game_name);
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!option_given(&c, "game") && !ps_rules_game(c.rules_spec, &g, &err))
+        return print_error(&err);
     if (strcmp(c.command, "verify") == 0)
         return cmd_verify(&c, g);
     if (strcmp(c.command, "show") == 0)

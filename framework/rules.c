@@ -1,19 +1,241 @@
 #include "rules.h"
 
+#include <dirent.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-void *ps_rules_resolve(const struct ps_game *g, const char *spec,
-                       struct ps_options *opt, struct ps_error *err)
+#include "lua_rules.h"
+
+#ifndef PSOLVE_RULES_SOURCE_DIR
+#define PSOLVE_RULES_SOURCE_DIR ""
+#endif
+#ifndef PSOLVE_RULES_INSTALL_DIR
+#define PSOLVE_RULES_INSTALL_DIR ""
+#endif
+
+#define BUILTIN_PREFIX "builtin:"
+#define MAX_DIRS 16
+#define MAX_PATH_LEN 4096
+
+/* The directories searched for NAME.lua, in order. */
+struct rules_dirs {
+    char env[MAX_PATH_LEN];
+    const char *dir[MAX_DIRS];
+    int n;
+};
+
+static void rules_dirs_get(struct rules_dirs *d)
 {
-    (void)opt;
+    d->n = 0;
+    const char *env = getenv("PSOLVE_RULES_PATH");
+    snprintf(d->env, sizeof d->env, "%s", env ? env : "");
+    for (char *save = NULL, *dir = strtok_r(d->env, ":", &save);
+         dir && d->n < MAX_DIRS - 2; dir = strtok_r(NULL, ":", &save))
+        d->dir[d->n++] = dir;
+    if (PSOLVE_RULES_SOURCE_DIR[0])
+        d->dir[d->n++] = PSOLVE_RULES_SOURCE_DIR;
+    if (PSOLVE_RULES_INSTALL_DIR[0])
+        d->dir[d->n++] = PSOLVE_RULES_INSTALL_DIR;
+}
+
+/* Where a spec's rules come from: a script file, or a built-in preset. */
+struct rules_source {
+    char script[MAX_PATH_LEN]; /* "" = not a script */
+    const char *preset;        /* when not a script: preset name */
+};
+
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t ls = strlen(s), lt = strlen(tail);
+    return ls >= lt && strcmp(s + ls - lt, tail) == 0;
+}
+
+static bool plain_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+            return false;
+    return true;
+}
+
+static bool has_preset(const struct ps_game *g, const char *name)
+{
+    for (const struct ps_preset *p = g->presets; p && p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The first NAME.lua in the search directories, into path; NAME must be
+ * a plain name, so a script can only name scripts in those directories. */
+static bool script_by_name(const char *name, char *path, size_t len)
+{
+    if (!plain_name(name))
+        return false;
+    struct rules_dirs d;
+    rules_dirs_get(&d);
+    for (int i = 0; i < d.n; i++) {
+        int n = snprintf(path, len, "%s/%s.lua", d.dir[i], name);
+        if (n > 0 && (size_t)n < len && access(path, R_OK) == 0)
+            return true;
+    }
+    path[0] = '\0';
+    return false;
+}
+
+/* Decide where spec's rules come from. g may be NULL (no preset fallback
+ * is possible then: a NAME without a script is left as a preset name). */
+static bool rules_locate(const struct ps_game *g, const char *spec,
+                         struct rules_source *src, struct ps_error *err)
+{
+    src->script[0] = '\0';
+    src->preset = NULL;
+    if (strncmp(spec, BUILTIN_PREFIX, strlen(BUILTIN_PREFIX)) == 0) {
+        src->preset = spec + strlen(BUILTIN_PREFIX);
+        return true;
+    }
+    if (ends_with(spec, ".lua") || strchr(spec, '/')) {
+        if (strlen(spec) >= sizeof src->script)
+            return ps_error_set(err, NULL, 0, 0, "rules path too long");
+        strcpy(src->script, spec);
+        return true;
+    }
+    if (!plain_name(spec))
+        return ps_error_set(err, NULL, 0, 0,
+                            "bad --rules '%s': give a NAME (letters, digits, "
+                            "'_', '-'), a PATH.lua, or builtin:NAME",
+                            spec);
+    if (script_by_name(spec, src->script, sizeof src->script))
+        return true;
+    if (!g || has_preset(g, spec)) {
+        src->preset = spec;
+        return true;
+    }
+    struct rules_dirs d;
+    rules_dirs_get(&d);
+    char searched[1024] = "";
+    for (int i = 0, k = 0; i < d.n && (size_t)k < sizeof searched; i++)
+        k += snprintf(searched + k, sizeof searched - (size_t)k, "%s%s",
+                      i ? ", " : "", d.dir[i]);
+    char known[256] = "";
+    for (const struct ps_preset *p = g->presets; p && p->name; p++) {
+        size_t k = strlen(known);
+        snprintf(known + k, sizeof known - k, "%s%s", k ? ", " : "", p->name);
+    }
+    return ps_error_set(err, NULL, 0, 0,
+                        "no rules '%s': no %s.lua in %s, and game %s has no "
+                        "built-in preset of that name (presets: %s)",
+                        spec, spec, searched[0] ? searched : "(no directory)",
+                        g->name, known[0] ? known : "none");
+}
+
+/* Give a rules_check error the script's name when it has none. */
+static bool check_rules(const struct ps_game *g, const void *rules,
+                        const char *script, struct ps_error *err)
+{
+    if (!g->rules_check || g->rules_check(rules, err))
+        return true;
+    if (script && !err->file[0]) {
+        strncpy(err->file, script, sizeof err->file - 1);
+        err->file[sizeof err->file - 1] = '\0';
+    }
+    return false;
+}
+
+void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
+                           struct ps_options *opt,
+                           const char *const *cli_given, struct ps_error *err)
+{
     void *rules = calloc(1, g->rules_size);
     if (!rules) {
         ps_error_set(err, NULL, 0, 0, "out of memory");
         return NULL;
     }
-    if (!ps_rules_preset(g, rules, spec, err)) {
-        free(rules);
-        return NULL;
+    struct rules_source src;
+    if (spec && !rules_locate(g, spec, &src, err))
+        goto fail;
+    if (!spec || !src.script[0]) {
+        if (!ps_rules_preset(g, rules, spec ? src.preset : NULL, err))
+            goto fail;
+        return rules;
     }
-    return rules;
+    g->rules_default(rules);
+    const struct ps_lua_options lo = {.find_script = script_by_name};
+    struct ps_lua_rules *s = ps_lua_rules_open(src.script, &lo, err);
+    if (!s)
+        goto fail;
+    bool ok = ps_lua_rules_fill(s, g, rules, opt, cli_given, err);
+    ps_lua_rules_close(s);
+    if (ok && check_rules(g, rules, src.script, err))
+        return rules;
+fail:
+    free(rules);
+    return NULL;
+}
+
+void *ps_rules_resolve(const struct ps_game *g, const char *spec,
+                       struct ps_options *opt, struct ps_error *err)
+{
+    return ps_rules_resolve_cli(g, spec, opt, NULL, err);
+}
+
+bool ps_rules_game(const char *spec, const struct ps_game **g,
+                   struct ps_error *err)
+{
+    struct rules_source src;
+    if (!spec || !rules_locate(NULL, spec, &src, err) || !src.script[0])
+        return true; /* resolving reports a bad spec with the game's presets */
+    /* The script runs again when resolved: print only then. */
+    const struct ps_lua_options quiet = {.quiet = true,
+                                         .find_script = script_by_name};
+    struct ps_lua_rules *s = ps_lua_rules_open(src.script, &quiet, err);
+    if (!s)
+        return false;
+    const char *name;
+    bool ok = ps_lua_rules_game(s, &name, err);
+    if (ok && name) {
+        const struct ps_game *found = ps_game_find(name);
+        if (found)
+            *g = found;
+        else
+            ok = ps_error_set(err, src.script, 0, 0,
+                              "key 'game': unknown game '%s' (psolve list shows "
+                              "them)",
+                              name);
+    }
+    ps_lua_rules_close(s);
+    return ok;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+void ps_rules_list_scripts(FILE *out)
+{
+    struct rules_dirs d;
+    rules_dirs_get(&d);
+    fprintf(out, "rule scripts (--rules NAME finds NAME.lua, first match wins):\n");
+    for (int i = 0; i < d.n; i++) {
+        DIR *dir = opendir(d.dir[i]);
+        fprintf(out, "  %s%s\n", d.dir[i], dir ? "" : " (missing)");
+        if (!dir)
+            continue;
+        /* Sorted, so the listing is stable. */
+        char names[64][64];
+        int n = 0;
+        for (struct dirent *e; (e = readdir(dir)) && n < 64;)
+            if (ends_with(e->d_name, ".lua") && strlen(e->d_name) < 64)
+                snprintf(names[n++], sizeof names[0], "%.*s",
+                         (int)(strlen(e->d_name) - 4), e->d_name);
+        closedir(dir);
+        qsort(names, (size_t)n, sizeof names[0], compare_names);
+        for (int k = 0; k < n; k++)
+            fprintf(out, "    --rules %s\n", names[k]);
+    }
 }

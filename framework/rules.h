@@ -1,17 +1,47 @@
 /*
  * rules.h - turning `--rules SPEC` into a game's rules struct.
- * SPEC is a built-in preset name of the game (see `psolve list`).
+ *
+ * SPEC is one of (docs/rules.md):
+ *   PATH.lua or a/b  a rule script file (a name ending in .lua or holding '/')
+ *   NAME             the script NAME.lua, searched in this order:
+ *                      each directory of $PSOLVE_RULES_PATH (':'-separated),
+ *                      the source tree's scripts/rules (PSOLVE_RULES_SOURCE_DIR),
+ *                      the install prefix's share/psolve/rules
+ *                      (PSOLVE_RULES_INSTALL_DIR);
+ *                    if no script is found, the game's built-in preset NAME
+ *   builtin:NAME     the game's built-in C preset NAME, never a script
+ * The built-in presets stay as a fallback (a moved binary without its
+ * scripts still knows the standard rules) and as the reference that the
+ * scripts are tested and benchmarked against.
  */
 #ifndef PS_RULES_H
 #define PS_RULES_H
+
+#include <stdio.h>
 
 #include "game.h"
 #include "search.h"
 
 /* Allocate and fill the rules for game g from spec (NULL = defaults). `opt`
- * receives the rules' search defaults (command-line options override them
- * afterwards). Returns NULL with err filled on failure; free() the result. */
+ * receives the rules' search defaults (a script's `prune` table). Returns
+ * NULL with err filled on failure; free() the result. */
 void *ps_rules_resolve(const struct ps_game *g, const char *spec,
                        struct ps_options *opt, struct ps_error *err);
+
+/* The same for the command line: `cli_given` lists the long options given
+ * (NULL-terminated, e.g. "no-memo", "candidates"); a script default for one
+ * of them is not copied into opt, so explicit options win. */
+void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
+                           struct ps_options *opt,
+                           const char *const *cli_given, struct ps_error *err);
+
+/* When spec names a script with a `game` key, set *g to that game (used
+ * when --game is not given). Leaves *g alone otherwise. False with err when
+ * the script fails or names an unknown game. */
+bool ps_rules_game(const char *spec, const struct ps_game **g,
+                   struct ps_error *err);
+
+/* Print the directories searched for rule scripts and the scripts found. */
+void ps_rules_list_scripts(FILE *out);
 
 #endif

@@ -56,8 +56,9 @@ for part in $PARTS; do
         for s in 1 2 3; do
             out=$("$PSOLVE" --quiet --rules popstar --algo dfs --time 10 --max-memory 2000 "$(board 10 5 "$s")" || true)
             e=$(echo "$out" | field expanded); t=$(echo "$out" | field seconds)
+            gen=$(echo "$out" | field generated)
             pt=$(echo "$out" | field peak_table); pm=$(echo "$out" | field peak_memory)
-            echo "rate: 10x10 PopStar seed $s: $e nodes in $t s = $(awk "BEGIN{printf \"%.0f\", $e/$t}") nodes/s; peak table $pt entries, $pm bytes = $(awk "BEGIN{printf \"%.0f\", $pm/$pt}") bytes/entry (reserved)"
+            echo "rate: 10x10 PopStar seed $s: $e nodes in $t s = $(awk "BEGIN{printf \"%.0f\", $e/$t}") expanded/s, $(awk "BEGIN{printf \"%.0f\", $gen/$t}") generated/s; peak table $pt entries, $pm bytes = $(awk "BEGIN{printf \"%.0f\", $pm/$pt}") bytes/entry (reserved)"
         done
         ;;
     exact7) exact 7 ;;

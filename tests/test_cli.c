@@ -1,1 +1,170 @@
-int main(void){return 0;}
+/*
+ * test_cli.c - end to end through the built psolve binary: solve, then verify
+ * the printed solution; bad input gives file:line:col and the documented exit
+ * statuses.
+ */
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "support.h"
+
+static char tmpdir[] = "/tmp/psolve_cli_XXXXXX";
+
+/* Run `psolve ARGS` through the shell; stdout (and stderr if merge) goes into
+ * out. Returns the exit status. */
+static int run(char *out, size_t outlen, bool merge, const char *fmt, ...)
+{
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s%s", tmpdir, PSOLVE_BIN, args,
+             merge ? " 2>&1" : " 2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static long long value_after(const char *text, const char *key)
+{
+    const char *p = strstr(text, key);
+    if (!p)
+        fail_msg("'%s' not in output:\n%s", key, text);
+    return strtoll(p + strlen(key), NULL, 10);
+}
+
+static int setup(void **unused)
+{
+    (void)unused;
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **unused)
+{
+    (void)unused;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_solve_then_verify(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16], ver[4096];
+    assert_int_equal(run(out, sizeof out, false,
+                         "gen --game samegame --rows 8 --cols 8 --colors 4 "
+                         "--seed 3 > b.txt"),
+                     0);
+    assert_int_equal(run(out, sizeof out, false,
+                         "--game samegame --algo greedy b.txt > s.txt"),
+                     0);
+    assert_int_equal(run(out, sizeof out, false, "--algo greedy b.txt"), 0);
+    long long score = value_after(out, "# score: ");
+    assert_non_null(strstr(out, "# status: heuristic"));
+    assert_non_null(strstr(out, "# verified: yes"));
+    assert_int_equal(run(ver, sizeof ver, false, "verify b.txt s.txt"), 0);
+    assert_int_equal(value_after(ver, "score: "), score);
+    assert_non_null(strstr(ver, "game_over: yes"));
+    /* JSON carries the same score. */
+    assert_int_equal(run(out, sizeof out, false, "--json --algo greedy b.txt"), 0);
+    assert_int_equal(value_after(out, "\"score\":"), score);
+}
+
+static void test_verify_rejects_illegal_move(void **unused)
+{
+    (void)unused;
+    static char out[4096];
+    write_file("v.txt", "12\n11\n");
+    write_file("bad.txt", "# first move is fine\n1 0\n0 1\n");
+    assert_int_equal(run(out, sizeof out, true, "verify v.txt bad.txt"), 1);
+    assert_non_null(strstr(out, "bad.txt:3:1: error: move 2: cell (0, 1) is empty"));
+}
+
+static void test_bad_board_names_line_and_column(void **unused)
+{
+    (void)unused;
+    static char out[4096];
+    write_file("ragged.txt", "123\n12\n");
+    assert_int_equal(run(out, sizeof out, true, "ragged.txt"), 1);
+    assert_non_null(strstr(out, "ragged.txt:2:2: error: row has 2 cells"));
+    write_file("unknown.txt", "123\n1?3\n");
+    assert_int_equal(run(out, sizeof out, true, "unknown.txt"), 1);
+    assert_non_null(strstr(out, "unknown.txt:2:2: error: unknown cell '?'"));
+    assert_int_equal(run(out, sizeof out, true, "missing.txt"), 1);
+    assert_non_null(strstr(out, "missing.txt: error: cannot open"));
+    write_file("empty.txt", "");
+    assert_int_equal(run(out, sizeof out, true, "empty.txt"), 1);
+    assert_non_null(strstr(out, "no board rows"));
+}
+
+static void test_usage_errors(void **unused)
+{
+    (void)unused;
+    static char out[8192];
+    assert_int_equal(run(out, sizeof out, false, "--help"), 0);
+    assert_non_null(strstr(out, "Exit status"));
+    assert_int_equal(run(out, sizeof out, true, "--algo nosuch b.txt"), 2);
+    assert_non_null(strstr(out, "unknown algorithm 'nosuch'"));
+    assert_int_equal(run(out, sizeof out, true, "--game nosuch b.txt"), 2);
+    assert_int_equal(run(out, sizeof out, true, "--time abc b.txt"), 2);
+    assert_int_equal(run(out, sizeof out, true, "--rules nosuch v.txt"), 1);
+    assert_int_equal(run(out, sizeof out, true, "--bogus"), 2);
+    assert_int_equal(run(out, sizeof out, true, "verify v.txt"), 2);
+}
+
+static void test_show_and_list(void **unused)
+{
+    (void)unused;
+    static char out[8192];
+    write_file("show.txt", "R.\nGB\n");
+    assert_int_equal(run(out, sizeof out, false, "show show.txt"), 0);
+    assert_string_equal(out, "1.\n23\n");
+    assert_int_equal(run(out, sizeof out, false, "list"), 0);
+    assert_non_null(strstr(out, "samegame"));
+    assert_non_null(strstr(out, "greedy"));
+}
+
+static void test_node_limit_exit_status(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    assert_int_equal(run(out, sizeof out, false,
+                         "gen --rows 10 --cols 10 --seed 5 > n.txt"), 0);
+    assert_int_equal(run(out, sizeof out, false,
+                         "--max-nodes 4 --algo greedy n.txt > p.txt"), 4);
+    assert_int_equal(run(out, sizeof out, false, "--max-nodes 4 n.txt"), 4);
+    assert_non_null(strstr(out, "# status: incomplete"));
+    assert_non_null(strstr(out, "# stopped: node limit"));
+    assert_non_null(strstr(out, "# verified: yes"));
+    /* The partial line still verifies: legal, game not over. */
+    assert_int_equal(run(out, sizeof out, false, "verify n.txt p.txt"), 0);
+    assert_non_null(strstr(out, "game_over: no"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve_then_verify),
+        cmocka_unit_test(test_verify_rejects_illegal_move),
+        cmocka_unit_test(test_bad_board_names_line_and_column),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_show_and_list),
+        cmocka_unit_test(test_node_limit_exit_status),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,1 +1,275 @@
-int main(void){return 0;}
+/*
+ * test_framework.c - the kernel's utilities: PRNG, state table, line reader,
+ * text files, errors, the driver's limits and solution bookkeeping, replay.
+ */
+#include <unistd.h>
+
+#include "support.h"
+
+#include "replay.h"
+#include "search.h"
+#include "table.h"
+#include "textfile.h"
+
+extern const struct ps_game samegame_game;
+
+static void test_rng_is_fixed_and_in_range(void **unused)
+{
+    (void)unused;
+    struct ps_rng a, b;
+    ps_rng_seed(&a, 7);
+    ps_rng_seed(&b, 7);
+    for (int i = 0; i < 100; i++)
+        assert_true(ps_rng_next(&a) == ps_rng_next(&b));
+    /* Streams of one seed differ. */
+    ps_rng_seed_stream(&a, 7, 0);
+    ps_rng_seed_stream(&b, 7, 1);
+    assert_true(ps_rng_next(&a) != ps_rng_next(&b));
+    /* below(n) covers [0, n) and nothing else. */
+    int seen[5] = {0};
+    for (int i = 0; i < 1000; i++) {
+        uint32_t v = ps_rng_below(&a, 5);
+        assert_true(v < 5);
+        seen[v]++;
+    }
+    for (int i = 0; i < 5; i++)
+        assert_true(seen[i] > 100);
+    double d = ps_rng_double(&a);
+    assert_true(d >= 0.0 && d < 1.0);
+}
+
+/* A search context over a small SameGame board, for table tests. */
+struct fixture {
+    void *rules, *inst;
+    struct ps_search s;
+};
+
+static void fixture_open(struct fixture *f, const char *board,
+                         const struct ps_limits *limits)
+{
+    f->rules = test_rules(&samegame_game, NULL);
+    f->inst = test_load(&samegame_game, f->rules, board);
+    ps_search_init(&f->s, &samegame_game, f->inst, limits, NULL);
+}
+
+static void fixture_close(struct fixture *f)
+{
+    ps_search_free(&f->s);
+    samegame_game.free_instance(f->inst);
+    free(f->rules);
+}
+
+static void test_table_insert_find_grow(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    fixture_open(&f, "1234\n1234\n", NULL);
+    struct ps_table t;
+    assert_true(ps_table_init(&t, &f.s, sizeof(int64_t)));
+    size_t size = f.s.state_size;
+    unsigned char *state = calloc(1, size);
+    /* 5000 distinct blobs: more than the first arena and slot arrays. */
+    for (int i = 0; i < 5000; i++) {
+        memcpy(state, &i, sizeof i);
+        bool added;
+        int64_t idx = ps_table_insert(&t, (uint64_t)i * 0x9e3779b97f4a7c15ULL,
+                                      state, &added);
+        assert_true(added);
+        assert_int_equal(idx, i);
+        *(int64_t *)ps_table_value(&t, idx) = i * 10;
+    }
+    for (int i = 0; i < 5000; i++) {
+        memcpy(state, &i, sizeof i);
+        int64_t idx = ps_table_find(&t, (uint64_t)i * 0x9e3779b97f4a7c15ULL, state);
+        assert_int_equal(idx, i);
+        assert_int_equal(*(int64_t *)ps_table_value(&t, idx), i * 10);
+    }
+    /* Same hash, different state: a collision never merges states. */
+    int other = 123456;
+    memcpy(state, &other, sizeof other);
+    assert_int_equal(ps_table_find(&t, 0, state), PS_TABLE_NONE);
+    bool added;
+    int64_t idx = ps_table_insert(&t, 0x9e3779b97f4a7c15ULL, state, &added);
+    assert_true(added);
+    assert_int_equal(idx, 5000);
+    assert_int_equal(f.s.stats.peak_table, 5001);
+    assert_true(f.s.stats.peak_memory >= 5001 * t.entry_size);
+    ps_table_free(&t);
+    assert_int_equal(f.s.stats.memory, 0);
+    free(state);
+    fixture_close(&f);
+}
+
+static void test_table_respects_memory_limit(void **unused)
+{
+    (void)unused;
+    struct ps_limits limits = {.max_memory = 200 * 1024};
+    struct fixture f;
+    fixture_open(&f, "1234\n1234\n", &limits);
+    struct ps_table t;
+    assert_true(ps_table_init(&t, &f.s, 0));
+    unsigned char *state = calloc(1, f.s.state_size);
+    int64_t last = 0;
+    int i;
+    for (i = 0; i < 1000000; i++) {
+        memcpy(state, &i, sizeof i);
+        bool added;
+        last = ps_table_insert(&t, (uint64_t)i * 0xff51afd7ed558ccdULL, state,
+                               &added);
+        if (last == PS_TABLE_FULL)
+            break;
+    }
+    assert_int_equal(last, PS_TABLE_FULL);
+    assert_true(i > 1000);
+    assert_int_equal(f.s.stop, PS_STOP_MEMORY);
+    assert_true(f.s.stats.peak_memory <= limits.max_memory);
+    ps_table_free(&t);
+    free(state);
+    fixture_close(&f);
+}
+
+static void test_line_reader(void **unused)
+{
+    (void)unused;
+    const char *text = "# head\n\n  a b  # c\r\nlast";
+    struct ps_line_reader r;
+    struct ps_line ln;
+    ps_lines_begin(&r, text, strlen(text));
+    assert_true(ps_lines_next(&r, &ln));
+    assert_int_equal(ln.number, 3);
+    assert_int_equal(ln.len, 5);
+    assert_memory_equal(ln.text, "  a b", 5);
+    assert_true(ps_lines_next(&r, &ln));
+    assert_int_equal(ln.number, 4);
+    assert_int_equal(ln.len, 4);
+    assert_false(ps_lines_next(&r, &ln));
+}
+
+static void test_text_file_rejections(void **unused)
+{
+    (void)unused;
+    char *text;
+    size_t len;
+    struct ps_error err;
+    assert_false(ps_read_text_file("/nonexistent/board.txt", &text, &len, &err));
+    assert_non_null(strstr(err.msg, "cannot open"));
+    char path[] = "/tmp/psolve_test_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "12\n1\0002\n", 7), 7);
+    close(fd);
+    assert_false(ps_read_text_file(path, &text, &len, &err));
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.col, 2);
+    assert_non_null(strstr(err.msg, "not a text file"));
+    unlink(path);
+}
+
+static void test_error_format(void **unused)
+{
+    (void)unused;
+    struct ps_error err;
+    char buf[600];
+    ps_error_set(&err, "b.txt", 3, 7, "bad %s", "cell");
+    ps_error_format(&err, buf, sizeof buf);
+    assert_string_equal(buf, "b.txt:3:7: error: bad cell");
+    ps_error_set(&err, NULL, 0, 0, "plain");
+    ps_error_format(&err, buf, sizeof buf);
+    assert_string_equal(buf, "error: plain");
+}
+
+static void test_offer_keeps_the_best(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    fixture_open(&f, "12\n12\n", NULL);
+    ps_move a[2] = {1, 2}, b[1] = {3};
+    assert_true(ps_search_offer(&f.s, a, 2, 10));
+    assert_false(ps_search_offer(&f.s, b, 1, 10)); /* not better */
+    assert_false(ps_search_offer(&f.s, b, 1, 5));
+    assert_true(ps_search_offer(&f.s, b, 1, 11));
+    assert_int_equal(f.s.best.len, 1);
+    assert_int_equal(f.s.best.value, 11);
+    fixture_close(&f);
+}
+
+static void test_node_limit_stops(void **unused)
+{
+    (void)unused;
+    struct ps_limits limits = {.max_nodes = 3};
+    struct fixture f;
+    fixture_open(&f, "11223\n12233\n44553\n41153\n", &limits);
+    enum ps_status st = ps_search_run(&f.s, ps_algorithm_find("greedy"));
+    assert_int_equal(st, PS_INCOMPLETE);
+    assert_int_equal(f.s.stop, PS_STOP_NODES);
+    assert_true(f.s.best.found);
+    assert_int_equal(f.s.best.len, 3);
+    /* The partial line is legal and worth what it claims. */
+    unsigned char *final = malloc(f.s.state_size);
+    struct ps_replay res;
+    struct ps_error err;
+    assert_true(ps_replay_moves(&samegame_game, f.inst, f.s.best.moves,
+                                f.s.best.len, final, &res, &err));
+    assert_int_equal(res.value, f.s.best.value);
+    free(final);
+    fixture_close(&f);
+}
+
+static void test_greedy_takes_the_largest_gain(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    /* Greedy takes the 2s (5 cells, gain 9) before the 1s (3 cells). */
+    fixture_open(&f, "2221\n2211\n", NULL);
+    assert_int_equal(ps_search_run(&f.s, ps_algorithm_find("greedy")),
+                     PS_HEURISTIC);
+    char text[32];
+    unsigned char *start = test_initial(&samegame_game, f.inst);
+    samegame_game.format_move(f.inst, start, f.s.best.moves[0], text, sizeof text);
+    assert_string_equal(text, "1 0");
+    assert_int_equal(f.s.best.value, 9 + 1 + 1000);
+    free(start);
+    fixture_close(&f);
+}
+
+static void test_replay_rejects_illegal_move(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    fixture_open(&f, "12\n11\n", NULL);
+    const char *sol = "1 0\n0 1   # the single 2: illegal\n";
+    ps_move *moves;
+    int n;
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_false(ps_read_solution(&samegame_game, f.inst, "s.txt", sol,
+                                  strlen(sol), &moves, &n, &err));
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "move 2"));
+    /* A move code that is not a group's canonical cell is refused too. */
+    ps_move bogus = 3;
+    unsigned char *final = malloc(f.s.state_size);
+    struct ps_replay res;
+    assert_false(ps_replay_moves(&samegame_game, f.inst, &bogus, 1, final, &res,
+                                 &err));
+    assert_non_null(strstr(err.msg, "move 1"));
+    free(final);
+    fixture_close(&f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng_is_fixed_and_in_range),
+        cmocka_unit_test(test_table_insert_find_grow),
+        cmocka_unit_test(test_table_respects_memory_limit),
+        cmocka_unit_test(test_line_reader),
+        cmocka_unit_test(test_text_file_rejections),
+        cmocka_unit_test(test_error_format),
+        cmocka_unit_test(test_offer_keeps_the_best),
+        cmocka_unit_test(test_node_limit_stops),
+        cmocka_unit_test(test_greedy_takes_the_largest_gain),
+        cmocka_unit_test(test_replay_rejects_illegal_move),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

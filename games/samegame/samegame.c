@@ -45,6 +45,9 @@ struct sg_instance {
     struct sg_rules rules;
     int rows, cols, ncells;
     size_t state_size;
+    /* Column and row of each cell index: cheaper than a division in the
+     * flood fill, the hottest loop of every playout. */
+    uint8_t col_of[SG_MAX_CELLS], row_of[SG_MAX_CELLS];
     unsigned char *start; /* the initial state */
     /* For upper_bound(), filled once at load (see sg_prepare_bound):
      * colour_bound[c]: the most a colour with c cells left can still gain;
@@ -383,6 +386,10 @@ static void *sg_load(const void *rules, const char *path, const char *text,
     in->rows = rows;
     in->cols = cols;
     in->ncells = rows * cols;
+    for (int i = 0; i < in->ncells; i++) {
+        in->col_of[i] = (uint8_t)(i / rows);
+        in->row_of[i] = (uint8_t)(i % rows);
+    }
     if (!check_settled(in, grid, line_of_row, col_of_cell, path, err))
         goto fail;
 
@@ -445,42 +452,73 @@ static uint64_t sg_hash(const void *p, const void *state)
     return ps_hash_bytes(state, ((const struct sg_instance *)p)->state_size);
 }
 
-/* Flood-fill the group containing cell `start` (index c*rows+r). Marks its
- * cells in `seen` and, if `list` is not NULL, writes their indices there.
- * Returns the group size. */
-static int flood_group(const struct sg_instance *in, const uint8_t *cell,
-                       const uint8_t *height, int start, uint8_t *seen,
-                       uint16_t *list)
+/*
+ * Group finding works on a padded copy of the board: each column gets one
+ * empty sentinel cell on top, and an empty column stands left and right of
+ * the board. Every neighbour of a board cell then exists, and an empty
+ * neighbour (0) never matches a colour, so the flood fill needs no bounds
+ * checks. A visited cell is marked by setting bit 7, so it no longer matches
+ * its colour either: no separate "seen" array. Stride: rows + 1.
+ */
+#define SG_PAD_SIZE ((SG_MAX_COLS + 2) * (SG_MAX_ROWS + 1))
+#define SG_VISITED 0x80
+
+static void pad_board(const struct sg_instance *in, const void *state,
+                      uint8_t *pad)
 {
-    const int R = in->rows, C = in->cols;
+    const int R = in->rows, S = R + 1;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    memset(pad, 0, (size_t)(in->cols + 2) * (size_t)S);
+    (void)height; /* cells above a column's height are 0 in every state */
+    for (int c = 0; c < in->cols; c++) {
+        uint8_t *dst = pad + (c + 1) * S;
+        const uint8_t *src = cell + c * R;
+        for (int r = 0; r < R; r++)
+            dst[r] = src[r];
+    }
+}
+
+/* Mark the group of padded cell `start`; write its padded indices to `list`
+ * if not NULL; return its size. */
+static int flood_padded(uint8_t *pad, int stride, int start, uint16_t *list)
+{
     uint16_t stack[SG_MAX_CELLS];
-    uint8_t colour = cell[start];
+    const uint8_t colour = pad[start];
     int sp = 0, n = 0;
+    pad[start] |= SG_VISITED;
     stack[sp++] = (uint16_t)start;
-    seen[start] = 1;
     while (sp) {
-        int i = stack[--sp];
+        int p = stack[--sp];
         if (list)
-            list[n] = (uint16_t)i;
+            list[n] = (uint16_t)p;
         n++;
-        int c = i / R, r = i - c * R;
-        if (r + 1 < height[c] && !seen[i + 1] && cell[i + 1] == colour) {
-            seen[i + 1] = 1;
-            stack[sp++] = (uint16_t)(i + 1);
-        }
-        if (r > 0 && !seen[i - 1] && cell[i - 1] == colour) {
-            seen[i - 1] = 1;
-            stack[sp++] = (uint16_t)(i - 1);
-        }
-        if (c + 1 < C && r < height[c + 1] && !seen[i + R] &&
-            cell[i + R] == colour) {
-            seen[i + R] = 1;
-            stack[sp++] = (uint16_t)(i + R);
-        }
-        if (c > 0 && r < height[c - 1] && !seen[i - R] && cell[i - R] == colour) {
-            seen[i - R] = 1;
-            stack[sp++] = (uint16_t)(i - R);
-        }
+#define SG_VISIT(q)                                                            \
+    if (pad[q] == colour) {                                                    \
+        pad[q] |= SG_VISITED;                                                  \
+        stack[sp++] = (uint16_t)(q);                                           \
+    }
+        SG_VISIT(p + 1)
+        SG_VISIT(p - 1)
+        SG_VISIT(p + stride)
+        SG_VISIT(p - stride)
+#undef SG_VISIT
+    }
+    return n;
+}
+
+/* The group of board cell i (c*rows + r): its size, and if `cells` is not
+ * NULL its cell indices. */
+static int group_at(const struct sg_instance *in, const void *state, int i,
+                    uint16_t *cells)
+{
+    uint8_t pad[SG_PAD_SIZE];
+    const int S = in->rows + 1;
+    const int c = in->col_of[i], r = in->row_of[i];
+    pad_board(in, state, pad);
+    int n = flood_padded(pad, S, (c + 1) * S + r, cells);
+    for (int k = 0; cells && k < n; k++) {
+        int pc = cells[k] / S - 1; /* off the hot path: a division is fine */
+        cells[k] = (uint16_t)(pc * in->rows + cells[k] % S);
     }
     return n;
 }
@@ -489,30 +527,26 @@ static int sg_moves(const void *p, const void *state, ps_move *moves,
                     ps_value *gains)
 {
     const struct sg_instance *in = p;
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
-    const int R = in->rows, C = in->cols;
+    const uint8_t *height = C_HEIGHTS(in, state);
+    const int R = in->rows, S = R + 1, C = in->cols;
     const int min_group = (int)in->rules.min_group;
-    uint8_t seen[SG_MAX_CELLS];
-    memset(seen, 0, (size_t)in->ncells);
+    uint8_t pad[SG_PAD_SIZE];
+    pad_board(in, state, pad);
     int n = 0;
     for (int c = 0; c < C; c++) {
-        int base = c * R;
-        for (int r = 0; r < height[c]; r++) {
-            int i = base + r;
-            if (seen[i] || !cell[i])
+        const int h = height[c];
+        for (int r = 0, q = (c + 1) * S; r < h; r++, q++) {
+            const uint8_t colour = pad[q];
+            if (colour == 0 || (colour & SG_VISITED))
                 continue;
             /* Most cells are singles: skip the fill when no neighbour above
-             * or to the right shares the colour (left and below were seen). */
-            uint8_t col = cell[i];
-            bool up = r + 1 < height[c] && cell[i + 1] == col;
-            bool right = c + 1 < C && r < height[c + 1] && cell[i + R] == col;
-            if (!up && !right && min_group > 1) {
-                seen[i] = 1;
+             * or to the right shares the colour (a matching neighbour below
+             * or to the left would have marked this cell already). */
+            if (min_group > 1 && pad[q + 1] != colour && pad[q + S] != colour)
                 continue;
-            }
-            int size = flood_group(in, cell, height, i, seen, NULL);
+            int size = flood_padded(pad, S, q, NULL);
             if (size >= min_group) {
-                moves[n] = (ps_move)i;
+                moves[n] = (ps_move)(c * R + r);
                 if (gains)
                     gains[n] = sg_gain(&in->rules, size);
                 n++;
@@ -527,15 +561,13 @@ static ps_value sg_apply(const void *p, const void *state, ps_move move,
 {
     const struct sg_instance *in = p;
     const int R = in->rows, C = in->cols;
+    uint16_t list[SG_MAX_CELLS];
+    int n = group_at(in, state, (int)move, list);
     memcpy(out, state, in->state_size);
     uint8_t *cell = cells_of(in, out), *height = heights_of(in, out);
-    uint8_t seen[SG_MAX_CELLS];
-    uint16_t list[SG_MAX_CELLS];
-    memset(seen, 0, (size_t)in->ncells);
-    int n = flood_group(in, cell, height, (int)move, seen, list);
     int cmin = C, cmax = -1;
     for (int k = 0; k < n; k++) {
-        int i = list[k], c = i / R;
+        int i = list[k], c = in->col_of[i];
         cell[i] = 0;
         if (c < cmin)
             cmin = c;
@@ -676,14 +708,12 @@ static bool sg_parse_move(const void *p, const void *state, const char *text,
         return ps_error_set(err, NULL, 0, 0,
                             "cell (%d, %d) is outside the %dx%d board", row,
                             col, in->rows, in->cols);
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    const uint8_t *cell = C_CELLS(in, state);
     int i = col * in->rows + (in->rows - 1 - row);
     if (!cell[i])
         return ps_error_set(err, NULL, 0, 0, "cell (%d, %d) is empty", row, col);
-    uint8_t seen[SG_MAX_CELLS];
     uint16_t list[SG_MAX_CELLS];
-    memset(seen, 0, (size_t)in->ncells);
-    int n = flood_group(in, cell, height, i, seen, list);
+    int n = group_at(in, state, i, list);
     if (n < in->rules.min_group)
         return ps_error_set(err, NULL, 0, 0,
                             "the group at (%d, %d) has %d cell%s; at least %d "
@@ -702,10 +732,8 @@ static void sg_describe_move(const void *p, const void *state, ps_move move,
                              char *buf, size_t len)
 {
     const struct sg_instance *in = p;
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
-    uint8_t seen[SG_MAX_CELLS];
-    memset(seen, 0, (size_t)in->ncells);
-    int n = flood_group(in, cell, height, (int)move, seen, NULL);
+    const uint8_t *cell = C_CELLS(in, state);
+    int n = group_at(in, state, (int)move, NULL);
     snprintf(buf, len, "group %d colour %d", n, cell[move]);
 }
 

@@ -1,0 +1,830 @@
+#include "lua_rules.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suggest.h"
+#include "textfile.h"
+
+/* The count hook runs every HOOK_STEP instructions; past the limit it runs
+ * on every instruction, so a script that catches the error with pcall in a
+ * loop still cannot get further. */
+#define HOOK_STEP 1000
+#define MAX_TRACE_LINES 6
+#define MAX_KEYS 64
+#define PRUNE_PREFIX "prune_"
+#define MAX_INCLUDE_DEPTH 8
+
+struct ps_lua_rules {
+    lua_State *L;
+    size_t mem_used, mem_limit;
+    uint64_t instructions, max_instructions;
+    bool quiet;
+    bool (*find_script)(const char *name, char *path, size_t len);
+    int include_depth; /* rules() calls in progress */
+    char *path;
+    char *chunkname; /* "@" path: Lua's name for the script */
+    char *text;      /* the script, to find the line of a key */
+    /* Filled by the message handler: the script's lines on the stack when
+     * the last error was raised, innermost first. */
+    int trace[MAX_TRACE_LINES];
+    int ntrace;
+};
+
+/* Stack slots while the state is open, and in fill_protected's frame. */
+enum { SLOT_HANDLER = 1, SLOT_TABLE = 2 };
+
+/* ---- the sandbox ---- */
+
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct ps_lua_rules *s = ud;
+    /* osize is the old block size only when ptr is not NULL. */
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        s->mem_used -= old;
+        return NULL;
+    }
+    if (nsize > old && nsize - old > s->mem_limit - s->mem_used)
+        return NULL; /* Lua raises a memory error */
+    void *p = realloc(ptr, nsize);
+    if (p)
+        s->mem_used = s->mem_used - old + nsize;
+    return p;
+}
+
+static struct ps_lua_rules *rules_of(lua_State *L)
+{
+    void *ud;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    struct ps_lua_rules *s = rules_of(L);
+    s->instructions += s->instructions < s->max_instructions ? HOOK_STEP : 1;
+    if (s->instructions < s->max_instructions)
+        return;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    luaL_error(L, "the script ran for more than %I Lua instructions (the "
+                  "rules sandbox limit; an endless loop?)",
+               (lua_Integer)s->max_instructions);
+}
+
+/* Message handler of every lua_pcall: keeps the message and records the
+ * script's line numbers on the stack (a traceback of the script only). */
+static int message_handler(lua_State *L)
+{
+    struct ps_lua_rules *s = rules_of(L);
+    if (!lua_isstring(L, 1)) {
+        /* luaL_tolstring may run a __tostring metamethod: an error in it
+         * becomes LUA_ERRERR, which the caller reports. */
+        if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
+            lua_pop(L, 1);
+            luaL_tolstring(L, 1, NULL);
+        } else {
+            lua_pushfstring(L, "(error object is a %s value)",
+                            luaL_typename(L, 1));
+        }
+        lua_replace(L, 1);
+    }
+    s->ntrace = 0;
+    lua_Debug ar;
+    for (int level = 1; s->ntrace < MAX_TRACE_LINES &&
+                        lua_getstack(L, level, &ar);
+         level++) {
+        lua_getinfo(L, "Sl", &ar);
+        if (ar.currentline > 0 && strcmp(ar.source, s->chunkname) == 0 &&
+            (s->ntrace == 0 || s->trace[s->ntrace - 1] != ar.currentline))
+            s->trace[s->ntrace++] = ar.currentline;
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* print() for scripts: to stderr, so stdout keeps only results. */
+static int sandbox_print(lua_State *L)
+{
+    if (rules_of(L)->quiet)
+        return 0;
+    int n = lua_gettop(L);
+    fputs("lua: ", stderr);
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *str = luaL_tolstring(L, i, &len);
+        if (i > 1)
+            fputc('\t', stderr);
+        fwrite(str, 1, len, stderr);
+        lua_pop(L, 1);
+    }
+    fputc('\n', stderr);
+    return 0;
+}
+
+/* load() for scripts: the original load with mode forced to text, so a
+ * binary chunk (which can crash the VM) is refused. */
+static int sandbox_load(lua_State *L)
+{
+    lua_settop(L, 4);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 4, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* rules("NAME"): run the rule script NAME (found by name only) in this
+ * sandbox and return its table: a variant starts from the rules it changes. */
+static int sandbox_rules(lua_State *L)
+{
+    struct ps_lua_rules *s = rules_of(L);
+    const char *name = luaL_checkstring(L, 1);
+    if (s->include_depth >= MAX_INCLUDE_DEPTH)
+        return luaL_error(L, "rules('%s'): rule scripts include each other "
+                             "more than %d deep (a cycle?)",
+                          name, MAX_INCLUDE_DEPTH);
+    char path[4096];
+    if (!s->find_script(name, path, sizeof path))
+        return luaL_error(L, "rules('%s'): no rule script of that name", name);
+    const char *chunkname = lua_pushfstring(L, "@%s", path);
+    char *text;
+    size_t len;
+    struct ps_error err;
+    if (!ps_read_text_file(path, &text, &len, &err))
+        return luaL_error(L, "rules('%s'): %s", name, err.msg);
+    /* lua_load does not raise: text is freed on every path. */
+    int st = luaL_loadbufferx(L, text, len, chunkname, "t");
+    free(text);
+    if (st != LUA_OK)
+        return lua_error(L);
+    /* An error in the call ends the whole load, so the depth only needs
+     * restoring on success. */
+    s->include_depth++;
+    lua_call(L, 0, 1);
+    s->include_depth--;
+    if (!lua_istable(L, -1))
+        return luaL_error(L, "rules('%s') returned %s, not a table", name,
+                          luaL_typename(L, -1));
+    return 1;
+}
+
+/* Runs protected: open the allowed libraries and trim them. */
+static int sandbox_setup(lua_State *L)
+{
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_TABLIBNAME, luaopen_table},
+        {LUA_STRLIBNAME, luaopen_string},  {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8},   {NULL, NULL},
+    };
+    for (const luaL_Reg *lib = libs; lib->name; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    lua_pushglobaltable(L);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dofile");
+    lua_pushnil(L);
+    lua_setfield(L, -2, "loadfile");
+    lua_getfield(L, -1, "load");
+    lua_pushcclosure(L, sandbox_load, 1);
+    lua_setfield(L, -2, "load");
+    lua_pushcfunction(L, sandbox_print);
+    lua_setfield(L, -2, "print");
+    if (rules_of(L)->find_script) {
+        lua_pushcfunction(L, sandbox_rules);
+        lua_setfield(L, -2, "rules");
+    }
+    lua_getfield(L, -1, LUA_STRLIBNAME);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    /* A fixed seed: the same script always gives the same rules. */
+    lua_getfield(L, -1, LUA_MATHLIBNAME);
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, 1);
+    lua_call(L, 1, 0);
+    lua_pop(L, 2);
+    return 0;
+}
+
+/* ---- errors ---- */
+
+/* If msg starts with "<the script's chunk id>:<line>: ", return the text
+ * after it and set *line; else return msg. Lua shortens long chunk names
+ * to "..." and the tail of the path. */
+static const char *strip_script_position(const struct ps_lua_rules *s,
+                                         const char *msg, int *line)
+{
+    for (const char *p = strchr(msg, ':'); p; p = strchr(p + 1, ':')) {
+        const char *q = p + 1;
+        int n = 0;
+        while (*q >= '0' && *q <= '9' && n < 100000000)
+            n = n * 10 + (*q++ - '0');
+        if (q == p + 1 || q[0] != ':' || q[1] != ' ')
+            continue;
+        size_t plen = (size_t)(p - msg), full = strlen(s->path);
+        bool same = plen == full && strncmp(msg, s->path, plen) == 0;
+        bool tail = plen > 3 && strncmp(msg, "...", 3) == 0 && plen - 3 <= full &&
+                    strncmp(msg + 3, s->path + full - (plen - 3), plen - 3) == 0;
+        if (!same && !tail)
+            return msg;
+        *line = n;
+        return q + 2;
+    }
+    return msg;
+}
+
+/* Turn a failed lua_pcall / lua_load (status, message on the stack top)
+ * into err; `what` says what was running ("" or "score(3): "). Pops it. */
+static bool lua_failure(struct ps_lua_rules *s, int status, const char *what,
+                        struct ps_error *err)
+{
+    lua_State *L = s->L;
+    if (status == LUA_ERRMEM) {
+        lua_pop(L, 1);
+        return ps_error_set(err, s->path, 0, 0,
+                            "%sthe script needs more than %zu MiB of memory "
+                            "(the rules sandbox limit)",
+                            what, s->mem_limit >> 20);
+    }
+    const char *raw = lua_isstring(L, -1) ? lua_tostring(L, -1)
+                                          : "(no error message)";
+    int line = 0;
+    const char *msg = strip_script_position(s, raw, &line);
+    if (status == LUA_ERRSYNTAX)
+        s->ntrace = 0;
+    else if (status == LUA_ERRERR)
+        msg = "error while handling an error";
+    if (line == 0 && s->ntrace > 0)
+        line = s->trace[0];
+    char calls[96] = "";
+    size_t k = 0;
+    for (int i = 1; i < s->ntrace && k < sizeof calls; i++)
+        k += (size_t)snprintf(calls + k, sizeof calls - k, "%s%d",
+                              i == 1 ? " (called from line " : ", ",
+                              s->trace[i]);
+    if (k > 0 && k < sizeof calls)
+        snprintf(calls + k, sizeof calls - k, ")");
+    ps_error_set(err, s->path, line, 0, "%s%s%s", what, msg, calls);
+    lua_pop(L, 1);
+    return false;
+}
+
+/* The first line of the script where `key` is assigned ("key =", not
+ * "key =="), or 0: a table read as data has no line numbers of its own. */
+static int line_of_key(const struct ps_lua_rules *s, const char *key)
+{
+    size_t klen = strlen(key);
+    int line = 1;
+    for (const char *p = s->text; *p; p++) {
+        if (*p == '\n') {
+            line++;
+            continue;
+        }
+        if (strncmp(p, key, klen) != 0)
+            continue;
+        char before = p == s->text ? ' ' : p[-1];
+        if (before == '_' || (before >= 'a' && before <= 'z') ||
+            (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9'))
+            continue;
+        const char *q = p + klen;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (q[0] == '=' && q[1] != '=')
+            return line;
+    }
+    return 0;
+}
+
+/* ---- opening a script ---- */
+
+void ps_lua_rules_close(struct ps_lua_rules *s)
+{
+    if (!s)
+        return;
+    if (s->L)
+        lua_close(s->L);
+    free(s->path);
+    free(s->chunkname);
+    free(s->text);
+    free(s);
+}
+
+struct ps_lua_rules *ps_lua_rules_open(const char *path,
+                                       const struct ps_lua_options *o,
+                                       struct ps_error *err)
+{
+    struct ps_lua_rules *s = calloc(1, sizeof *s);
+    size_t len = 0;
+    if (!s) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        return NULL;
+    }
+    if (!ps_read_text_file(path, &s->text, &len, err))
+        goto fail;
+    s->path = strdup(path);
+    s->chunkname = malloc(strlen(path) + 2);
+    if (!s->path || !s->chunkname) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    s->chunkname[0] = '@';
+    strcpy(s->chunkname + 1, path);
+    s->mem_limit = o && o->memory ? o->memory : PS_LUA_MAX_MEMORY;
+    s->max_instructions = o && o->instructions ? o->instructions
+                                               : PS_LUA_MAX_INSTRUCTIONS;
+    s->quiet = o && o->quiet;
+    s->find_script = o ? o->find_script : NULL;
+    s->L = lua_newstate(capped_alloc, s);
+    if (!s->L) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    lua_State *L = s->L;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    lua_pushcfunction(L, message_handler); /* SLOT_HANDLER */
+    lua_pushcfunction(L, sandbox_setup);
+    int st = lua_pcall(L, 0, 0, SLOT_HANDLER);
+    if (st == LUA_OK)
+        st = luaL_loadbufferx(L, s->text, len, s->chunkname, "t");
+    if (st == LUA_OK)
+        st = lua_pcall(L, 0, 1, SLOT_HANDLER);
+    if (st != LUA_OK) {
+        lua_failure(s, st, "", err);
+        goto fail;
+    }
+    if (!lua_istable(L, -1)) {
+        ps_error_set(err, path, 0, 0,
+                     "the script must return a table of rules (return { ... }), "
+                     "not %s",
+                     luaL_typename(L, -1));
+        goto fail;
+    }
+    return s; /* the table is SLOT_TABLE */
+fail:
+    ps_lua_rules_close(s);
+    return NULL;
+}
+
+bool ps_lua_rules_game(struct ps_lua_rules *s, const char **game,
+                       struct ps_error *err)
+{
+    lua_State *L = s->L;
+    *game = NULL;
+    lua_pushliteral(L, "game");
+    int t = lua_rawget(L, SLOT_TABLE);
+    if (t == LUA_TSTRING)
+        *game = lua_tostring(L, -1); /* anchored in the table */
+    lua_pop(L, 1);
+    if (t == LUA_TNIL || t == LUA_TSTRING)
+        return true;
+    return ps_error_set(err, s->path, line_of_key(s, "game"), 0,
+                        "key 'game': expected a game name (a string), got %s",
+                        lua_typename(L, t));
+}
+
+/* ---- reading the table as data ---- */
+
+/* The keys of prune = {...} that map onto struct ps_options. */
+enum prune_kind { PRUNE_ON_FLAG, PRUNE_INT };
+
+struct prune_key {
+    const char *key;
+    const char *option; /* the command-line option that overrides it */
+    enum prune_kind kind;
+    size_t offset;      /* into struct ps_options: a bool "no_..." or an int */
+    bool score_only;    /* only for score games (PS_MAXIMISE) */
+};
+
+/* Documented in docs/rules.md (a test checks every key is there). */
+static const struct prune_key prune_keys[] = {
+    /* cut by the game's upper bound (dfs; score games only) */
+    {"upper_bound", "no-bound", PRUNE_ON_FLAG,
+     offsetof(struct ps_options, no_bound), true},
+    /* transposition table (dfs) */
+    {"memo", "no-memo", PRUNE_ON_FLAG, offsetof(struct ps_options, no_memo),
+     false},
+    /* only the K best-ordered moves per node (dfs; heuristic), 0 = all */
+    {"candidates", "candidates", PRUNE_INT,
+     offsetof(struct ps_options, candidates), false},
+    /* depth cap (dfs), 0 = none */
+    {"max_depth", "max-depth", PRUNE_INT, offsetof(struct ps_options, max_depth),
+     false},
+};
+#define NPRUNE_KEYS (sizeof prune_keys / sizeof prune_keys[0])
+#define PRUNE_INT_MAX 1000000000
+
+const char *ps_lua_prune_key(int i)
+{
+    return i >= 0 && (size_t)i < NPRUNE_KEYS ? prune_keys[i].key : NULL;
+}
+
+/* What filling needs, passed through lua_pcall as a light userdata. */
+struct fill_ctx {
+    struct ps_lua_rules *s;
+    const struct ps_game *g;
+    void *rules;
+    struct ps_options *opt;
+    const char *const *cli_given;
+    struct ps_error *err;
+    bool ok;
+};
+
+/* An integer from a Lua number (a float only if it is a whole number). */
+static bool lua_whole_number(lua_State *L, int idx, int64_t *out)
+{
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        return false;
+    int isnum;
+    lua_Integer v = lua_tointegerx(L, idx, &isnum);
+    if (!isnum)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* "the string "x"", "3.5", "a table": what a value is, for messages. */
+static void describe_value(lua_State *L, int idx, char *buf, size_t len)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, idx))
+            snprintf(buf, len, "%lld", (long long)lua_tointeger(L, idx));
+        else
+            snprintf(buf, len, "%.17g", (double)lua_tonumber(L, idx));
+        break;
+    case LUA_TSTRING:
+        snprintf(buf, len, "the string \"%.40s\"", lua_tostring(L, idx));
+        break;
+    case LUA_TBOOLEAN:
+        snprintf(buf, len, "%s", lua_toboolean(L, idx) ? "true" : "false");
+        break;
+    case LUA_TNIL:
+        snprintf(buf, len, "nil");
+        break;
+    default:
+        snprintf(buf, len, "a %s", luaL_typename(L, idx));
+    }
+}
+
+static bool key_error(struct fill_ctx *c, const char *key, const char *fmt,
+                      const char *a, const char *b)
+{
+    char what[320];
+    snprintf(what, sizeof what, fmt, a, b);
+    c->ok = false;
+    return ps_error_set(c->err, c->s->path, line_of_key(c->s, key), 0,
+                        "key '%s': %s", key, what);
+}
+
+static bool expect_error(struct fill_ctx *c, const char *key, int idx,
+                         const char *expected)
+{
+    char got[96];
+    describe_value(c->s->L, idx, got, sizeof got);
+    return key_error(c, key, "expected %s, got %s", expected, got);
+}
+
+static void int_range_text(const struct ps_param *p, char *buf, size_t len)
+{
+    snprintf(buf, len, "an integer in %lld..%lld", (long long)p->min,
+             (long long)p->max);
+}
+
+/* A whole number in p's range at idx, or an error about `key` (which
+ * names the table entry for TABLE values). */
+static bool read_ranged(struct fill_ctx *c, const struct ps_param *p,
+                        const char *key, int idx, int64_t *out)
+{
+    char expected[96];
+    int_range_text(p, expected, sizeof expected);
+    if (!lua_whole_number(c->s->L, idx, out) || *out < p->min || *out > p->max)
+        return expect_error(c, key, idx, expected);
+    return true;
+}
+
+static bool read_enum(struct fill_ctx *c, const struct ps_param *p, int idx,
+                      int *out)
+{
+    lua_State *L = c->s->L;
+    char expected[256] = "one of";
+    size_t n = 0;
+    for (; p->choices[n]; n++) {
+        size_t k = strlen(expected);
+        snprintf(expected + k, sizeof expected - k, "%s \"%s\"", n ? "," : "",
+                 p->choices[n]);
+    }
+    if (lua_type(L, idx) != LUA_TSTRING)
+        return expect_error(c, p->key, idx, expected);
+    const char *v = lua_tostring(L, idx);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v, p->choices[i]) == 0) {
+            *out = (int)i;
+            return true;
+        }
+    const char *near = ps_suggest(v, p->choices, n);
+    char tail[96] = "";
+    if (near)
+        snprintf(tail, sizeof tail, " (did you mean \"%s\"?)", near);
+    char got[96];
+    describe_value(L, idx, got, sizeof got);
+    return key_error(c, p->key, "expected %s, got %s", expected,
+                     strcat(got, tail));
+}
+
+/* TABLE from a function of n: called for every n in 0..table_len-1. */
+static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
+                              int fn, int64_t *out)
+{
+    lua_State *L = c->s->L;
+    char entry[96];
+    for (int n = 0; n < p->table_len; n++) {
+        lua_pushvalue(L, fn);
+        lua_pushinteger(L, n);
+        int st = lua_pcall(L, 1, 1, SLOT_HANDLER);
+        snprintf(entry, sizeof entry, "%s(%d)", p->key, n);
+        if (st != LUA_OK) {
+            char what[112];
+            snprintf(what, sizeof what, "%s: ", entry);
+            c->ok = false;
+            return lua_failure(c->s, st, what, c->err);
+        }
+        char expected[96], got[96];
+        int_range_text(p, expected, sizeof expected);
+        if (!lua_whole_number(L, -1, &out[n]) || out[n] < p->min ||
+            out[n] > p->max) {
+            describe_value(L, -1, got, sizeof got);
+            c->ok = false;
+            return ps_error_set(c->err, c->s->path, line_of_key(c->s, p->key), 0,
+                                "key '%s': %s returned %s, expected %s", p->key,
+                                entry, got, expected);
+        }
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+/* TABLE from a Lua table indexed by n; entries left out are 0. */
+static bool tabulate_table(struct fill_ctx *c, const struct ps_param *p,
+                           int t, int64_t *out)
+{
+    lua_State *L = c->s->L;
+    memset(out, 0, (size_t)p->table_len * sizeof *out);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int64_t n;
+        char expected[96];
+        snprintf(expected, sizeof expected, "indices n in 0..%d",
+                 p->table_len - 1);
+        if (!lua_whole_number(L, -2, &n) || n < 0 || n >= p->table_len) {
+            char got[96];
+            describe_value(L, -2, got, sizeof got);
+            return key_error(c, p->key, "a table of rules needs %s, got index %s",
+                             expected, got);
+        }
+        if (!read_ranged(c, p, p->key, -1, &out[n]))
+            return false;
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+static bool read_param(struct fill_ctx *c, const struct ps_param *p, int idx,
+                       const char *key)
+{
+    lua_State *L = c->s->L;
+    char *field = (char *)c->rules + p->offset;
+    switch (p->type) {
+    case PS_PARAM_INT: {
+        int64_t v;
+        if (!read_ranged(c, p, key, idx, &v))
+            return false;
+        memcpy(field, &v, sizeof v);
+        return true;
+    }
+    case PS_PARAM_BOOL:
+        if (!lua_isboolean(L, idx))
+            return expect_error(c, key, idx, "true or false");
+        *(bool *)field = lua_toboolean(L, idx);
+        return true;
+    case PS_PARAM_ENUM: {
+        int v = 0;
+        if (!read_enum(c, p, idx, &v))
+            return false;
+        memcpy(field, &v, sizeof v);
+        return true;
+    }
+    case PS_PARAM_TABLE: {
+        int64_t *table = (int64_t *)(void *)field;
+        if (lua_isfunction(L, idx))
+            return tabulate_function(c, p, idx, table);
+        if (lua_istable(L, idx))
+            return tabulate_table(c, p, idx, table);
+        char expected[96];
+        snprintf(expected, sizeof expected,
+                 "a function of n or a table indexed by n (0..%d)",
+                 p->table_len - 1);
+        return expect_error(c, key, idx, expected);
+    }
+    }
+    return false;
+}
+
+static bool is_prune_param(const struct ps_param *p)
+{
+    return strncmp(p->key, PRUNE_PREFIX, strlen(PRUNE_PREFIX)) == 0;
+}
+
+static bool option_given(const struct fill_ctx *c, const char *option)
+{
+    for (const char *const *o = c->cli_given; o && *o; o++)
+        if (strcmp(*o, option) == 0)
+            return true;
+    return false;
+}
+
+/* Report the unknown key (the first in the script, for a stable message),
+ * suggesting the nearest of `known`. */
+static bool unknown_key(struct fill_ctx *c, const char *where, const char *key,
+                        const char *const *known, size_t nknown)
+{
+    const char *near = ps_suggest(key, known, nknown);
+    char list[300] = "";
+    for (size_t i = 0, k = 0; i < nknown && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "",
+                              known[i]);
+    c->ok = false;
+    if (near)
+        return ps_error_set(c->err, c->s->path, line_of_key(c->s, key), 0,
+                            "unknown %skey '%s' for game %s (did you mean '%s'?)",
+                            where, key, c->g->name, near);
+    return ps_error_set(c->err, c->s->path, line_of_key(c->s, key), 0,
+                        "unknown %skey '%s' for game %s (valid keys: %s)", where,
+                        key, c->g->name, list);
+}
+
+/* Check every key of the table at idx is a string in known[]; on failure
+ * report the unknown key that comes first in the script. */
+static bool check_keys(struct fill_ctx *c, int idx, const char *where,
+                       const char *const *known, size_t nknown)
+{
+    lua_State *L = c->s->L;
+    const char *worst = NULL;
+    int worst_line = 0;
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            char got[96];
+            describe_value(L, -1, got, sizeof got);
+            c->ok = false;
+            lua_pop(L, 1);
+            return ps_error_set(c->err, c->s->path, 0, 0,
+                                "%skeys must be names, got the key %s", where,
+                                got);
+        }
+        const char *key = lua_tostring(L, -1);
+        bool found = false;
+        for (size_t i = 0; i < nknown && !found; i++)
+            found = strcmp(key, known[i]) == 0;
+        if (found)
+            continue;
+        int line = line_of_key(c->s, key);
+        if (!worst || (line && (!worst_line || line < worst_line)) ||
+            (line == worst_line && strcmp(key, worst) < 0)) {
+            worst = key; /* anchored: it is a key of the table */
+            worst_line = line;
+        }
+    }
+    return worst ? unknown_key(c, where, worst, known, nknown) : true;
+}
+
+static bool read_prune(struct fill_ctx *c, int idx)
+{
+    lua_State *L = c->s->L;
+    if (!lua_istable(L, idx))
+        return expect_error(c, "prune", idx, "a table { key = value, ... }");
+    const char *known[MAX_KEYS];
+    size_t n = 0;
+    bool maximise = c->g->flags & PS_MAXIMISE;
+    for (size_t i = 0; i < NPRUNE_KEYS; i++)
+        if (maximise || !prune_keys[i].score_only)
+            known[n++] = prune_keys[i].key;
+    for (const struct ps_param *p = c->g->params; p && p->key && n < MAX_KEYS; p++)
+        if (is_prune_param(p))
+            known[n++] = p->key + strlen(PRUNE_PREFIX);
+    for (size_t i = 0; i < NPRUNE_KEYS && !maximise; i++) {
+        lua_pushstring(L, prune_keys[i].key);
+        if (prune_keys[i].score_only && lua_rawget(L, idx) != LUA_TNIL) {
+            c->ok = false;
+            return ps_error_set(c->err, c->s->path,
+                                line_of_key(c->s, prune_keys[i].key), 0,
+                                "prune key '%s' is not supported by game %s "
+                                "(only score games have it)",
+                                prune_keys[i].key, c->g->name);
+        }
+        lua_settop(L, idx);
+    }
+    if (!check_keys(c, idx, "prune ", known, n))
+        return false;
+    for (size_t i = 0; i < NPRUNE_KEYS; i++) {
+        const struct prune_key *k = &prune_keys[i];
+        lua_pushstring(L, k->key);
+        if (lua_rawget(L, idx) == LUA_TNIL) {
+            lua_pop(L, 1);
+            continue;
+        }
+        char *field = (char *)c->opt + k->offset;
+        if (k->kind == PRUNE_ON_FLAG) {
+            if (!lua_isboolean(L, -1))
+                return expect_error(c, k->key, -1, "true or false");
+            if (!option_given(c, k->option))
+                *(bool *)field = !lua_toboolean(L, -1);
+        } else {
+            int64_t v;
+            char expected[64];
+            snprintf(expected, sizeof expected, "an integer in 0..%d",
+                     PRUNE_INT_MAX);
+            if (!lua_whole_number(L, -1, &v) || v < 0 || v > PRUNE_INT_MAX)
+                return expect_error(c, k->key, -1, expected);
+            if (!option_given(c, k->option))
+                *(int *)field = (int)v;
+        }
+        lua_pop(L, 1);
+    }
+    for (const struct ps_param *p = c->g->params; p && p->key; p++) {
+        if (!is_prune_param(p))
+            continue;
+        const char *key = p->key + strlen(PRUNE_PREFIX);
+        lua_pushstring(L, key);
+        if (lua_rawget(L, idx) != LUA_TNIL &&
+            !read_param(c, p, lua_gettop(L), key))
+            return false;
+        lua_pop(L, 1);
+    }
+    return true;
+}
+
+/* Runs protected (lua_pcall): a memory error while reading is caught. */
+static int fill_protected(lua_State *L)
+{
+    struct fill_ctx *c = lua_touserdata(L, SLOT_TABLE + 1);
+    c->ok = false;
+    const char *known[MAX_KEYS];
+    size_t n = 0;
+    known[n++] = "game";
+    known[n++] = "prune";
+    for (const struct ps_param *p = c->g->params; p && p->key && n < MAX_KEYS; p++)
+        if (!is_prune_param(p))
+            known[n++] = p->key;
+    if (!check_keys(c, SLOT_TABLE, "", known, n))
+        return 0;
+    for (const struct ps_param *p = c->g->params; p && p->key; p++) {
+        if (is_prune_param(p))
+            continue;
+        lua_pushstring(L, p->key);
+        if (lua_rawget(L, SLOT_TABLE) != LUA_TNIL &&
+            !read_param(c, p, lua_gettop(L), p->key))
+            return 0;
+        lua_pop(L, 1);
+    }
+    lua_pushliteral(L, "prune");
+    if (lua_rawget(L, SLOT_TABLE) != LUA_TNIL && !read_prune(c, lua_gettop(L)))
+        return 0;
+    c->ok = true;
+    return 0;
+}
+
+bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
+                       void *rules, struct ps_options *opt,
+                       const char *const *cli_given, struct ps_error *err)
+{
+    const char *game;
+    if (!ps_lua_rules_game(s, &game, err))
+        return false;
+    if (game && strcmp(game, g->name) != 0)
+        return ps_error_set(err, s->path, line_of_key(s, "game"), 0,
+                            "these rules are for game %s, but the game is %s "
+                            "(--game)",
+                            game, g->name);
+    struct fill_ctx c = {s, g, rules, opt, cli_given, err, false};
+    lua_State *L = s->L;
+    int top = lua_gettop(L);
+    /* The protected function sees the same slots as this frame. */
+    lua_pushcfunction(L, fill_protected);
+    lua_pushvalue(L, SLOT_HANDLER);
+    lua_pushvalue(L, SLOT_TABLE);
+    lua_pushlightuserdata(L, &c);
+    int st = lua_pcall(L, 3, 0, SLOT_HANDLER);
+    if (st != LUA_OK)
+        return lua_failure(s, st, "", err);
+    lua_settop(L, top);
+    return c.ok;
+}

@@ -1,0 +1,381 @@
+/*
+ * npuzzle.c - the sliding-tile puzzle (8-puzzle, 15-puzzle): slide a tile
+ * into the blank until the tiles read 1, 2, ... in order with the blank last.
+ * A cost game (each slide costs 1) with the Manhattan-distance heuristic:
+ * the classic first example for BFS, A* and IDA*, and the small game that
+ * docs/writing-a-game.md walks through.
+ *
+ * State: size*size bytes, row-major, the tile numbers with 0 for the blank,
+ * then the blank's index, rounded up to 8 bytes with zeros.
+ * Move: the index of the tile that slides into the blank. Text form: that
+ * tile's number.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../framework/game.h"
+#include "../../framework/hash.h"
+#include "../../framework/textfile.h"
+
+#define NP_MIN 2
+#define NP_MAX 6
+
+/* The puzzle has no rule variants; the struct keeps the vtable uniform. */
+struct np_rules {
+    int64_t unused;
+};
+
+struct np_instance {
+    int n;            /* tiles per side */
+    int cells;        /* n * n */
+    size_t state_size;
+    unsigned char start[NP_MAX * NP_MAX + 8];
+};
+
+static const struct ps_param np_params[] = {{NULL, 0, 0, 0, 0, NULL, 0, NULL}};
+static const struct ps_preset np_presets[] = {{NULL, NULL, NULL}};
+
+static void np_rules_default(void *rules)
+{
+    (void)rules;
+}
+
+/* ---- parsing ---- */
+
+static void np_free_instance(void *p)
+{
+    free(p);
+}
+
+/* Each row: n whitespace-separated numbers, 0 or '.' for the blank. */
+static void *np_load(const void *rules, const char *path, const char *text,
+                     size_t len, struct ps_error *err)
+{
+    (void)rules;
+    struct np_instance *in = calloc(1, sizeof *in);
+    if (!in) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        return NULL;
+    }
+    int tiles[NP_MAX * NP_MAX], line_of[NP_MAX * NP_MAX], col_of[NP_MAX * NP_MAX];
+    int count = 0, rows = 0, width = -1;
+    struct ps_line_reader rd;
+    struct ps_line ln;
+    ps_lines_begin(&rd, text, len);
+    while (ps_lines_next(&rd, &ln)) {
+        int w = 0;
+        for (size_t i = 0; i < ln.len;) {
+            if (ln.text[i] == ' ' || ln.text[i] == '\t') {
+                i++;
+                continue;
+            }
+            int col = (int)i + 1, v = 0;
+            if (ln.text[i] == '.') {
+                i++;
+            } else if (ln.text[i] >= '0' && ln.text[i] <= '9') {
+                while (i < ln.len && ln.text[i] >= '0' && ln.text[i] <= '9' &&
+                       v < 1000)
+                    v = v * 10 + (ln.text[i++] - '0');
+            } else {
+                ps_error_set(err, path, ln.number, col,
+                             "expected a tile number or '.', got '%c'",
+                             ln.text[i]);
+                goto fail;
+            }
+            if (count == NP_MAX * NP_MAX || w == NP_MAX) {
+                ps_error_set(err, path, ln.number, col,
+                             "puzzle larger than %dx%d", NP_MAX, NP_MAX);
+                goto fail;
+            }
+            tiles[count] = v;
+            line_of[count] = ln.number;
+            col_of[count] = col;
+            count++;
+            w++;
+        }
+        if (width < 0)
+            width = w;
+        else if (w != width) {
+            ps_error_set(err, path, ln.number, 1,
+                         "row has %d tiles, the first row %d", w, width);
+            goto fail;
+        }
+        rows++;
+    }
+    if (rows == 0) {
+        ps_error_set(err, path, 0, 0, "no rows in the file");
+        goto fail;
+    }
+    if (rows != width || rows < NP_MIN) {
+        ps_error_set(err, path, 0, 0,
+                     "the puzzle must be square, %dx%d to %dx%d (got %d rows "
+                     "of %d)",
+                     NP_MIN, NP_MIN, NP_MAX, NP_MAX, rows, width);
+        goto fail;
+    }
+    in->n = rows;
+    in->cells = rows * rows;
+    in->state_size = ((size_t)in->cells + 1 + 7) & ~(size_t)7;
+    bool seen[NP_MAX * NP_MAX] = {false};
+    for (int i = 0; i < count; i++) {
+        if (tiles[i] >= in->cells || seen[tiles[i]]) {
+            ps_error_set(err, path, line_of[i], col_of[i],
+                         tiles[i] >= in->cells
+                             ? "tile %d is out of range (a %dx%d puzzle has 1.."
+                               "%d and one blank)"
+                             : "tile %d appears twice",
+                         tiles[i], in->n, in->n, in->cells - 1);
+            goto fail;
+        }
+        seen[tiles[i]] = true;
+        in->start[i] = (unsigned char)tiles[i];
+        if (tiles[i] == 0)
+            in->start[in->cells] = (unsigned char)i;
+    }
+    return in;
+fail:
+    free(in);
+    return NULL;
+}
+
+/* ---- the hot loop ---- */
+
+static size_t np_state_size(const void *p)
+{
+    return ((const struct np_instance *)p)->state_size;
+}
+
+static void np_initial_state(const void *p, void *state)
+{
+    const struct np_instance *in = p;
+    memcpy(state, in->start, in->state_size);
+}
+
+static int np_max_moves(const void *p)
+{
+    (void)p;
+    return 4;
+}
+
+static int np_max_depth(const void *p)
+{
+    (void)p;
+    return 1000; /* no optimal solution of a 6x6 puzzle is this long */
+}
+
+static uint64_t np_hash(const void *p, const void *state)
+{
+    return ps_hash_bytes(state, ((const struct np_instance *)p)->state_size);
+}
+
+/* Tiles next to the blank, in the order up, down, left, right. */
+static int np_moves(const void *p, const void *state, ps_move *moves,
+                    ps_value *gains)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    int blank = s[in->cells], r = blank / in->n, c = blank % in->n, k = 0;
+    if (r > 0)
+        moves[k++] = (ps_move)(blank - in->n);
+    if (r + 1 < in->n)
+        moves[k++] = (ps_move)(blank + in->n);
+    if (c > 0)
+        moves[k++] = (ps_move)(blank - 1);
+    if (c + 1 < in->n)
+        moves[k++] = (ps_move)(blank + 1);
+    for (int i = 0; gains && i < k; i++)
+        gains[i] = 1;
+    return k;
+}
+
+static ps_value np_apply(const void *p, const void *state, ps_move move,
+                         void *out)
+{
+    const struct np_instance *in = p;
+    unsigned char *o = out;
+    memcpy(out, state, in->state_size);
+    int blank = o[in->cells];
+    o[blank] = o[move];
+    o[move] = 0;
+    o[in->cells] = (unsigned char)move;
+    return 1;
+}
+
+static bool np_is_goal(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    for (int i = 0; i + 1 < in->cells; i++)
+        if (s[i] != i + 1)
+            return false;
+    return true;
+}
+
+/* Manhattan distance: every tile needs at least as many slides as rows and
+ * columns between it and its home, and one slide moves one tile one step,
+ * so the sum is a lower bound on the slides left (admissible). */
+static ps_value np_heuristic(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    ps_value h = 0;
+    for (int i = 0; i < in->cells; i++) {
+        if (!s[i])
+            continue;
+        int home = s[i] - 1;
+        h += abs(i / in->n - home / in->n) + abs(i % in->n - home % in->n);
+    }
+    return h;
+}
+
+/* ---- text forms ---- */
+
+static void np_print_state(const void *p, const void *state, FILE *out,
+                           bool ansi)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    int width = in->cells > 10 ? 3 : 2;
+    for (int i = 0; i < in->cells; i++) {
+        bool home = s[i] && s[i] == i + 1;
+        if (!s[i])
+            fprintf(out, "%*s", width, ".");
+        else if (ansi && home)
+            fprintf(out, "\x1b[32m%*d\x1b[0m", width, s[i]);
+        else
+            fprintf(out, "%*d", width, s[i]);
+        if (i % in->n == in->n - 1)
+            fputc('\n', out);
+    }
+}
+
+static void np_format_move(const void *p, const void *state, ps_move move,
+                           char *buf, size_t len)
+{
+    (void)p;
+    snprintf(buf, len, "%d", ((const unsigned char *)state)[move]);
+}
+
+static bool np_parse_move(const void *p, const void *state, const char *text,
+                          ps_move *move, struct ps_error *err)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    char *end;
+    long tile = strtol(text, &end, 10);
+    if (end == text || *end || tile < 1 || tile >= in->cells)
+        return ps_error_set(err, NULL, 0, 0,
+                            "expected a tile number 1..%d, got '%s'",
+                            in->cells - 1, text);
+    ps_move legal[4];
+    int n = np_moves(p, state, legal, NULL);
+    for (int i = 0; i < n; i++)
+        if (s[legal[i]] == tile) {
+            *move = legal[i];
+            return true;
+        }
+    return ps_error_set(err, NULL, 0, 0, "tile %ld is not next to the blank",
+                        tile);
+}
+
+/* ---- solvability ---- */
+
+/* With the blank last in the goal: for odd n, a position is solvable iff its
+ * number of inversions is even; for even n, iff inversions + the blank's row
+ * counted from the bottom (1-based) is odd. Each slide keeps that parity. */
+static bool np_solvable(const int *t, int n)
+{
+    int cells = n * n, inversions = 0, blank = 0;
+    for (int i = 0; i < cells; i++) {
+        if (!t[i]) {
+            blank = i;
+            continue;
+        }
+        for (int j = i + 1; j < cells; j++)
+            if (t[j] && t[j] < t[i])
+                inversions++;
+    }
+    if (n % 2)
+        return inversions % 2 == 0;
+    return (inversions + n - blank / n) % 2 == 1;
+}
+
+static bool np_check(const void *p, char *why, size_t len)
+{
+    const struct np_instance *in = p;
+    int t[NP_MAX * NP_MAX];
+    for (int i = 0; i < in->cells; i++)
+        t[i] = in->start[i];
+    if (np_solvable(t, in->n))
+        return true;
+    snprintf(why, len, "the tiles are an odd permutation of the goal: no "
+                       "sequence of slides can sort them");
+    return false;
+}
+
+/* ---- generation ---- */
+
+/* A uniformly random solvable position: a random permutation, fixed up by
+ * one swap of two tiles when its parity makes it unsolvable. */
+static bool np_generate(const struct ps_gen_options *o, FILE *out,
+                        struct ps_error *err)
+{
+    int n = o->rows ? o->rows : 3;
+    if (n < NP_MIN || n > NP_MAX)
+        return ps_error_set(err, NULL, 0, 0, "size (--rows) must be %d..%d",
+                            NP_MIN, NP_MAX);
+    int cells = n * n, t[NP_MAX * NP_MAX];
+    struct ps_rng rng;
+    ps_rng_seed(&rng, o->seed);
+    for (int i = 0; i < cells; i++)
+        t[i] = i;
+    for (int i = cells - 1; i > 0; i--) {
+        int j = (int)ps_rng_below(&rng, (uint32_t)i + 1), x = t[i];
+        t[i] = t[j];
+        t[j] = x;
+    }
+    if (!np_solvable(t, n)) {
+        /* Swapping two tiles flips the parity. */
+        int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
+        t[a] = t[b];
+        t[b] = x;
+    }
+    fprintf(out, "# psolve gen --game npuzzle --rows %d --seed %llu\n", n,
+            (unsigned long long)o->seed);
+    for (int i = 0; i < cells; i++)
+        fprintf(out, "%d%c", t[i], i % n == n - 1 ? '\n' : ' ');
+    return true;
+}
+
+static const struct ps_gen_options np_bench_sizes[] = {
+    {.rows = 3, .cols = 3},
+    {.rows = 4, .cols = 4},
+    {0},
+};
+
+const struct ps_game npuzzle_game = {
+    .name = "npuzzle",
+    .summary = "sliding-tile puzzle (8-puzzle, 15-puzzle): fewest slides",
+    .flags = PS_HAS_HEURISTIC,
+    .rules_size = sizeof(struct np_rules),
+    .rules_default = np_rules_default,
+    .params = np_params,
+    .presets = np_presets,
+    .load = np_load,
+    .free_instance = np_free_instance,
+    .state_size = np_state_size,
+    .initial_state = np_initial_state,
+    .max_moves = np_max_moves,
+    .max_depth = np_max_depth,
+    .hash = np_hash,
+    .moves = np_moves,
+    .apply = np_apply,
+    .is_goal = np_is_goal,
+    .heuristic = np_heuristic,
+    .check = np_check,
+    .print_state = np_print_state,
+    .format_move = np_format_move,
+    .parse_move = np_parse_move,
+    .generate = np_generate,
+    .bench_sizes = np_bench_sizes,
+};

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# README command 2 (and CI): set up, build, run the whole test suite; then the
+# same suite built with AddressSanitizer + UndefinedBehaviorSanitizer, where
+# any report fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build
+(cd build && ctest --output-on-failure -j2)
+scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPSOLVE_SANITIZE=ON
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+(cd build-asan && ctest --output-on-failure -j2)

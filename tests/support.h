@@ -1,0 +1,135 @@
+/*
+ * support.h - small helpers shared by the cmocka tests: load a puzzle from a
+ * string with a preset, set a rule parameter by name, play moves by text.
+ */
+#ifndef PS_TEST_SUPPORT_H
+#define PS_TEST_SUPPORT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+
+/* The rules of `g` with `preset` applied (NULL = defaults); free() them. */
+static inline void *test_rules(const struct ps_game *g, const char *preset)
+{
+    void *rules = calloc(1, g->rules_size);
+    struct ps_error err;
+    assert_non_null(rules);
+    assert_true(ps_rules_preset(g, rules, preset, &err));
+    return rules;
+}
+
+static inline const struct ps_param *test_param(const struct ps_game *g,
+                                                const char *key)
+{
+    for (const struct ps_param *p = g->params; p->key; p++)
+        if (strcmp(p->key, key) == 0)
+            return p;
+    fail_msg("no rule parameter %s", key);
+    return NULL;
+}
+
+/* Set an INT, BOOL or ENUM (by index) parameter. */
+static inline void test_set_param(const struct ps_game *g, void *rules,
+                                  const char *key, int64_t value)
+{
+    const struct ps_param *p = test_param(g, key);
+    char *field = (char *)rules + p->offset;
+    switch (p->type) {
+    case PS_PARAM_INT: memcpy(field, &value, sizeof value); break;
+    case PS_PARAM_BOOL: { bool b = value != 0; memcpy(field, &b, sizeof b); break; }
+    case PS_PARAM_ENUM: { int v = (int)value; memcpy(field, &v, sizeof v); break; }
+    case PS_PARAM_TABLE: fail_msg("%s is a table", key);
+    }
+}
+
+/* Entry i of a TABLE parameter. */
+static inline int64_t *test_table(const struct ps_game *g, void *rules,
+                                  const char *key)
+{
+    const struct ps_param *p = test_param(g, key);
+    assert_int_equal(p->type, PS_PARAM_TABLE);
+    return (int64_t *)((char *)rules + p->offset);
+}
+
+/* Load `text` under `rules`; the test fails with the parser's message. */
+static inline void *test_load(const struct ps_game *g, const void *rules,
+                              const char *text)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *inst = g->load(rules, "test", text, strlen(text), &err);
+    if (!inst)
+        fail_msg("load failed: %d:%d: %s", err.line, err.col, err.msg);
+    return inst;
+}
+
+/* Expect load to fail at line:col (col 0 = do not check) with a message
+ * containing `needle`. */
+static inline void test_load_fails(const struct ps_game *g, const void *rules,
+                                   const char *text, int line, int col,
+                                   const char *needle)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *inst = g->load(rules, "bad.txt", text, strlen(text), &err);
+    if (inst) {
+        g->free_instance(inst);
+        fail_msg("load of a bad board succeeded (expected: %s)", needle);
+    }
+    if (line)
+        assert_int_equal(err.line, line);
+    if (col)
+        assert_int_equal(err.col, col);
+    if (!strstr(err.msg, needle))
+        fail_msg("message '%s' lacks '%s'", err.msg, needle);
+    assert_string_equal(err.file, "bad.txt");
+}
+
+/* Apply the move given as text to `state` in place; returns its gain/cost. */
+static inline ps_value test_play(const struct ps_game *g, const void *inst,
+                                 void *state, const char *text)
+{
+    ps_move m;
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!g->parse_move(inst, state, text, &m, &err))
+        fail_msg("move '%s' rejected: %s", text, err.msg);
+    size_t size = g->state_size(inst);
+    void *next = malloc(size);
+    assert_non_null(next);
+    ps_value v = g->apply(inst, state, m, next);
+    memcpy(state, next, size);
+    free(next);
+    return v;
+}
+
+/* The state printed without colours, into a static buffer. */
+static inline const char *test_print(const struct ps_game *g, const void *inst,
+                                     const void *state)
+{
+    static char buf[8192];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    g->print_state(inst, state, f, false);
+    fclose(f);
+    return buf;
+}
+
+static inline void *test_initial(const struct ps_game *g, const void *inst)
+{
+    void *s = malloc(g->state_size(inst));
+    assert_non_null(s);
+    g->initial_state(inst, s);
+    return s;
+}
+
+#endif
