@@ -102,7 +102,11 @@ static void random_board(struct ps_rng *rng, int rows, int cols, int colours,
 }
 
 /* ---- brute force (score): every line, no memo, no bound ----
- * Also checks the game's upper bound at every state it visits. */
+ * Also checks the game's upper bound at every state it visits. Small games
+ * only: fixed-size buffers, no allocation per node. */
+#define BRUTE_MAX_MOVES 64
+#define BRUTE_MAX_STATE 64
+
 struct brute {
     const struct ps_game *g;
     const void *inst;
@@ -123,10 +127,9 @@ static bool board_empty(const struct brute *b, const void *state)
  * ties), for the brute force of --max-depth. */
 static ps_value greedy_value(struct brute *b, const void *state)
 {
-    ps_move *moves = malloc((size_t)b->max_moves * sizeof *moves);
-    ps_value *gains = malloc((size_t)b->max_moves * sizeof *gains);
-    unsigned char *cur = malloc(b->ss), *next = malloc(b->ss);
-    assert_true(moves && gains && cur && next);
+    ps_move moves[BRUTE_MAX_MOVES];
+    ps_value gains[BRUTE_MAX_MOVES];
+    unsigned char cur[BRUTE_MAX_STATE], next[BRUTE_MAX_STATE];
     memcpy(cur, state, b->ss);
     ps_value total = 0;
     int n;
@@ -138,12 +141,7 @@ static ps_value greedy_value(struct brute *b, const void *state)
         total += b->g->apply(b->inst, cur, moves[best], next);
         memcpy(cur, next, b->ss);
     }
-    total += b->g->end_value(b->inst, cur);
-    free(moves);
-    free(gains);
-    free(cur);
-    free(next);
-    return total;
+    return total + b->g->end_value(b->inst, cur);
 }
 
 /* The best value over every line; with `depth_left` >= 0 lines are finished
@@ -153,11 +151,10 @@ static ps_value greedy_value(struct brute *b, const void *state)
 static ps_value brute_value(struct brute *b, const void *state, int depth_left,
                             int candidates)
 {
-    ps_move *moves = malloc((size_t)b->max_moves * sizeof *moves);
-    ps_value *gains = malloc((size_t)b->max_moves * sizeof *gains);
-    bool *used = calloc((size_t)b->max_moves, sizeof *used);
-    unsigned char *next = malloc(b->ss);
-    assert_true(moves && gains && used && next);
+    ps_move moves[BRUTE_MAX_MOVES];
+    ps_value gains[BRUTE_MAX_MOVES];
+    bool used[BRUTE_MAX_MOVES] = {false};
+    unsigned char next[BRUTE_MAX_STATE];
     int n = b->g->moves(b->inst, state, moves, gains);
     ps_value best;
     if (n == 0) {
@@ -189,10 +186,6 @@ static ps_value brute_value(struct brute *b, const void *state, int depth_left,
             fail_msg("upper bound %lld below the true value %lld",
                      (long long)ub, (long long)best);
     }
-    free(moves);
-    free(gains);
-    free(used);
-    free(next);
     return best;
 }
 
@@ -200,12 +193,11 @@ static ps_value brute_search(const struct ps_game *g, const void *inst,
                              int max_depth, int candidates, bool *cleared_ever)
 {
     struct brute b = {g, inst, g->state_size(inst), g->max_moves(inst), false};
-    unsigned char *start = malloc(b.ss);
-    assert_non_null(start);
+    unsigned char start[BRUTE_MAX_STATE];
+    assert_true(b.ss <= BRUTE_MAX_STATE && b.max_moves <= BRUTE_MAX_MOVES);
     g->initial_state(inst, start);
     ps_value v = brute_value(&b, start, max_depth > 0 ? max_depth : -1,
                              candidates);
-    free(start);
     if (cleared_ever)
         *cleared_ever = b.cleared_ever;
     return v;
