@@ -81,6 +81,7 @@ struct dfs {
     ps_move *path;          /* the moves leading to each depth */
     struct ps_table tt;
     bool memo, table_full, bound;
+    bool full_noted;        /* the note says the table filled up */
     int candidates;         /* 0 = all moves */
     int max_depth;          /* 0 = none */
     bool depth_cut;         /* cost games: --max-depth cut something */
@@ -186,6 +187,9 @@ static int64_t table_insert(struct dfs *d, uint64_t hash, const void *state,
     d->table_full = true;
     if (d->s->stop == PS_STOP_MEMORY)
         d->s->stop = PS_STOP_NONE; /* the table stops growing, not the search */
+    if (d->full_noted)
+        return PS_TABLE_NONE;
+    d->full_noted = true;
     char *note = d->s->note;
     size_t used = strlen(note);
     snprintf(note + used, sizeof d->s->note - used,
