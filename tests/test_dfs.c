@@ -4,17 +4,8 @@
  * game defined here; the SameGame upper bound checked at every state the
  * brute force visits; the dead-colour facts; limits and heuristic labels.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "support.h"
 
-#include <cmocka.h>
-
-#include "game.h"
 #include "replay.h"
 #include "rng.h"
 #include "search.h"
@@ -35,20 +26,6 @@ static const struct ps_algorithm *dfs_algo(void)
     return a;
 }
 
-/* A rules table parameter of the game, by key. */
-static int64_t *rules_table(const struct ps_game *g, void *rules,
-                            const char *key, int *len)
-{
-    for (const struct ps_param *p = g->params; p->key; p++)
-        if (strcmp(p->key, key) == 0) {
-            assert_int_equal(p->type, PS_PARAM_TABLE);
-            *len = p->table_len;
-            return (int64_t *)((unsigned char *)rules + p->offset);
-        }
-    fail_msg("no rules parameter '%s'", key);
-    return NULL;
-}
-
 enum table_kind { TABLE_PRESET, TABLE_JAGGED, TABLE_DIPPED };
 
 /* Rules: a preset, or the default rules with a custom score table:
@@ -58,34 +35,20 @@ enum table_kind { TABLE_PRESET, TABLE_JAGGED, TABLE_DIPPED };
 static void *make_rules(const struct ps_game *g, const char *preset,
                         enum table_kind kind)
 {
-    void *rules = calloc(1, g->rules_size);
-    struct ps_error err;
-    assert_non_null(rules);
-    assert_true(ps_rules_preset(g, rules, preset, &err));
+    void *rules = test_rules(g, preset);
     if (kind == TABLE_PRESET)
         return rules;
-    int len = 0;
-    int64_t *score = rules_table(g, rules, "score", &len);
-    for (int k = 0; k < len; k++) {
+    int64_t *score = test_table(g, rules, "score");
+    for (int k = 0; k < test_param(g, "score")->table_len; k++) {
         if (kind == TABLE_JAGGED)
             score[k] = (k * 37) % 23 - 8;
         else
             score[k] = k == 3 ? 0 : 10 * k;
     }
+    struct ps_error err;
     if (g->rules_check)
         assert_true(g->rules_check(rules, &err));
     return rules;
-}
-
-static void *load_board(const struct ps_game *g, const void *rules,
-                        const char *text)
-{
-    struct ps_error err;
-    ps_error_clear(&err);
-    void *inst = g->load(rules, "test", text, strlen(text), &err);
-    if (!inst)
-        fail_msg("load: %s", err.msg);
-    return inst;
 }
 
 /* A full random board of rows x cols with `colours` colours. */
@@ -260,7 +223,7 @@ static void check_random_boards(const char *preset, enum table_kind kind,
     for (int i = 0; i < boards; i++) {
         int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
         random_board(&rng, rows, cols, 3, text);
-        void *inst = load_board(g, rules, text);
+        void *inst = test_load(g, rules, text);
         ps_value want = brute_force(g, inst, NULL);
         /* bound x memo: all four must prove the same optimum */
         for (int mode = 0; mode < 4; mode++) {
@@ -316,7 +279,7 @@ static void test_bound_not_score_of_count(void **state)
     void *rules = make_rules(g, NULL, TABLE_DIPPED);
     unsigned char st[64];
     /* 1 1 2 1: the pair of 1s goes (20), the last 1 stays. */
-    void *inst = load_board(g, rules, "1121\n");
+    void *inst = test_load(g, rules, "1121\n");
     g->initial_state(inst, st);
     assert_int_equal(brute_force(g, inst, NULL), 20);
     assert_true(g->upper_bound(inst, st) >= 20);
@@ -362,7 +325,7 @@ static void check_clearing(const char *const *boards, size_t count,
     const struct ps_game *g = samegame();
     void *rules = make_rules(g, "samegame", TABLE_PRESET);
     for (size_t i = 0; i < count; i++) {
-        void *inst = load_board(g, rules, boards[i]);
+        void *inst = test_load(g, rules, boards[i]);
         unsigned char st[64];
         g->initial_state(inst, st);
         assert_true(has_single(g, inst));
@@ -417,7 +380,7 @@ static void test_candidates_and_depth_are_heuristic(void **state)
     (void)state;
     const struct ps_game *g = samegame();
     void *rules = make_rules(g, "samegame", TABLE_PRESET);
-    void *inst = load_board(g, rules, "1123\n2231\n3312\n1221\n");
+    void *inst = test_load(g, rules, "1123\n2231\n3312\n1221\n");
     ps_value opt = brute_force(g, inst, NULL);
     struct ps_options o;
     ps_options_default(&o);
@@ -456,7 +419,7 @@ static void test_heuristic_modes_match_brute_force(void **state)
         void *rules = make_rules(g, presets[i % 3], TABLE_PRESET);
         int rows = 3 + (int)ps_rng_below(&rng, 3), cols = 3 + (int)ps_rng_below(&rng, 3);
         random_board(&rng, rows, cols, 3, text);
-        void *inst = load_board(g, rules, text);
+        void *inst = test_load(g, rules, text);
         int cand = (int)ps_rng_below(&rng, 4);       /* 0..3, 0 = all */
         int depth = (int)ps_rng_below(&rng, 5);      /* 0..4, 0 = none */
         if (!cand && !depth)
@@ -491,7 +454,7 @@ static void test_bound_memo_agree_6x6(void **state)
         void *rules = i < 36 ? make_rules(g, presets[i % 3], TABLE_PRESET)
                              : make_rules(g, NULL, TABLE_JAGGED);
         random_board(&rng, 6, 6, 4, text);
-        void *inst = load_board(g, rules, text);
+        void *inst = test_load(g, rules, text);
         ps_value got[3];
         for (int mode = 0; mode < 3; mode++) {
             enum ps_status st;
@@ -512,7 +475,7 @@ static void test_node_limit_keeps_verified_best(void **state)
     (void)state;
     const struct ps_game *g = samegame();
     void *rules = make_rules(g, "samegame", TABLE_PRESET);
-    void *inst = load_board(g, rules, big_board);
+    void *inst = test_load(g, rules, big_board);
     struct ps_limits lim = {.max_nodes = 500};
     struct ps_search s;
     assert_int_equal(run_dfs(&s, g, inst, NULL, &lim), PS_INCOMPLETE);
@@ -540,7 +503,7 @@ static void test_memory_limit_searches_on(void **state)
     o.no_bound = true; /* more states to store */
     for (int tries = 0; tries < 100 && !inst; tries++) {
         random_board(&rng, 5, 5, 3, text);
-        inst = load_board(g, rules, text);
+        inst = test_load(g, rules, text);
         struct ps_search s;
         run_dfs(&s, g, inst, &o, NULL);
         if (s.stats.peak_table < 600) {
