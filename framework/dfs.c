@@ -529,8 +529,15 @@ static enum ps_status cost_run(struct dfs *d)
             return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
         if (s->stop != PS_STOP_NONE)
             return PS_INCOMPLETE;
-        if (d->next_threshold == INT64_MAX)
-            return d->depth_cut ? PS_HEURISTIC : PS_UNSOLVABLE;
+        if (d->next_threshold == INT64_MAX && !d->depth_cut)
+            return PS_UNSOLVABLE;
+        if (d->next_threshold == INT64_MAX) {
+            /* Not a proof: a longer path may reach a goal. */
+            size_t used = strlen(s->note);
+            snprintf(s->note + used, sizeof s->note - used,
+                     "; no solution within --max-depth %d", d->max_depth);
+            return PS_HEURISTIC;
+        }
         d->threshold = d->next_threshold;
     }
 }

@@ -637,6 +637,31 @@ static const struct ps_game counter_game = {
     .print_state = cg_print,
 };
 
+/* --max-depth on a cost game: a solution within the cap is only labelled
+ * heuristic, none within the cap proves nothing. */
+static void test_cost_depth_cap_is_no_proof(void **state)
+{
+    (void)state;
+    struct cg_instance in = {.size = 20, .start = 0, .target = 7};
+    in.allowed[CG_INC] = true;
+    cg_distances(&in);
+    struct ps_options o;
+    ps_options_default(&o);
+    o.max_depth = 3;
+    struct ps_search s;
+    ps_search_init(&s, &counter_game, &in, NULL, &o);
+    assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
+    assert_false(s.best.found);
+    assert_non_null(strstr(s.note, "no solution within --max-depth 3"));
+    ps_search_free(&s);
+    o.max_depth = 9;
+    ps_search_init(&s, &counter_game, &in, NULL, &o);
+    assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
+    assert_true(s.best.found);
+    assert_int_equal(s.best.value, 7);
+    ps_search_free(&s);
+}
+
 /* The score variant: only the moves that count up (so every game ends),
  * gains pseudo-random in 0..19 by number and move and an end value by v mod 5: the same
  * number is reached in different numbers of moves (+5 or five +1), which is
@@ -802,6 +827,7 @@ int main(void)
         cmocka_unit_test(test_node_limit_keeps_verified_best),
         cmocka_unit_test(test_memory_limit_searches_on),
         cmocka_unit_test(test_cost_iddfs_matches_brute_force),
+        cmocka_unit_test(test_cost_depth_cap_is_no_proof),
         cmocka_unit_test(test_score_counter_depth_cap_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
