@@ -556,24 +556,53 @@ static int sg_moves(const void *p, const void *state, ps_move *moves,
     return n;
 }
 
+/* Erase the group of cell `start` in a state being built, returning its
+ * size and the range of columns it touched. Erasing as it goes doubles as
+ * the visited mark (an erased cell no longer matches the colour), and it
+ * works on the state itself: a search makes many children, and padding the
+ * board for each (as sg_moves does once per node) would cost more than the
+ * bounds checks. */
+static int erase_group(const struct sg_instance *in, uint8_t *cell,
+                       const uint8_t *height, int start, int *cmin, int *cmax)
+{
+    const int R = in->rows, C = in->cols;
+    const uint8_t colour = cell[start];
+    uint16_t stack[SG_MAX_CELLS];
+    int sp = 0, n = 0;
+    cell[start] = 0;
+    stack[sp++] = (uint16_t)start;
+    *cmin = C;
+    *cmax = -1;
+    while (sp) {
+        int i = stack[--sp], c = in->col_of[i], r = in->row_of[i];
+        n++;
+        if (c < *cmin)
+            *cmin = c;
+        if (c > *cmax)
+            *cmax = c;
+#define SG_ERASE(cond, q)                                                      \
+    if ((cond) && cell[q] == colour) {                                         \
+        cell[q] = 0;                                                           \
+        stack[sp++] = (uint16_t)(q);                                           \
+    }
+        SG_ERASE(r + 1 < height[c], i + 1)
+        SG_ERASE(r > 0, i - 1)
+        SG_ERASE(c + 1 < C && r < height[c + 1], i + R)
+        SG_ERASE(c > 0 && r < height[c - 1], i - R)
+#undef SG_ERASE
+    }
+    return n;
+}
+
 static ps_value sg_apply(const void *p, const void *state, ps_move move,
                          void *out)
 {
     const struct sg_instance *in = p;
     const int R = in->rows, C = in->cols;
-    uint16_t list[SG_MAX_CELLS];
-    int n = group_at(in, state, (int)move, list);
     memcpy(out, state, in->state_size);
     uint8_t *cell = cells_of(in, out), *height = heights_of(in, out);
-    int cmin = C, cmax = -1;
-    for (int k = 0; k < n; k++) {
-        int i = list[k], c = in->col_of[i];
-        cell[i] = 0;
-        if (c < cmin)
-            cmin = c;
-        if (c > cmax)
-            cmax = c;
-    }
+    int cmin, cmax;
+    int n = erase_group(in, cell, height, (int)move, &cmin, &cmax);
     *cells_left_of(out) = (uint16_t)(*cells_left_of(out) - n);
 
     /* Gravity (or, without it, only the new height) in touched columns. */
