@@ -141,6 +141,23 @@ struct ps_game {
     ps_value (*end_value)(const void *inst, const void *state);  /* score */
     ps_value (*heuristic)(const void *inst, const void *state);  /* cost */
     ps_value (*upper_bound)(const void *inst, const void *state);/* score */
+    /* Optional. Is `move` legal in `state` by the rules? Needed when moves()
+     * prunes: it may skip legal moves that a search never needs (a pour that
+     * only permutes tubes), but a user's solution may still play them, and
+     * verify must accept them. NULL = legal iff moves() lists it. */
+    bool (*legal)(const void *inst, const void *state, ps_move move);
+    /* Optional, for tree searches (IDA*, DFS) that see each path: may
+     * `second`, a move of `after` = apply(before, first), be skipped right
+     * after `first`? Only when playing `second` first from `before`, then
+     * `first`, is also searched and reaches the same position at the same
+     * cost (the two moves commute), and the game orders each such pair one
+     * way only, so one of the two orders always survives. */
+    bool (*redundant_after)(const void *inst, const void *before,
+                            ps_move first, const void *after, ps_move second);
+    /* Optional. Can the instance be solved at all, judged without search
+     * (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
+     * which part fails and why. The driver asks before every search. */
+    bool (*check)(const void *inst, char *why, size_t len);
 
     /* --- text forms (round-trip) --- */
     void (*print_state)(const void *inst, const void *state, FILE *out,

@@ -1,71 +1,130 @@
 /*
- * greedy.c - play the move with the largest immediate gain until the game
- * ends. Ties go to the first move in the game's move order (for SameGame: the
- * group whose first cell, scanning columns left to right and each column
- * bottom up, comes first). A heuristic: it claims nothing about optimality.
+ * greedy.c - score games: play the move with the largest immediate gain until
+ * the game ends. Ties go to the first move in the game's move order (for
+ * SameGame: the group whose first cell, scanning columns left to right and
+ * each column bottom up, comes first). Cost games: greedy best-first search
+ * on the heuristic h alone (bestfirst.h), which finds a goal fast but with
+ * no bound on its cost. A heuristic: it claims nothing about optimality.
  */
-#include <stdlib.h>
+#include "greedy.h"
 
-#include "search.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "bestfirst.h"
+
+bool ps_greedy_init(struct ps_greedy *gr, const struct ps_game *g,
+                    const void *inst)
+{
+    size_t ss = g->state_size(inst);
+    int max_moves = g->max_moves(inst);
+    gr->game = g;
+    gr->inst = inst;
+    gr->moves = malloc((size_t)max_moves * sizeof *gr->moves);
+    gr->gains = malloc((size_t)max_moves * sizeof *gr->gains);
+    gr->cur = malloc(ss);
+    gr->next = malloc(ss);
+    if (gr->moves && gr->gains && gr->cur && gr->next)
+        return true;
+    ps_greedy_free(gr);
+    return false;
+}
+
+void ps_greedy_free(struct ps_greedy *gr)
+{
+    free(gr->moves);
+    free(gr->gains);
+    free(gr->cur);
+    free(gr->next);
+    gr->moves = NULL;
+    gr->gains = NULL;
+    gr->cur = gr->next = NULL;
+}
+
+int ps_greedy_pick(const ps_value *gains, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (gains[i] > gains[best])
+            best = i;
+    return best;
+}
+
+ps_value ps_greedy_play(struct ps_greedy *gr, struct ps_search *s,
+                        bool trace, const void *start, ps_move *path,
+                        int max_len, int *len, bool *over)
+{
+    const struct ps_game *g = gr->game;
+    memcpy(gr->cur, start, g->state_size(gr->inst));
+    ps_value total = 0;
+    int depth = 0;
+    *over = false;
+    while (depth < max_len) {
+        if (s && ps_search_stopped(s))
+            break;
+        int n = g->moves(gr->inst, gr->cur, gr->moves, gr->gains);
+        if (s)
+            s->stats.expanded++;
+        if (n == 0) {
+            *over = true;
+            break;
+        }
+        int best = ps_greedy_pick(gr->gains, n);
+        if (s && trace && ps_search_tracing(s)) {
+            char text[64];
+            g->format_move(gr->inst, gr->cur, gr->moves[best], text, sizeof text);
+            ps_search_trace(s, gr->cur, depth, total, 0, text);
+        }
+        total += g->apply(gr->inst, gr->cur, gr->moves[best], gr->next);
+        if (s)
+            s->stats.generated++;
+        path[depth++] = gr->moves[best];
+        unsigned char *t = gr->cur;
+        gr->cur = gr->next;
+        gr->next = t;
+    }
+    /* A line stopped early is still a legal (partial) game; the end value
+     * counts only once the game is over. */
+    if (!*over && depth == max_len &&
+        g->moves(gr->inst, gr->cur, gr->moves, NULL) == 0)
+        *over = true;
+    *len = depth;
+    if (*over && g->end_value)
+        total += g->end_value(gr->inst, gr->cur);
+    return total;
+}
 
 static enum ps_status greedy_run(struct ps_search *s)
 {
+    if (!(s->flags & PS_MAXIMISE))
+        return ps_bestfirst_run(s, PS_BF_GREEDY);
     const struct ps_game *g = s->game;
-    int max_moves = g->max_moves(s->inst), max_depth = g->max_depth(s->inst);
-    ps_move *moves = malloc((size_t)max_moves * sizeof *moves);
-    ps_value *gains = malloc((size_t)max_moves * sizeof *gains);
+    int max_depth = g->max_depth(s->inst);
+    struct ps_greedy gr;
     ps_move *path = malloc((size_t)(max_depth + 1) * sizeof *path);
-    unsigned char *cur = malloc(s->state_size), *next = malloc(s->state_size);
-    enum ps_status st = PS_HEURISTIC;
-    if (!moves || !gains || !path || !cur || !next) {
+    unsigned char *start = malloc(s->state_size);
+    if (!path || !start || !ps_greedy_init(&gr, g, s->inst)) {
         s->stop = PS_STOP_MEMORY;
-        goto done;
+        free(path);
+        free(start);
+        return PS_HEURISTIC;
     }
-    g->initial_state(s->inst, cur);
-    ps_value total = 0;
-    int depth = 0;
-    bool over = false;
-    for (;;) {
-        if (ps_search_stopped(s))
-            break;
-        int n = g->moves(s->inst, cur, moves, gains);
-        s->stats.expanded++;
-        if (n == 0) {
-            over = true;
-            break;
-        }
-        int best = 0;
-        for (int i = 1; i < n; i++)
-            if (gains[i] > gains[best])
-                best = i;
-        if (ps_search_tracing(s)) {
-            char text[64];
-            g->format_move(s->inst, cur, moves[best], text, sizeof text);
-            ps_search_trace(s, cur, depth, total, 0, text);
-        }
-        total += g->apply(s->inst, cur, moves[best], next);
-        s->stats.generated++;
-        path[depth++] = moves[best];
-        unsigned char *t = cur;
-        cur = next;
-        next = t;
-    }
-    /* Even when stopped early, the line so far is a legal (partial) game;
-     * the end bonus counts only once the game is over. */
-    ps_search_offer(s, path, depth, over ? ps_final_value(s, cur, total) : total);
-done:
-    free(moves);
-    free(gains);
+    g->initial_state(s->inst, start);
+    int len;
+    bool over;
+    ps_value value =
+        ps_greedy_play(&gr, s, true, start, path, max_depth + 1, &len, &over);
+    ps_search_offer(s, path, len, value);
+    ps_greedy_free(&gr);
     free(path);
-    free(cur);
-    free(next);
-    return st;
+    free(start);
+    return PS_HEURISTIC;
 }
 
 const struct ps_algorithm ps_algo_greedy = {
     .name = "greedy",
-    .summary = "largest immediate gain first (heuristic)",
+    .summary = "largest gain first; cost games: best-first on h (heuristic)",
     .for_score = true,
-    .for_cost = false,
+    .for_cost = true,
     .run = greedy_run,
 };

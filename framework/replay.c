@@ -22,10 +22,14 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
     g->initial_state(inst, cur);
     ps_value value = 0;
     for (int k = 0; k < n; k++) {
-        int count = g->moves(inst, cur, legal, NULL);
         bool found = false;
-        for (int i = 0; i < count && !found; i++)
-            found = legal[i] == moves[k];
+        if (g->legal) {
+            found = g->legal(inst, cur, moves[k]);
+        } else {
+            int count = g->moves(inst, cur, legal, NULL);
+            for (int i = 0; i < count && !found; i++)
+                found = legal[i] == moves[k];
+        }
         if (!found) {
             char text[64];
             g->format_move(inst, cur, moves[k], text, sizeof text);

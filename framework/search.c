@@ -73,6 +73,12 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->algo_name = a->name;
     s->start = ps_now();
     s->last_progress = s->start;
+    /* A game that can prove an instance unsolvable without search (colour
+     * counts, sizes) does so before any algorithm runs. */
+    if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
+        s->stats.seconds = ps_now() - s->start;
+        return PS_UNSOLVABLE;
+    }
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
     if (s->stop != PS_STOP_NONE && st != PS_UNSOLVABLE)

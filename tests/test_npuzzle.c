@@ -5,6 +5,7 @@
  */
 #include "support.h"
 
+#include "replay.h"
 #include "table.h"
 
 extern const struct ps_game npuzzle_game;
@@ -87,9 +88,29 @@ static void test_manhattan_is_admissible(void **unused)
     free(rules);
 }
 
-/* Generated puzzles have the solvable parity. The solvable 2x2 positions
- * form one cycle of 12, so turning the blank one way round (never undoing
- * the last slide) reaches the goal within 11 slides, or never. */
+/* The solvable 2x2 positions form one cycle of 12, so turning the blank one
+ * way round (never undoing the last slide) reaches the goal within 11
+ * slides, or never: a brute-force solvability test. */
+static bool reaches_goal_2x2(const void *inst)
+{
+    unsigned char *s = test_initial(G, inst), next[8];
+    bool solved = G->is_goal(inst, s);
+    ps_move last = 99;
+    for (int k = 0; k < 12 && !solved; k++) {
+        ps_move moves[4];
+        int n = G->moves(inst, s, moves, NULL);
+        assert_int_equal(n, 2);
+        ps_move m = moves[0] == last ? moves[1] : moves[0];
+        last = s[4]; /* the blank's index: undoing = moving that tile back */
+        G->apply(inst, s, m, next);
+        memcpy(s, next, G->state_size(inst));
+        solved = G->is_goal(inst, s);
+    }
+    free(s);
+    return solved;
+}
+
+/* Generated puzzles are solvable. */
 static void test_generated_2x2_are_solvable(void **unused)
 {
     (void)unused;
@@ -102,23 +123,78 @@ static void test_generated_2x2_are_solvable(void **unused)
         assert_true(G->generate(&o, f, &err));
         fclose(f);
         void *inst = test_load(G, rules, text);
-        unsigned char *s = test_initial(G, inst), next[8];
-        /* The 2x2 puzzle is a cycle of 12 positions: sliding the blank
-         * clockwise at most 11 times must reach the goal. */
-        bool solved = G->is_goal(inst, s);
-        ps_move last = 99;
-        for (int k = 0; k < 12 && !solved; k++) {
-            ps_move moves[4];
-            int n = G->moves(inst, s, moves, NULL);
-            assert_int_equal(n, 2);
-            ps_move m = moves[0] == last ? moves[1] : moves[0];
-            last = s[4]; /* the blank's index: undoing = moving that tile back */
-            G->apply(inst, s, m, next);
-            memcpy(s, next, G->state_size(inst));
-            solved = G->is_goal(inst, s);
+        assert_true(reaches_goal_2x2(inst));
+        G->free_instance(inst);
+    }
+    free(rules);
+}
+
+/* The parity check proves unsolvable exactly the 12 of the 24 positions of
+ * the 2x2 puzzle that brute force cannot solve. */
+static void test_check_matches_brute_force(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    int perm[4] = {0, 1, 2, 3}, solvable = 0;
+    for (int k = 0; k < 24; k++) {
+        /* The k-th permutation, by the factorial number system. */
+        int pool[4] = {0, 1, 2, 3}, left = 4, code = k;
+        for (int i = 0, f = 6; i < 4; i++) {
+            int pick = code / f;
+            code %= f;
+            perm[i] = pool[pick];
+            for (int j = pick; j + 1 < left; j++)
+                pool[j] = pool[j + 1];
+            left--;
+            f = left > 1 ? f / left : 1;
         }
-        assert_true(solved);
-        free(s);
+        char text[32];
+        snprintf(text, sizeof text, "%d %d\n%d %d\n", perm[0], perm[1],
+                 perm[2], perm[3]);
+        void *inst = test_load(G, rules, text);
+        char why[128];
+        bool ok = G->check(inst, why, sizeof why);
+        assert_int_equal(ok, reaches_goal_2x2(inst));
+        solvable += ok;
+        G->free_instance(inst);
+    }
+    assert_int_equal(solvable, 12);
+    free(rules);
+}
+
+/* BFS, A* and IDA* agree on the optimum of random 8-puzzles, and each
+ * solution replays to the goal at the claimed cost. */
+static void test_exact_algorithms_agree(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    const char *algos[] = {"bfs", "astar", "idastar"};
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        char text[256];
+        struct ps_gen_options o = {.rows = 3, .seed = seed};
+        FILE *f = fmemopen(text, sizeof text, "w");
+        struct ps_error err;
+        assert_true(G->generate(&o, f, &err));
+        fclose(f);
+        void *inst = test_load(G, rules, text);
+        ps_value cost[3];
+        for (int a = 0; a < 3; a++) {
+            struct ps_search s;
+            ps_search_init(&s, G, inst, NULL, NULL);
+            assert_int_equal(ps_search_run(&s, ps_algorithm_find(algos[a])),
+                             PS_OPTIMAL);
+            assert_true(s.best.found);
+            cost[a] = s.best.value;
+            unsigned char final[16];
+            struct ps_replay res;
+            assert_true(ps_replay_moves(G, inst, s.best.moves, s.best.len,
+                                        final, &res, &err));
+            assert_true(res.over);
+            assert_int_equal(res.value, cost[a]);
+            ps_search_free(&s);
+        }
+        assert_int_equal(cost[0], cost[1]);
+        assert_int_equal(cost[0], cost[2]);
         G->free_instance(inst);
     }
     free(rules);
@@ -131,6 +207,8 @@ int main(void)
         cmocka_unit_test(test_parser_rejections),
         cmocka_unit_test(test_manhattan_is_admissible),
         cmocka_unit_test(test_generated_2x2_are_solvable),
+        cmocka_unit_test(test_check_matches_brute_force),
+        cmocka_unit_test(test_exact_algorithms_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

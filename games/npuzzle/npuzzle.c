@@ -278,6 +278,41 @@ static bool np_parse_move(const void *p, const void *state, const char *text,
                         tile);
 }
 
+/* ---- solvability ---- */
+
+/* With the blank last in the goal: for odd n, a position is solvable iff its
+ * number of inversions is even; for even n, iff inversions + the blank's row
+ * counted from the bottom (1-based) is odd. Each slide keeps that parity. */
+static bool np_solvable(const int *t, int n)
+{
+    int cells = n * n, inversions = 0, blank = 0;
+    for (int i = 0; i < cells; i++) {
+        if (!t[i]) {
+            blank = i;
+            continue;
+        }
+        for (int j = i + 1; j < cells; j++)
+            if (t[j] && t[j] < t[i])
+                inversions++;
+    }
+    if (n % 2)
+        return inversions % 2 == 0;
+    return (inversions + n - blank / n) % 2 == 1;
+}
+
+static bool np_check(const void *p, char *why, size_t len)
+{
+    const struct np_instance *in = p;
+    int t[NP_MAX * NP_MAX];
+    for (int i = 0; i < in->cells; i++)
+        t[i] = in->start[i];
+    if (np_solvable(t, in->n))
+        return true;
+    snprintf(why, len, "the tiles are an odd permutation of the goal: no "
+                       "sequence of slides can sort them");
+    return false;
+}
+
 /* ---- generation ---- */
 
 /* A uniformly random solvable position: a random permutation, fixed up by
@@ -299,21 +334,8 @@ static bool np_generate(const struct ps_gen_options *o, FILE *out,
         t[i] = t[j];
         t[j] = x;
     }
-    /* With the blank last in the goal: for odd n, solvable iff the number of
-     * inversions is even; for even n, iff inversions + the blank's row
-     * counted from the bottom (1-based) is odd. */
-    int inversions = 0, blank = 0;
-    for (int i = 0; i < cells; i++) {
-        if (!t[i]) {
-            blank = i;
-            continue;
-        }
-        for (int j = i + 1; j < cells; j++)
-            if (t[j] && t[j] < t[i])
-                inversions++;
-    }
-    int parity = inversions + (n % 2 == 0 ? n - blank / n + 1 : 0);
-    if (parity % 2) {
+    if (!np_solvable(t, n)) {
+        /* Swapping two tiles flips the parity. */
         int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
         t[a] = t[b];
         t[b] = x;
@@ -350,6 +372,7 @@ const struct ps_game npuzzle_game = {
     .apply = np_apply,
     .is_goal = np_is_goal,
     .heuristic = np_heuristic,
+    .check = np_check,
     .print_state = np_print_state,
     .format_move = np_format_move,
     .parse_move = np_parse_move,

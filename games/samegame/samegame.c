@@ -49,6 +49,12 @@ struct sg_instance {
      * flood fill, the hottest loop of every playout. */
     uint8_t col_of[SG_MAX_CELLS], row_of[SG_MAX_CELLS];
     unsigned char *start; /* the initial state */
+    /* For upper_bound(), filled once at load (see sg_prepare_bound):
+     * colour_bound[c]: the most a colour with c cells left can still gain;
+     * end_bound[d]: the largest end value with at least d cells left. */
+    int64_t colour_bound[SG_MAX_CELLS + 1];
+    int64_t end_bound[SG_MAX_CELLS + 1];
+    int superadditive_upto; /* score[a]+score[b] <= score[a+b] for a+b <= this */
 };
 
 /* ---- rules ---- */
@@ -231,6 +237,70 @@ static bool check_settled(const struct sg_instance *in, const uint8_t *grid,
     return true;
 }
 
+/* ---- the upper bound (docs/samegame.md argues its soundness) ---- */
+
+/* The largest L such that gain[a] + gain[b] <= gain[a + b] for all group
+ * sizes a, b >= min_group with a + b <= L: up to L, merging two groups of a
+ * colour never loses, so a colour's groups are worth at most one big group. */
+static int superadditive_limit(const struct sg_rules *r, int ncells)
+{
+    const int m = (int)r->min_group;
+    for (int sum = 2 * m; sum <= ncells; sum++)
+        for (int a = m; 2 * a <= sum; a++)
+            if (sg_gain(r, a) + sg_gain(r, sum - a) > sg_gain(r, sum))
+                return sum - 1;
+    return ncells;
+}
+
+/* Tabulate, for every count c a colour can have, the most its groups can
+ * still gain: the groups removed from a colour of c cells have sizes
+ * k_i >= min_group with sum k_i <= c, so
+ *   sum gain[k_i] = sum k_i * (gain[k_i] / k_i) <= c * max_{m<=k<=c} gain[k]/k
+ * when that ratio is positive, and <= 0 otherwise (an empty sum is 0: no
+ * group of the colour need ever be removed -- and a forced move only lowers
+ * what is reachable, never raises it). If the table is superadditive up to c
+ * the groups are worth at most one group of their total size, so
+ * max_{m<=k<=c} gain[k] (not gain[c]: the total may be less than c) bounds
+ * them too; the smaller bound wins. A colour with fewer than min_group cells
+ * can never form a group again (cells are never added): 0.
+ * The end value with r cells left is end_bonus[r] (+ clear_bonus if r = 0);
+ * r is at least the number of such dead cells d, so end_bound[d] is the
+ * largest end value over r >= d. */
+static void sg_prepare_bound(struct sg_instance *in)
+{
+    const struct sg_rules *r = &in->rules;
+    const int N = in->ncells, m = (int)r->min_group;
+    in->superadditive_upto = superadditive_limit(r, N);
+    int64_t num = 0, den = 0; /* the best ratio gain[k]/k so far; den 0: none */
+    int64_t best_gain = INT64_MIN;
+    for (int c = 0; c <= N; c++) {
+        in->colour_bound[c] = 0;
+        if (c < m)
+            continue;
+        int64_t gain = sg_gain(r, c);
+        if (den == 0 || gain * den > num * c) {
+            num = gain;
+            den = c;
+        }
+        if (gain > best_gain)
+            best_gain = gain;
+        /* ceil(c * num / den), exact in integers; only positive matters */
+        int64_t bound = num > 0 ? (c * num + den - 1) / den : 0;
+        if (c <= in->superadditive_upto && best_gain < bound)
+            bound = best_gain;
+        in->colour_bound[c] = bound > 0 ? bound : 0;
+    }
+    int64_t best_end = INT64_MIN;
+    for (int d = N; d >= 0; d--) {
+        int64_t end = 0;
+        if (r->objective == SG_OBJ_SCORE)
+            end = r->end_bonus[d] + (d == 0 ? r->clear_bonus : 0);
+        if (end > best_end)
+            best_end = end;
+        in->end_bound[d] = best_end;
+    }
+}
+
 static void *sg_load(const void *rules, const char *path, const char *text,
                      size_t len, struct ps_error *err)
 {
@@ -342,6 +412,7 @@ static void *sg_load(const void *rules, const char *path, const char *text,
             }
         }
     *cells_left_of(in->start) = (uint16_t)left;
+    sg_prepare_bound(in);
     free(grid);
     free(col_of_cell);
     return in;
@@ -485,24 +556,53 @@ static int sg_moves(const void *p, const void *state, ps_move *moves,
     return n;
 }
 
+/* Erase the group of cell `start` in a state being built, returning its
+ * size and the range of columns it touched. Erasing as it goes doubles as
+ * the visited mark (an erased cell no longer matches the colour), and it
+ * works on the state itself: a search makes many children, and padding the
+ * board for each (as sg_moves does once per node) would cost more than the
+ * bounds checks. */
+static int erase_group(const struct sg_instance *in, uint8_t *cell,
+                       const uint8_t *height, int start, int *cmin, int *cmax)
+{
+    const int R = in->rows, C = in->cols;
+    const uint8_t colour = cell[start];
+    uint16_t stack[SG_MAX_CELLS];
+    int sp = 0, n = 0;
+    cell[start] = 0;
+    stack[sp++] = (uint16_t)start;
+    *cmin = C;
+    *cmax = -1;
+    while (sp) {
+        int i = stack[--sp], c = in->col_of[i], r = in->row_of[i];
+        n++;
+        if (c < *cmin)
+            *cmin = c;
+        if (c > *cmax)
+            *cmax = c;
+#define SG_ERASE(cond, q)                                                      \
+    if ((cond) && cell[q] == colour) {                                         \
+        cell[q] = 0;                                                           \
+        stack[sp++] = (uint16_t)(q);                                           \
+    }
+        SG_ERASE(r + 1 < height[c], i + 1)
+        SG_ERASE(r > 0, i - 1)
+        SG_ERASE(c + 1 < C && r < height[c + 1], i + R)
+        SG_ERASE(c > 0 && r < height[c - 1], i - R)
+#undef SG_ERASE
+    }
+    return n;
+}
+
 static ps_value sg_apply(const void *p, const void *state, ps_move move,
                          void *out)
 {
     const struct sg_instance *in = p;
     const int R = in->rows, C = in->cols;
-    uint16_t list[SG_MAX_CELLS];
-    int n = group_at(in, state, (int)move, list);
     memcpy(out, state, in->state_size);
     uint8_t *cell = cells_of(in, out), *height = heights_of(in, out);
-    int cmin = C, cmax = -1;
-    for (int k = 0; k < n; k++) {
-        int i = list[k], c = in->col_of[i];
-        cell[i] = 0;
-        if (c < cmin)
-            cmin = c;
-        if (c > cmax)
-            cmax = c;
-    }
+    int cmin, cmax;
+    int n = erase_group(in, cell, height, (int)move, &cmin, &cmax);
     *cells_left_of(out) = (uint16_t)(*cells_left_of(out) - n);
 
     /* Gravity (or, without it, only the new height) in touched columns. */
@@ -564,6 +664,33 @@ static ps_value sg_end_value(const void *p, const void *state)
         return 0;
     int left = *cells_left_of((void *)state);
     return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
+}
+
+/* An upper bound on the score still to come from `state`: the tabulated
+ * bound of each colour by its count, plus the largest end value reachable
+ * given the dead cells (colours with fewer than min_group cells left, which
+ * can never be removed: so a colour with exactly one cell left forbids the
+ * clear bonus -- while a board with a single cell may still be cleared, since
+ * a single can join a group of its colour later). */
+static ps_value sg_upper_bound(const void *p, const void *state)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    int count[SG_MAX_COLORS + 1] = {0};
+    for (int c = 0; c < in->cols; c++) {
+        const uint8_t *col = cell + c * in->rows;
+        for (int r = 0; r < height[c]; r++)
+            count[col[r]]++;
+    }
+    int64_t bound = 0;
+    int dead = 0;
+    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+        if (count[k] < in->rules.min_group)
+            dead += count[k];
+        else
+            bound += in->colour_bound[count[k]];
+    }
+    return bound + in->end_bound[dead];
 }
 
 /* ---- text forms ---- */
@@ -806,7 +933,7 @@ static const struct ps_gen_options sg_bench_sizes[] = {
 const struct ps_game samegame_game = {
     .name = "samegame",
     .summary = "SameGame / Clickomania / PopStar: remove groups, maximise score",
-    .flags = PS_MAXIMISE,
+    .flags = PS_MAXIMISE | PS_HAS_BOUND,
     .rules_size = sizeof(struct sg_rules),
     .rules_default = sg_rules_default,
     .params = sg_params,
@@ -822,6 +949,7 @@ const struct ps_game samegame_game = {
     .moves = sg_moves,
     .apply = sg_apply,
     .end_value = sg_end_value,
+    .upper_bound = sg_upper_bound,
     .print_state = sg_print_state,
     .format_move = sg_format_move,
     .parse_move = sg_parse_move,

@@ -1,0 +1,300 @@
+/*
+ * bestfirst.c - the best-first engine (see bestfirst.h).
+ *
+ * Memory per stored state: the ps_table entry, round8(state_size + 16)
+ * bytes plus <= 24 bytes of slots, and 24 bytes per open-list entry; both
+ * are reserved through ps_memory_reserve(), so --max-memory stops the run
+ * instead of the process.
+ */
+#include "bestfirst.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+#define NO_PARENT UINT32_MAX
+
+/* The payload of every table entry. */
+struct bf_node {
+    ps_value g;
+    uint32_t parent; /* entry index, NO_PARENT for the start */
+    uint8_t closed;  /* expanded with this g */
+};
+
+struct bf_item {
+    int64_t key;     /* priority: smaller first */
+    ps_value g;      /* larger first on equal keys */
+    uint32_t entry;
+};
+
+struct bf_heap {
+    struct bf_item *items;
+    size_t count, cap;
+};
+
+struct bf {
+    struct ps_search *s;
+    struct ps_table table;
+    struct bf_heap open;
+    int64_t gw, hw;  /* key = gw * g + hw * h */
+    bool reopen;     /* exact orders reopen a closed state on a better g */
+};
+
+static bool item_before(const struct bf_item *a, const struct bf_item *b)
+{
+    return a->key < b->key || (a->key == b->key && a->g > b->g);
+}
+
+static bool heap_push(struct bf *b, struct bf_item it)
+{
+    struct bf_heap *h = &b->open;
+    if (h->count == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 1024;
+        if (!ps_memory_reserve(b->s, (cap - h->cap) * sizeof *h->items))
+            return false;
+        struct bf_item *items = realloc(h->items, cap * sizeof *items);
+        if (!items) {
+            ps_memory_release(b->s, (cap - h->cap) * sizeof *h->items);
+            b->s->stop = PS_STOP_MEMORY;
+            return false;
+        }
+        h->items = items;
+        h->cap = cap;
+    }
+    size_t i = h->count++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!item_before(&it, &h->items[up]))
+            break;
+        h->items[i] = h->items[up];
+        i = up;
+    }
+    h->items[i] = it;
+    if (h->count > b->s->stats.peak_frontier)
+        b->s->stats.peak_frontier = h->count;
+    return true;
+}
+
+static struct bf_item heap_pop(struct bf_heap *h)
+{
+    struct bf_item top = h->items[0], last = h->items[--h->count];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->count)
+            break;
+        if (c + 1 < h->count && item_before(&h->items[c + 1], &h->items[c]))
+            c++;
+        if (!item_before(&h->items[c], &last))
+            break;
+        h->items[i] = h->items[c];
+        i = c;
+    }
+    if (h->count)
+        h->items[i] = last;
+    return top;
+}
+
+static ps_value heuristic_of(const struct ps_search *s, const void *state)
+{
+    return s->game->heuristic ? s->game->heuristic(s->inst, state) : 0;
+}
+
+/* Insert or improve a state reached with cost g from `parent`; push it on
+ * the open list when it is new or its g improved. False when a limit hit. */
+static bool bf_reach(struct bf *b, const void *state, ps_value g,
+                     uint32_t parent)
+{
+    struct ps_search *s = b->s;
+    bool added;
+    int64_t idx = ps_table_insert(&b->table, s->game->hash(s->inst, state),
+                                  state, &added);
+    if (idx == PS_TABLE_FULL)
+        return false;
+    struct bf_node *node = ps_table_value(&b->table, idx);
+    if (!added) {
+        if (g >= node->g || (node->closed && !b->reopen)) {
+            s->stats.duplicates++;
+            return true;
+        }
+        node->closed = 0;
+    }
+    node->g = g;
+    node->parent = parent;
+    struct bf_item it = {b->gw * g + b->hw * heuristic_of(s, state), g,
+                         (uint32_t)idx};
+    return heap_push(b, it);
+}
+
+ps_value ps_moves_from_states(struct ps_search *s, const void *const *chain,
+                              int n, ps_move *moves)
+{
+    const struct ps_game *g = s->game;
+    int max = g->max_moves(s->inst);
+    ps_move *list = malloc((size_t)max * sizeof *list);
+    unsigned char *cur = malloc(s->state_size), *next = malloc(s->state_size);
+    unsigned char *best = malloc(s->state_size);
+    ps_value total = -1;
+    if (!list || !cur || !next || !best)
+        goto done;
+    g->initial_state(s->inst, cur);
+    total = 0;
+    for (int k = 1; k < n && total >= 0; k++) {
+        int count = g->moves(s->inst, cur, list, NULL);
+        ps_value best_cost = -1;
+        for (int i = 0; i < count; i++) {
+            ps_value c = g->apply(s->inst, cur, list[i], next);
+            if ((best_cost < 0 || c < best_cost) &&
+                ps_game_equal(g, s->inst, next, chain[k])) {
+                best_cost = c;
+                moves[k - 1] = list[i];
+                memcpy(best, next, s->state_size);
+            }
+        }
+        if (best_cost < 0) {
+            total = -1;
+            break;
+        }
+        total += best_cost;
+        memcpy(cur, best, s->state_size);
+    }
+done:
+    free(list);
+    free(cur);
+    free(next);
+    free(best);
+    return total;
+}
+
+/* Rebuild the path to entry `goal` from the parent links and offer it. */
+static void bf_offer_path(struct bf *b, uint32_t goal)
+{
+    struct ps_search *s = b->s;
+    int n = 0;
+    for (uint32_t i = goal; i != NO_PARENT;
+         i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
+        n++;
+    const void **chain = malloc((size_t)n * sizeof *chain);
+    ps_move *moves = malloc((size_t)n * sizeof *moves);
+    if (chain && moves) {
+        int k = n;
+        for (uint32_t i = goal; i != NO_PARENT;
+             i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
+            chain[--k] = ps_table_state(&b->table, i);
+        ps_value cost = ps_moves_from_states(s, chain, n, moves);
+        ps_value g = ((struct bf_node *)ps_table_value(&b->table, goal))->g;
+        if (cost != g)
+            snprintf(s->note, sizeof s->note,
+                     "internal: path replay cost %lld, search g %lld",
+                     (long long)cost, (long long)g);
+        /* Offered with the search's g: verification replays it and would
+         * flag a difference. */
+        ps_search_offer(s, moves, n - 1, g);
+    } else {
+        s->stop = PS_STOP_MEMORY;
+    }
+    free(chain);
+    free(moves);
+}
+
+static void bf_trace(struct bf *b, const void *state, const struct bf_node *node)
+{
+    struct ps_search *s = b->s;
+    int depth = 0;
+    for (uint32_t i = node->parent; i != NO_PARENT;
+         i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
+        depth++;
+    ps_search_trace(s, state, depth, node->g, heuristic_of(s, state), "expand");
+}
+
+/* Expand entry `idx`: false when a limit stopped the search. */
+static bool bf_expand(struct bf *b, uint32_t idx, ps_move *moves,
+                      unsigned char *cur, unsigned char *next)
+{
+    struct ps_search *s = b->s;
+    const struct ps_game *g = s->game;
+    /* The arena may move while successors are inserted: work on a copy. */
+    memcpy(cur, ps_table_state(&b->table, idx), s->state_size);
+    struct bf_node *node = ps_table_value(&b->table, idx);
+    node->closed = 1;
+    ps_value g0 = node->g;
+    if (ps_search_tracing(s))
+        bf_trace(b, cur, node);
+    s->stats.expanded++;
+    int n = g->moves(s->inst, cur, moves, NULL);
+    for (int i = 0; i < n; i++) {
+        ps_value cost = g->apply(s->inst, cur, moves[i], next);
+        s->stats.generated++;
+        if (!bf_reach(b, next, g0 + cost, idx))
+            return false;
+    }
+    return true;
+}
+
+enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
+{
+    struct bf b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    switch (order) {
+    case PS_BF_BREADTH: b.gw = 1; b.hw = 0; b.reopen = true; break;
+    case PS_BF_ASTAR: b.gw = 1; b.hw = 1; b.reopen = true; break;
+    case PS_BF_WEIGHTED:
+        /* Fixed point keeps keys integral: key = 1024 g + round(1024 w) h. */
+        b.gw = 1024;
+        b.hw = (int64_t)llround(s->opt.weight * 1024.0);
+        snprintf(s->note, sizeof s->note,
+                 "heuristic: weighted A* (w = %g), cost <= %g x optimum",
+                 s->opt.weight, s->opt.weight > 1 ? s->opt.weight : 1.0);
+        break;
+    case PS_BF_GREEDY:
+        b.gw = 0;
+        b.hw = 1;
+        snprintf(s->note, sizeof s->note,
+                 "heuristic: greedy best-first on h, no optimality claim");
+        break;
+    }
+    enum ps_status st = order == PS_BF_BREADTH || order == PS_BF_ASTAR ||
+                                (order == PS_BF_WEIGHTED && s->opt.weight <= 1.0)
+                            ? PS_OPTIMAL
+                            : PS_HEURISTIC;
+    if (st == PS_OPTIMAL && order == PS_BF_WEIGHTED)
+        s->note[0] = '\0'; /* w <= 1 is plain A* with a smaller h */
+    const struct ps_game *g = s->game;
+    ps_move *moves = malloc((size_t)g->max_moves(s->inst) * sizeof *moves);
+    unsigned char *cur = malloc(s->state_size), *next = malloc(s->state_size);
+    if (!moves || !cur || !next || !ps_table_init(&b.table, s,
+                                                  sizeof(struct bf_node))) {
+        s->stop = PS_STOP_MEMORY;
+        goto done;
+    }
+    g->initial_state(s->inst, cur);
+    if (!bf_reach(&b, cur, 0, NO_PARENT))
+        goto done;
+    bool solved = false;
+    while (b.open.count && !ps_search_stopped(s)) {
+        struct bf_item it = heap_pop(&b.open);
+        struct bf_node *node = ps_table_value(&b.table, it.entry);
+        if (node->closed || it.g > node->g)
+            continue; /* stale: a better entry was pushed since */
+        if (g->is_goal(s->inst, ps_table_state(&b.table, it.entry))) {
+            bf_offer_path(&b, it.entry);
+            solved = true;
+            break;
+        }
+        if (!bf_expand(&b, it.entry, moves, cur, next))
+            break;
+    }
+    if (!solved && s->stop == PS_STOP_NONE)
+        st = PS_UNSOLVABLE; /* the open list ran dry: every state was seen */
+done:
+    ps_table_free(&b.table);
+    ps_memory_release(s, b.open.cap * sizeof *b.open.items);
+    free(b.open.items);
+    free(moves);
+    free(cur);
+    free(next);
+    return st;
+}

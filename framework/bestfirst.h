@@ -1,0 +1,44 @@
+/*
+ * bestfirst.h - one best-first search engine for cost games, behind bfs,
+ * astar, wastar and greedy. They differ only in the priority of a state:
+ *
+ *   order       priority        returns
+ *   BREADTH     g               optimal (uniform cost = BFS for unit costs)
+ *   ASTAR       g + h           optimal when h is admissible
+ *   WEIGHTED    g + w h         heuristic (cost <= w * optimum when h is
+ *                               admissible), usually much faster
+ *   GREEDY      h               heuristic, fastest, no bound on the cost
+ *
+ * Ties go to the larger g (the deeper state, nearer a goal). The closed set
+ * is a ps_table (state + {g, parent, closed}); the open list is a binary
+ * heap of (priority, g, entry) where an entry whose g has since improved is
+ * stale and skipped when popped. A goal is recognised when it is popped, so
+ * the exact orders are exact. When the open list runs dry the whole
+ * reachable space was searched: the instance is proven unsolvable.
+ */
+#ifndef PS_BESTFIRST_H
+#define PS_BESTFIRST_H
+
+#include "search.h"
+
+enum ps_bf_order {
+    PS_BF_BREADTH,
+    PS_BF_ASTAR,
+    PS_BF_WEIGHTED, /* uses s->opt.weight */
+    PS_BF_GREEDY,
+};
+
+enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order);
+
+/* The search stores whole states, not moves: a game whose equal() merges
+ * positions (water sort: tubes as a multiset) may reach a stored state by a
+ * path whose move codes name other slots. So a path is kept as the chain of
+ * its states and turned into moves by replaying it from the initial state,
+ * at each step taking the cheapest legal move whose successor equals the
+ * next state of the chain. chain[0] must equal the initial state.
+ * moves[] receives n-1 moves; returns their summed cost, or -1 when a step
+ * has no such move (a game whose equal() is not a symmetry of its moves). */
+ps_value ps_moves_from_states(struct ps_search *s, const void *const *chain,
+                              int n, ps_move *moves);
+
+#endif

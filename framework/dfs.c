@@ -1,0 +1,612 @@
+/*
+ * dfs.c - depth-first search with memory: branch and bound for score games,
+ * iterative deepening for cost games. docs/algorithms.md teaches both.
+ *
+ * Score games (PS_MAXIMISE): V(s), the best score still to come from state
+ * s, is the largest gain + V(child), or end_value(s) when no move is left.
+ * The search walks the tree depth first, best-looking move first (largest
+ * gain, ties in the game's order), and
+ *   - starts from the greedy line, so there is a good `best` at once;
+ *   - cuts a node when score so far + upper_bound(node) <= best: nothing
+ *     below can beat the best (only with PS_HAS_BOUND, not with --no-bound);
+ *   - remembers V(s) per state in an exact table (framework/table.h), so a
+ *     position reached again by another order of moves is not searched again.
+ *
+ * Why the memo stays sound next to the bound. A cut depends on the path (the
+ * score so far) and on the global best at that moment; the subtree under a
+ * cut was not searched, so the value computed for a node above a cut is not
+ * V(s). It is an upper bound of V(s), though: a cut child c returns U(c) =
+ * min(upper_bound(c), its table bound) >= V(c), every other child returns
+ * V(c) or such a bound, and a max of upper bounds bounds the max. So each
+ * node returns (value, exact) and each table entry stores the same pair:
+ *   exact  - value = V(s): every child was exact (no cut anywhere below).
+ *            Reused as the node's value; never downgraded to a bound.
+ *   bound  - V(s) <= value. Reused only as a cut: if so far + value <= best
+ *            the node cannot improve, otherwise it is searched again.
+ * A cut never loses the optimum, because it only cuts where no line can be
+ * strictly better than one already offered. Note that every value a node
+ * returns or the table holds is >= the truth, and every line offered is a
+ * real one: the flag decides how much work is saved, not what is found.
+ *
+ * The path is never stored in the table. Every finished line is offered to
+ * ps_search_offer() from the current path (so a time-out or Ctrl-C keeps the
+ * best so far); when an exact table hit would improve the best, the rest of
+ * its line is rebuilt by re-walking the table from that state, each step
+ * choosing a child whose gain + exact value equals what remains. If a child
+ * entry is missing (the table was full when it was searched) the rebuild
+ * fails and the node is simply searched again.
+ *
+ * --candidates K (only the K first moves in order) and --max-depth D (lines
+ * are finished greedily after D moves) make the search a heuristic: the
+ * result says so in s->note. The table stays sound for both: K cuts the
+ * moves by the state alone, and every entry records the depth budget it was
+ * computed with, and is reused only with the same budget.
+ *
+ * Memory: when --max-memory refuses to let the table grow, the search goes
+ * on without storing new states (existing entries are still read and
+ * updated), so it stays exact and within the limit; the note says so.
+ *
+ * Cost games: iterative deepening on f = g + h (h = heuristic() with
+ * PS_HAS_HEURISTIC, else 0; IDA* then, else depth-first iterative deepening
+ * on cost). Each round searches every path with f <= threshold; the next
+ * threshold is the smallest f that went over. The same table, cleared every
+ * round, holds the smallest g with which each state was entered in this
+ * round: entering it again with g no smaller cannot reach anything new within
+ * the threshold, so it is a duplicate (this also stops cycles). Without the
+ * table (--no-memo, or full) the states on the current path are checked
+ * instead. The first goal found costs exactly the threshold, the optimum; a
+ * round with nothing over the threshold and no goal proves the puzzle
+ * unsolvable.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "greedy.h"
+#include "table.h"
+
+#define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
+#define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
+
+struct dfs {
+    struct ps_search *s;
+    const struct ps_game *g;
+    const void *inst;
+    size_t ss;
+    int max_moves;
+    int frames;             /* depths the arrays below hold */
+    unsigned char *states;  /* one state per depth */
+    ps_move *moves;         /* max_moves per depth */
+    ps_value *gains;
+    int *order;
+    ps_move *path;          /* the moves leading to each depth */
+    struct ps_table tt;
+    bool memo, table_full, bound;
+    bool full_noted;        /* the note says the table filled up */
+    int candidates;         /* 0 = all moves */
+    int max_depth;          /* 0 = none */
+    bool depth_cut;         /* cost games: --max-depth cut something */
+    ps_value threshold, next_threshold;
+    struct ps_greedy greedy;
+};
+
+/* ---- per-depth storage ---- */
+
+static bool frames_resize(struct dfs *d, int frames)
+{
+    size_t mm = (size_t)d->max_moves, n = (size_t)frames;
+    unsigned char *states = realloc(d->states, n * d->ss);
+    if (states)
+        d->states = states;
+    ps_move *moves = realloc(d->moves, n * mm * sizeof *moves);
+    if (moves)
+        d->moves = moves;
+    ps_value *gains = realloc(d->gains, n * mm * sizeof *gains);
+    if (gains)
+        d->gains = gains;
+    int *order = realloc(d->order, n * mm * sizeof *order);
+    if (order)
+        d->order = order;
+    ps_move *path = realloc(d->path, n * sizeof *path);
+    if (path)
+        d->path = path;
+    if (!states || !moves || !gains || !order || !path)
+        return false;
+    d->frames = frames;
+    return true;
+}
+
+/* Make room for depth `depth` (cost games can go deeper than max_depth()). */
+static bool frames_reach(struct dfs *d, int depth)
+{
+    if (depth < d->frames)
+        return true;
+    if (frames_resize(d, 2 * depth + 2))
+        return true;
+    d->s->stop = PS_STOP_MEMORY;
+    return false;
+}
+
+static unsigned char *state_at(const struct dfs *d, int depth)
+{
+    return d->states + (size_t)depth * d->ss;
+}
+
+static ps_move *moves_at(const struct dfs *d, int depth)
+{
+    return d->moves + (size_t)depth * (size_t)d->max_moves;
+}
+
+static ps_value *gains_at(const struct dfs *d, int depth)
+{
+    return d->gains + (size_t)depth * (size_t)d->max_moves;
+}
+
+static int *order_at(const struct dfs *d, int depth)
+{
+    return d->order + (size_t)depth * (size_t)d->max_moves;
+}
+
+/* ---- the table ---- */
+
+struct dfs_entry {
+    int64_t value;
+    int32_t budget; /* the depth budget the value was computed with */
+    bool exact;
+};
+
+static struct dfs_entry entry_get(const struct dfs *d, int64_t i)
+{
+    const unsigned char *p = ps_table_value(&d->tt, i);
+    struct dfs_entry e;
+    int32_t packed;
+    memcpy(&e.value, p, sizeof e.value);
+    memcpy(&packed, p + 8, sizeof packed);
+    e.budget = packed >> 1;
+    e.exact = packed & 1;
+    return e;
+}
+
+static void entry_set(struct dfs *d, int64_t i, struct dfs_entry e)
+{
+    unsigned char *p = ps_table_value(&d->tt, i);
+    int32_t packed = (int32_t)((uint32_t)e.budget << 1 | (e.exact ? 1u : 0u));
+    memcpy(p, &e.value, sizeof e.value);
+    memcpy(p + 8, &packed, sizeof packed);
+}
+
+/* Insert `state`; on a full table, note it and carry on without storing. */
+static int64_t table_insert(struct dfs *d, uint64_t hash, const void *state,
+                            bool *added)
+{
+    *added = false;
+    if (d->table_full)
+        return ps_table_find(&d->tt, hash, state);
+    int64_t i = ps_table_insert(&d->tt, hash, state, added);
+    if (i != PS_TABLE_FULL)
+        return i;
+    d->table_full = true;
+    if (d->s->stop == PS_STOP_MEMORY)
+        d->s->stop = PS_STOP_NONE; /* the table stops growing, not the search */
+    if (d->full_noted)
+        return PS_TABLE_NONE;
+    d->full_noted = true;
+    char *note = d->s->note;
+    size_t used = strlen(note);
+    snprintf(note + used, sizeof d->s->note - used,
+             "%stable full at %zu entries: searched on without storing",
+             used ? "; " : "", d->tt.count);
+    return PS_TABLE_NONE;
+}
+
+/* ---- move order ---- */
+
+/* Order the moves at `depth` by gain, largest first, ties in the game's
+ * order (a stable insertion sort: n is small). Returns how many to try. */
+static int order_moves(struct dfs *d, int depth, int n)
+{
+    const ps_value *gains = gains_at(d, depth);
+    int *order = order_at(d, depth);
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && gains[order[j - 1]] < gains[i]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    return d->candidates > 0 && d->candidates < n ? d->candidates : n;
+}
+
+/* ---- score games ---- */
+
+static void offer_line(struct dfs *d, int len, ps_value value)
+{
+    if (ps_search_improves(d->s, value))
+        ps_search_offer(d->s, d->path, len, value);
+}
+
+/* The value of a node at the depth cap: its greedy line, written to the path
+ * from `depth` on. Returns the value; *len receives the whole line's length. */
+static ps_value greedy_tail(struct dfs *d, int depth, int *len)
+{
+    bool over;
+    int tail;
+    ps_value v = ps_greedy_play(&d->greedy, NULL, false, state_at(d, depth),
+                                d->path + depth, d->frames - depth, &tail,
+                                &over);
+    d->s->stats.generated += (uint64_t)tail;
+    *len = depth + tail;
+    return v;
+}
+
+static int budget_at(const struct dfs *d, int depth)
+{
+    return d->max_depth ? d->max_depth - depth : DFS_UNCAPPED;
+}
+
+/* The exact value of the state at `depth` if it is known without search:
+ * terminal, at the depth cap (greedy), or an exact table entry. */
+static bool known_value(struct dfs *d, int depth, ps_value *value)
+{
+    const void *state = state_at(d, depth);
+    int budget = budget_at(d, depth);
+    if (d->memo) {
+        int64_t i = ps_table_find(&d->tt, d->g->hash(d->inst, state), state);
+        if (i >= 0) {
+            struct dfs_entry e = entry_get(d, i);
+            if (e.exact && e.budget == budget) {
+                *value = e.value;
+                return true;
+            }
+        }
+    }
+    if (d->g->moves(d->inst, state, moves_at(d, depth), NULL) == 0) {
+        *value = d->g->end_value ? d->g->end_value(d->inst, state) : 0;
+        return true;
+    }
+    if (budget == 0) {
+        int len;
+        *value = greedy_tail(d, depth, &len);
+        return true;
+    }
+    return false;
+}
+
+/* Rebuild, from the state at `depth` (reached with `so_far`), a line worth
+ * exactly `remaining` by following exact values, and offer it. False when a
+ * step finds no child with a known value that fits. */
+static bool rebuild_line(struct dfs *d, int depth, ps_value so_far,
+                         ps_value remaining)
+{
+    for (;;) {
+        const void *state = state_at(d, depth);
+        ps_move *moves = moves_at(d, depth);
+        int n = d->g->moves(d->inst, state, moves, gains_at(d, depth));
+        if (n == 0) {
+            ps_value end = d->g->end_value ? d->g->end_value(d->inst, state) : 0;
+            if (end != remaining)
+                return false;
+            offer_line(d, depth, so_far + end);
+            return true;
+        }
+        if (budget_at(d, depth) == 0) {
+            int len;
+            if (greedy_tail(d, depth, &len) != remaining)
+                return false;
+            offer_line(d, len, so_far + remaining);
+            return true;
+        }
+        int k = order_moves(d, depth, n), i;
+        for (i = 0; i < k; i++) {
+            ps_move mv = moves[order_at(d, depth)[i]];
+            ps_value gain = d->g->apply(d->inst, state, mv, state_at(d, depth + 1));
+            ps_value v;
+            if (known_value(d, depth + 1, &v) && gain + v == remaining) {
+                d->path[depth] = mv;
+                so_far += gain;
+                remaining -= gain;
+                break;
+            }
+        }
+        if (i == k)
+            return false;
+        depth++;
+    }
+}
+
+/* Search the state at `depth`, reached with score `so_far`. Returns V(state)
+ * when *exact, else an upper bound of it (see the comment at the top). After
+ * a stop the result means nothing and nothing is stored. */
+static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
+                           bool *exact)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *g = d->g;
+    *exact = false;
+    if (ps_search_stopped(s))
+        return 0;
+    const void *state = state_at(d, depth);
+    int budget = budget_at(d, depth);
+    ps_value upper = INT64_MAX;
+    int64_t idx = PS_TABLE_NONE;
+    uint64_t hash = 0;
+    /* The table and the bound come before the moves: most nodes are cut
+     * here, and a terminal node is cut soundly too (its end value is at most
+     * its upper bound). */
+    if (d->bound) {
+        ps_value ub = g->upper_bound(d->inst, state);
+        upper = ub;
+    }
+    if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
+        s->stats.pruned++;
+        return upper;
+    }
+    if (d->memo && budget > 0) {
+        hash = g->hash(d->inst, state);
+        idx = ps_table_find(&d->tt, hash, state);
+        s->stats.table_probes++;
+        if (idx >= 0) {
+            struct dfs_entry e = entry_get(d, idx);
+            if (e.budget == budget) {
+                s->stats.table_hits++;
+                if (e.exact) {
+                    s->stats.duplicates++;
+                    if (!ps_search_improves(s, so_far + e.value) ||
+                        rebuild_line(d, depth, so_far, e.value)) {
+                        *exact = true;
+                        return e.value;
+                    }
+                    /* The line could not be rebuilt: search it again. */
+                } else if (e.value < upper) {
+                    upper = e.value;
+                }
+            }
+        }
+    }
+    if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
+        s->stats.pruned++;
+        return upper;
+    }
+
+    int n = g->moves(d->inst, state, moves_at(d, depth), gains_at(d, depth));
+    s->stats.expanded++;
+    if (n == 0) {
+        ps_value end = g->end_value ? g->end_value(d->inst, state) : 0;
+        offer_line(d, depth, so_far + end);
+        *exact = true;
+        return end;
+    }
+    if (budget == 0) {
+        int len;
+        ps_value v = greedy_tail(d, depth, &len);
+        offer_line(d, len, so_far + v);
+        *exact = true;
+        return v;
+    }
+    if (ps_search_tracing(s))
+        ps_search_trace(s, state, depth, so_far,
+                        upper == INT64_MAX ? 0 : upper, NULL);
+
+    int k = order_moves(d, depth, n);
+    ps_value best = INT64_MIN;
+    bool all_exact = true;
+    for (int i = 0; i < k; i++) {
+        ps_move mv = moves_at(d, depth)[order_at(d, depth)[i]];
+        ps_value gain = g->apply(d->inst, state, mv, state_at(d, depth + 1));
+        s->stats.generated++;
+        d->path[depth] = mv;
+        bool child_exact;
+        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
+        if (s->stop != PS_STOP_NONE)
+            return 0;
+        if (gain + v > best)
+            best = gain + v;
+        all_exact = all_exact && child_exact;
+    }
+    if (!all_exact && upper < best)
+        best = upper; /* both bound V(state); keep the tighter */
+    *exact = all_exact;
+    if (d->memo) {
+        bool added;
+        if (idx < 0)
+            idx = table_insert(d, hash, state, &added);
+        if (idx >= 0) {
+            struct dfs_entry old = entry_get(d, idx);
+            bool keep = old.exact && old.budget == budget && !all_exact;
+            if (!keep)
+                entry_set(d, idx, (struct dfs_entry){best, budget, all_exact});
+        }
+    }
+    return best;
+}
+
+static enum ps_status score_run(struct dfs *d)
+{
+    struct ps_search *s = d->s;
+    int len;
+    bool over;
+    ps_value v = ps_greedy_play(&d->greedy, s, false, state_at(d, 0), d->path,
+                                d->frames, &len, &over);
+    ps_search_offer(s, d->path, len, v);
+    if (s->stop != PS_STOP_NONE)
+        return PS_INCOMPLETE;
+    bool exact;
+    score_node(d, 0, 0, &exact);
+    if (d->candidates || d->max_depth)
+        return PS_HEURISTIC;
+    return PS_OPTIMAL;
+}
+
+/* ---- cost games ---- */
+
+/* Was the state at `depth` already entered with a g no larger (this round)?
+ * Records g otherwise. */
+static bool cost_seen(struct dfs *d, int depth, ps_value g)
+{
+    const void *state = state_at(d, depth);
+    if (d->memo) {
+        bool added;
+        int64_t i = table_insert(d, d->g->hash(d->inst, state), state, &added);
+        if (i >= 0) {
+            unsigned char *p = ps_table_value(&d->tt, i);
+            ps_value best_g;
+            memcpy(&best_g, p, sizeof best_g);
+            if (!added && best_g <= g)
+                return true;
+            memcpy(p, &g, sizeof g);
+            return false;
+        }
+    }
+    for (int i = 0; i < depth; i++)
+        if (ps_game_equal(d->g, d->inst, state_at(d, i), state))
+            return true;
+    return false;
+}
+
+/* One round below the threshold. True when a goal was found (and offered). */
+static bool cost_node(struct dfs *d, int depth, ps_value g)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *gm = d->g;
+    if (ps_search_stopped(s))
+        return false;
+    const void *state = state_at(d, depth);
+    ps_value h = (s->flags & PS_HAS_HEURISTIC) ? gm->heuristic(d->inst, state) : 0;
+    if (g + h > d->threshold) {
+        if (g + h < d->next_threshold)
+            d->next_threshold = g + h;
+        s->stats.pruned++;
+        return false;
+    }
+    if (gm->is_goal(d->inst, state)) {
+        ps_search_offer(s, d->path, depth, g);
+        return true;
+    }
+    if (d->max_depth && depth >= d->max_depth) {
+        d->depth_cut = true;
+        s->stats.pruned++;
+        return false;
+    }
+    if (cost_seen(d, depth, g)) {
+        s->stats.duplicates++;
+        return false;
+    }
+    if (!frames_reach(d, depth + 1))
+        return false;
+    state = state_at(d, depth);
+    int n = gm->moves(d->inst, state, moves_at(d, depth), NULL);
+    s->stats.expanded++;
+    if (ps_search_tracing(s))
+        ps_search_trace(s, state, depth, g, h, NULL);
+    for (int i = 0; i < n; i++) {
+        ps_move mv = moves_at(d, depth)[i];
+        ps_value cost = gm->apply(d->inst, state_at(d, depth), mv,
+                                  state_at(d, depth + 1));
+        s->stats.generated++;
+        d->path[depth] = mv;
+        if (cost_node(d, depth + 1, g + cost))
+            return true;
+        if (s->stop != PS_STOP_NONE)
+            return false;
+    }
+    return false;
+}
+
+static enum ps_status cost_run(struct dfs *d)
+{
+    struct ps_search *s = d->s;
+    const void *root = state_at(d, 0);
+    d->threshold = (s->flags & PS_HAS_HEURISTIC) ? d->g->heuristic(d->inst, root) : 0;
+    for (;;) {
+        s->stats.iterations++;
+        d->next_threshold = INT64_MAX;
+        d->depth_cut = false;
+        if (d->memo) {
+            ps_table_clear(&d->tt);
+            d->table_full = false;
+        }
+        if (cost_node(d, 0, 0))
+            return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
+        if (s->stop != PS_STOP_NONE)
+            return PS_INCOMPLETE;
+        if (d->next_threshold == INT64_MAX && !d->depth_cut)
+            return PS_UNSOLVABLE;
+        if (d->next_threshold == INT64_MAX) {
+            /* Not a proof: a longer path may reach a goal. */
+            size_t used = strlen(s->note);
+            snprintf(s->note + used, sizeof s->note - used,
+                     "; no solution within --max-depth %d", d->max_depth);
+            return PS_HEURISTIC;
+        }
+        d->threshold = d->next_threshold;
+    }
+}
+
+/* ---- the algorithm ---- */
+
+static void dfs_free(struct dfs *d)
+{
+    free(d->states);
+    free(d->moves);
+    free(d->gains);
+    free(d->order);
+    free(d->path);
+    if (d->tt.hashes)
+        ps_table_free(&d->tt);
+    ps_greedy_free(&d->greedy);
+}
+
+static void note_heuristic(struct dfs *d)
+{
+    char *note = d->s->note;
+    size_t size = sizeof d->s->note;
+    if (!d->candidates && !d->max_depth)
+        return;
+    snprintf(note, size, "heuristic:");
+    if (d->candidates)
+        snprintf(note + strlen(note), size - strlen(note), " --candidates %d",
+                 d->candidates);
+    if (d->max_depth)
+        snprintf(note + strlen(note), size - strlen(note), "%s --max-depth %d",
+                 d->candidates ? "," : "", d->max_depth);
+}
+
+static enum ps_status dfs_run(struct ps_search *s)
+{
+    struct dfs d;
+    memset(&d, 0, sizeof d);
+    d.s = s;
+    d.g = s->game;
+    d.inst = s->inst;
+    d.ss = s->state_size;
+    d.max_moves = d.g->max_moves(s->inst);
+    d.candidates = s->opt.candidates > 0 ? s->opt.candidates : 0;
+    d.max_depth = s->opt.max_depth > 0 ? s->opt.max_depth : 0;
+    bool score = s->flags & PS_MAXIMISE;
+    d.bound = score && !s->opt.no_bound && (s->flags & PS_HAS_BOUND) &&
+              d.g->upper_bound;
+    if (!frames_resize(&d, d.g->max_depth(s->inst) + 2) ||
+        !ps_greedy_init(&d.greedy, d.g, s->inst)) {
+        dfs_free(&d);
+        s->stop = PS_STOP_MEMORY;
+        return PS_INCOMPLETE;
+    }
+    d.memo = !s->opt.no_memo &&
+             ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : sizeof(ps_value));
+    if (!d.memo && s->stop == PS_STOP_MEMORY)
+        s->stop = PS_STOP_NONE; /* no room even for an empty table: go without */
+    note_heuristic(&d);
+    d.g->initial_state(s->inst, state_at(&d, 0));
+    enum ps_status st = score ? score_run(&d) : cost_run(&d);
+    dfs_free(&d);
+    return st;
+}
+
+const struct ps_algorithm ps_algo_dfs = {
+    .name = "dfs",
+    .summary = "depth-first branch and bound with a memo (score); "
+               "iterative deepening (cost)",
+    .for_score = true,
+    .for_cost = true,
+    .run = dfs_run,
+};

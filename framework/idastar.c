@@ -1,0 +1,238 @@
+/*
+ * idastar.c - IDA*: depth-first searches bounded by f = g + h <= bound, the
+ * bound raised each round to the smallest f that exceeded it. Exact with an
+ * admissible h, and its memory is linear in the depth: the states of the
+ * current path and one move list per level, no table. The price is
+ * re-expanding states: every round repeats the previous ones, and a state
+ * reached by several paths is searched once per path. A successor equal to
+ * a state on the current path is skipped (a cycle can never be part of a
+ * cheapest solution). With no cycles the tree of paths is finite, so a round
+ * that exceeds no bound has searched everything: the instance is unsolvable.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search.h"
+
+#define NO_BOUND INT64_MAX
+
+/* Everything one level of the current path needs, allocated the first time
+ * the search reaches that depth and kept for the next rounds. */
+struct ida_level {
+    unsigned char *state;  /* the state at this depth */
+    uint64_t hash;
+    ps_move taken;         /* the move played from here (the path) */
+    ps_move *moves;        /* max_moves each */
+    ps_value *costs;
+    ps_value *h;           /* of each child */
+    uint64_t *hashes;      /* of each child */
+    int *order;            /* children, best h first */
+    unsigned char *kids;   /* max_moves states */
+};
+
+struct ida {
+    struct ps_search *s;
+    int max_moves;
+    struct ida_level *level;
+    int levels, cap;
+    ps_move *path;         /* for offering a solution */
+    uint64_t reserved;
+    ps_value bound, next_bound;
+};
+
+enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
+
+static size_t level_bytes(const struct ida *d)
+{
+    size_t m = (size_t)d->max_moves;
+    return d->s->state_size * (1 + m) +
+           m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(uint64_t) +
+                sizeof(int)) +
+           sizeof(struct ida_level) + sizeof(ps_move);
+}
+
+/* Make levels 0..depth usable. */
+static bool ida_grow(struct ida *d, int depth)
+{
+    while (d->levels <= depth) {
+        if (d->levels == d->cap) {
+            int cap = d->cap ? d->cap * 2 : 64;
+            struct ida_level *lv = realloc(d->level, (size_t)cap * sizeof *lv);
+            ps_move *path = realloc(d->path, (size_t)cap * sizeof *path);
+            if (lv)
+                d->level = lv;
+            if (path)
+                d->path = path;
+            if (!lv || !path) {
+                d->s->stop = PS_STOP_MEMORY;
+                return false;
+            }
+            d->cap = cap;
+        }
+        if (!ps_memory_reserve(d->s, level_bytes(d)))
+            return false;
+        d->reserved += level_bytes(d);
+        size_t m = (size_t)d->max_moves, size = d->s->state_size;
+        struct ida_level *l = &d->level[d->levels];
+        memset(l, 0, sizeof *l);
+        l->state = malloc(size);
+        l->moves = malloc(m * sizeof *l->moves);
+        l->costs = malloc(m * sizeof *l->costs);
+        l->h = malloc(m * sizeof *l->h);
+        l->hashes = malloc(m * sizeof *l->hashes);
+        l->order = malloc(m * sizeof *l->order);
+        l->kids = malloc(m * size);
+        d->levels++; /* freed by idastar_run even when incomplete */
+        if (!l->state || !l->moves || !l->costs || !l->h || !l->hashes ||
+            !l->order || !l->kids) {
+            d->s->stop = PS_STOP_MEMORY;
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool on_path(struct ida *d, int depth, uint64_t hash, const void *state)
+{
+    for (int k = 0; k < depth; k++)
+        if (d->level[k].hash == hash &&
+            ps_game_equal(d->s->game, d->s->inst, d->level[k].state, state))
+            return true;
+    return false;
+}
+
+/* Children in order of increasing h, so the last round meets a goal
+ * early (insertion sort: a few dozen children). */
+static void order_children(struct ida_level *l, int n)
+{
+    for (int i = 0; i < n; i++) {
+        int k = l->order[i], j = i;
+        while (j > 0 && l->h[l->order[j - 1]] > l->h[k]) {
+            l->order[j] = l->order[j - 1];
+            j--;
+        }
+        l->order[j] = k;
+    }
+}
+
+/* Generate the children of level `depth` that survive the pruning and the
+ * cycle check; returns how many are listed in order[]. */
+static int ida_children(struct ida *d, int depth)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *game = s->game;
+    struct ida_level *l = &d->level[depth];
+    int n = game->moves(s->inst, l->state, l->moves, l->costs), kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (depth > 0 && game->redundant_after &&
+            game->redundant_after(s->inst, d->level[depth - 1].state,
+                                  d->level[depth - 1].taken, l->state,
+                                  l->moves[i])) {
+            s->stats.pruned++;
+            continue;
+        }
+        unsigned char *kid = l->kids + (size_t)i * s->state_size;
+        game->apply(s->inst, l->state, l->moves[i], kid);
+        s->stats.generated++;
+        l->hashes[i] = game->hash(s->inst, kid);
+        if (on_path(d, depth + 1, l->hashes[i], kid)) {
+            s->stats.duplicates++;
+            continue;
+        }
+        l->h[i] = game->heuristic ? game->heuristic(s->inst, kid) : 0;
+        l->order[kept++] = i;
+    }
+    order_children(l, kept);
+    return kept;
+}
+
+/* Search below level `depth` (its state in place, reached at cost g, with
+ * heuristic h) for a goal within the bound. */
+static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
+                                  ps_value h)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *game = s->game;
+    if (g + h > d->bound) {
+        if (g + h < d->next_bound)
+            d->next_bound = g + h;
+        return IDA_NOT_FOUND;
+    }
+    if (game->is_goal(s->inst, d->level[depth].state)) {
+        for (int k = 0; k < depth; k++)
+            d->path[k] = d->level[k].taken;
+        ps_search_offer(s, d->path, depth, g);
+        return IDA_FOUND;
+    }
+    if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
+        return IDA_STOPPED;
+    if (ps_search_tracing(s))
+        ps_search_trace(s, d->level[depth].state, depth, g, h, "expand");
+    s->stats.expanded++;
+    int n = ida_children(d, depth);
+    for (int k = 0; k < n; k++) {
+        struct ida_level *l = &d->level[depth];
+        int i = l->order[k];
+        struct ida_level *next = &d->level[depth + 1];
+        memcpy(next->state, l->kids + (size_t)i * s->state_size, s->state_size);
+        next->hash = l->hashes[i];
+        l->taken = l->moves[i];
+        enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
+        if (r != IDA_NOT_FOUND)
+            return r;
+    }
+    return IDA_NOT_FOUND;
+}
+
+static enum ps_status idastar_run(struct ps_search *s)
+{
+    struct ida d;
+    memset(&d, 0, sizeof d);
+    d.s = s;
+    d.max_moves = s->game->max_moves(s->inst);
+    enum ps_status st = PS_OPTIMAL;
+    if (!ida_grow(&d, 0))
+        goto done;
+    struct ida_level *root = &d.level[0];
+    s->game->initial_state(s->inst, root->state);
+    root->hash = s->game->hash(s->inst, root->state);
+    ps_value h0 = s->game->heuristic ? s->game->heuristic(s->inst, root->state)
+                                     : 0;
+    d.bound = h0;
+    for (;;) {
+        s->stats.iterations++;
+        d.next_bound = NO_BOUND;
+        enum ida_result r = ida_search(&d, 0, 0, h0);
+        if (r != IDA_NOT_FOUND)
+            break;
+        if (d.next_bound == NO_BOUND) {
+            st = PS_UNSOLVABLE;
+            break;
+        }
+        d.bound = d.next_bound;
+    }
+done:
+    ps_memory_release(s, d.reserved);
+    for (int k = 0; k < d.levels; k++) {
+        struct ida_level *l = &d.level[k];
+        free(l->state);
+        free(l->moves);
+        free(l->costs);
+        free(l->h);
+        free(l->hashes);
+        free(l->order);
+        free(l->kids);
+    }
+    free(d.level);
+    free(d.path);
+    return st;
+}
+
+const struct ps_algorithm ps_algo_idastar = {
+    .name = "idastar",
+    .summary = "IDA*: iterative deepening on g + h, memory linear in depth "
+               "(exact)",
+    .for_score = false,
+    .for_cost = true,
+    .run = idastar_run,
+};

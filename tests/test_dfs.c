@@ -1,0 +1,833 @@
+/*
+ * test_dfs.c - the dfs algorithm against brute force: plain recursive
+ * enumeration for SameGame (score), Bellman-Ford for a tiny synthetic cost
+ * game defined here; the SameGame upper bound checked at every state the
+ * brute force visits; the dead-colour facts; limits and heuristic labels.
+ */
+#include "support.h"
+
+#include "replay.h"
+#include "rng.h"
+#include "search.h"
+
+/* ---- helpers: SameGame instances ---- */
+
+static const struct ps_game *samegame(void)
+{
+    const struct ps_game *g = ps_game_find("samegame");
+    assert_non_null(g);
+    return g;
+}
+
+static const struct ps_algorithm *dfs_algo(void)
+{
+    const struct ps_algorithm *a = ps_algorithm_find("dfs");
+    assert_non_null(a);
+    return a;
+}
+
+enum table_kind { TABLE_PRESET, TABLE_JAGGED, TABLE_DIPPED };
+
+/* Rules: a preset, or the default rules with a custom score table:
+ *  jagged - not convex, not superadditive, with negative entries;
+ *  dipped - superadditive but not monotone (score[3] = 0 while score[2] = 20),
+ *           so a colour of 3 cells is worth score[2], not score[3]. */
+static void *make_rules(const struct ps_game *g, const char *preset,
+                        enum table_kind kind)
+{
+    void *rules = test_rules(g, preset);
+    if (kind == TABLE_PRESET)
+        return rules;
+    int64_t *score = test_table(g, rules, "score");
+    for (int k = 0; k < test_param(g, "score")->table_len; k++) {
+        if (kind == TABLE_JAGGED)
+            score[k] = (k * 37) % 23 - 8;
+        else
+            score[k] = k == 3 ? 0 : 10 * k;
+    }
+    struct ps_error err;
+    if (g->rules_check)
+        assert_true(g->rules_check(rules, &err));
+    return rules;
+}
+
+/* A full random board of rows x cols with `colours` colours. */
+static void random_board(struct ps_rng *rng, int rows, int cols, int colours,
+                         char *buf)
+{
+    char *p = buf;
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            *p++ = (char)('1' + ps_rng_below(rng, (uint32_t)colours));
+        *p++ = '\n';
+    }
+    *p = '\0';
+}
+
+/* ---- brute force (score): every line, no memo, no bound ----
+ * Also checks the game's upper bound at every state it visits. Small games
+ * only: fixed-size buffers, no allocation per node. */
+#define BRUTE_MAX_MOVES 64
+#define BRUTE_MAX_STATE 64
+
+struct brute {
+    const struct ps_game *g;
+    const void *inst;
+    size_t ss;
+    int max_moves;
+    bool cleared_ever;  /* some line ends with no cell left */
+};
+
+static int64_t cells_left(const struct ps_game *g, const void *inst,
+                          const void *state);
+
+static bool board_empty(const struct brute *b, const void *state)
+{
+    return b->g->facts && cells_left(b->g, b->inst, state) == 0;
+}
+
+/* The greedy value from a state, written plainly (largest gain, first on
+ * ties), for the brute force of --max-depth. */
+static ps_value greedy_value(struct brute *b, const void *state)
+{
+    ps_move moves[BRUTE_MAX_MOVES];
+    ps_value gains[BRUTE_MAX_MOVES];
+    unsigned char cur[BRUTE_MAX_STATE], next[BRUTE_MAX_STATE];
+    memcpy(cur, state, b->ss);
+    ps_value total = 0;
+    int n;
+    while ((n = b->g->moves(b->inst, cur, moves, gains)) > 0) {
+        int best = 0;
+        for (int i = 1; i < n; i++)
+            if (gains[i] > gains[best])
+                best = i;
+        total += b->g->apply(b->inst, cur, moves[best], next);
+        memcpy(cur, next, b->ss);
+    }
+    return total + b->g->end_value(b->inst, cur);
+}
+
+/* The best value over every line; with `depth_left` >= 0 lines are finished
+ * greedily after that many moves, with `candidates` > 0 only that many moves
+ * of largest gain (the first ones on ties) are tried. Checks the upper bound
+ * of the full game at every state (for the full search). */
+static ps_value brute_value(struct brute *b, const void *state, int depth_left,
+                            int candidates)
+{
+    ps_move moves[BRUTE_MAX_MOVES];
+    ps_value gains[BRUTE_MAX_MOVES];
+    bool used[BRUTE_MAX_MOVES] = {false};
+    unsigned char next[BRUTE_MAX_STATE];
+    int n = b->g->moves(b->inst, state, moves, gains);
+    ps_value best;
+    if (n == 0) {
+        best = b->g->end_value(b->inst, state);
+        if (board_empty(b, state))
+            b->cleared_ever = true;
+    } else if (depth_left == 0) {
+        best = greedy_value(b, state);
+    } else {
+        best = INT64_MIN;
+        int tries = candidates > 0 && candidates < n ? candidates : n;
+        for (int t = 0; t < tries; t++) {
+            int pick = -1; /* the largest unused gain, first on ties */
+            for (int i = 0; i < n; i++)
+                if (!used[i] && (pick < 0 || gains[i] > gains[pick]))
+                    pick = i;
+            used[pick] = true;
+            ps_value gain = b->g->apply(b->inst, state, moves[pick], next);
+            ps_value v = gain + brute_value(b, next,
+                                            depth_left > 0 ? depth_left - 1 : -1,
+                                            candidates);
+            if (v > best)
+                best = v;
+        }
+    }
+    if (b->g->upper_bound) {
+        ps_value ub = b->g->upper_bound(b->inst, state);
+        if (ub < best)
+            fail_msg("upper bound %lld below the true value %lld",
+                     (long long)ub, (long long)best);
+    }
+    return best;
+}
+
+static ps_value brute_search(const struct ps_game *g, const void *inst,
+                             int max_depth, int candidates, bool *cleared_ever)
+{
+    struct brute b = {g, inst, g->state_size(inst), g->max_moves(inst), false};
+    unsigned char start[BRUTE_MAX_STATE];
+    assert_true(b.ss <= BRUTE_MAX_STATE && b.max_moves <= BRUTE_MAX_MOVES);
+    g->initial_state(inst, start);
+    ps_value v = brute_value(&b, start, max_depth > 0 ? max_depth : -1,
+                             candidates);
+    if (cleared_ever)
+        *cleared_ever = b.cleared_ever;
+    return v;
+}
+
+static ps_value brute_force(const struct ps_game *g, const void *inst,
+                            bool *cleared_ever)
+{
+    return brute_search(g, inst, 0, 0, cleared_ever);
+}
+
+/* Run dfs and check that the best solution replays to the claimed value. */
+static enum ps_status run_dfs(struct ps_search *s, const struct ps_game *g,
+                              const void *inst, const struct ps_options *o,
+                              const struct ps_limits *lim)
+{
+    ps_search_init(s, g, inst, lim, o);
+    enum ps_status st = ps_search_run(s, dfs_algo());
+    assert_true(s->best.found);
+    unsigned char *final = malloc(s->state_size);
+    struct ps_replay rep;
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_non_null(final);
+    if (!ps_replay_moves(g, inst, s->best.moves, s->best.len, final, &rep, &err))
+        fail_msg("replay: %s", err.msg);
+    assert_int_equal(rep.value, s->best.value);
+    free(final);
+    return st;
+}
+
+/* The value dfs finds with these options (verified by run_dfs); `mode` bit
+ * 0 turns the bound off, bit 1 the memo. */
+static ps_value dfs_value(const struct ps_game *g, const void *inst, int cand,
+                          int depth, int mode, enum ps_status *st)
+{
+    struct ps_options o;
+    ps_options_default(&o);
+    o.candidates = cand;
+    o.max_depth = depth;
+    o.no_bound = mode & 1;
+    o.no_memo = mode & 2;
+    struct ps_search s;
+    *st = run_dfs(&s, g, inst, &o, NULL);
+    ps_value v = s.best.value;
+    ps_search_free(&s);
+    return v;
+}
+
+/* ---- exhaustive dfs equals brute force ---- */
+
+static void check_random_boards(const char *preset, enum table_kind kind,
+                                uint64_t seed, int boards)
+{
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, preset, kind);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, seed);
+    char text[64];
+    for (int i = 0; i < boards; i++) {
+        int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
+        random_board(&rng, rows, cols, 3, text);
+        void *inst = test_load(g, rules, text);
+        ps_value want = brute_force(g, inst, NULL);
+        /* bound x memo: all four must prove the same optimum */
+        for (int mode = 0; mode < 4; mode++) {
+            enum ps_status st;
+            ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
+            if (st != PS_OPTIMAL || got != want)
+                fail_msg("%s board %d mode %d: dfs %lld (%s), brute force "
+                         "%lld\n%s",
+                         preset ? preset : "custom", i, mode, (long long)got,
+                         ps_status_name(st), (long long)want, text);
+        }
+        g->free_instance(inst);
+    }
+    free(rules);
+}
+
+static void test_exhaustive_samegame(void **state)
+{
+    (void)state;
+    check_random_boards("samegame", TABLE_PRESET, 11, 150);
+}
+
+static void test_exhaustive_popstar(void **state)
+{
+    (void)state;
+    check_random_boards("popstar", TABLE_PRESET, 12, 150);
+}
+
+static void test_exhaustive_clickomania(void **state)
+{
+    (void)state;
+    check_random_boards("clickomania", TABLE_PRESET, 13, 150);
+}
+
+static void test_exhaustive_jagged_table(void **state)
+{
+    (void)state;
+    check_random_boards(NULL, TABLE_JAGGED, 14, 150);
+}
+
+static void test_exhaustive_dipped_table(void **state)
+{
+    (void)state;
+    check_random_boards(NULL, TABLE_DIPPED, 15, 150);
+}
+
+/* The dipped table on one colour of three cells in a row: only a pair can go
+ * (20 points); the bound must not say score[3] = 0. */
+static void test_bound_not_score_of_count(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, NULL, TABLE_DIPPED);
+    unsigned char st[64];
+    /* 1 1 2 1: the pair of 1s goes (20), the last 1 stays. */
+    void *inst = test_load(g, rules, "1121\n");
+    g->initial_state(inst, st);
+    assert_int_equal(brute_force(g, inst, NULL), 20);
+    assert_true(g->upper_bound(inst, st) >= 20);
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* ---- the dead-colour facts ---- */
+
+static int64_t cells_left(const struct ps_game *g, const void *inst,
+                          const void *state)
+{
+    struct ps_fact facts[8];
+    int n = g->facts(inst, state, facts, 8);
+    for (int i = 0; i < n; i++)
+        if (strcmp(facts[i].key, "cells_left") == 0)
+            return facts[i].value;
+    fail_msg("no cells_left fact");
+    return -1;
+}
+
+/* Does the start position hold a single (a cell in no removable group)? */
+static bool has_single(const struct ps_game *g, const void *inst)
+{
+    unsigned char st[64], next[64];
+    ps_move moves[64];
+    g->initial_state(inst, st);
+    int n = g->moves(inst, st, moves, NULL);
+    int64_t in_groups = 0;
+    for (int i = 0; i < n; i++) {
+        g->apply(inst, st, moves[i], next);
+        in_groups += cells_left(g, inst, st) - cells_left(g, inst, next);
+    }
+    return in_groups < cells_left(g, inst, st);
+}
+
+/* Under the samegame rules (clear bonus 1000, every other gain far below):
+ * brute force, the bound and dfs must all agree on whether the board can be
+ * cleared. */
+static void check_clearing(const char *const *boards, size_t count,
+                           bool clears)
+{
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    for (size_t i = 0; i < count; i++) {
+        void *inst = test_load(g, rules, boards[i]);
+        unsigned char st[64];
+        g->initial_state(inst, st);
+        assert_true(has_single(g, inst));
+        bool cleared;
+        ps_value v = brute_force(g, inst, &cleared);
+        assert_int_equal(cleared, clears);
+        assert_int_equal(v >= 1000, clears);
+        assert_int_equal(g->upper_bound(inst, st) >= 1000, clears);
+        struct ps_search s;
+        assert_int_equal(run_dfs(&s, g, inst, NULL, NULL), PS_OPTIMAL);
+        assert_int_equal(s.best.value, v);
+        ps_search_free(&s);
+        g->free_instance(inst);
+    }
+    free(rules);
+}
+
+/* Right: a colour with exactly one cell left can never be cleared, and the
+ * bound drops the clear bonus (colour 3 has one cell on each board). */
+static void test_single_colour_cell_never_clears(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"11\n23\n22\n", "112\n232\n112\n",
+                                         "3\n1\n1\n"};
+    check_clearing(boards, sizeof boards / sizeof *boards, false);
+}
+
+/* Wrong: "a board with a single cell cannot be cleared" -- a single can join
+ * a group of its colour later. Each board has a single yet clears, so the
+ * bound must keep the clear bonus. */
+static void test_board_with_single_can_clear(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"1\n2\n2\n1\n", "121\n122\n",
+                                         "1221\n"};
+    check_clearing(boards, sizeof boards / sizeof *boards, true);
+}
+
+/* ---- heuristic modes and limits ---- */
+
+static const char big_board[] = "3332311243\n"
+                                "2434443121\n"
+                                "3412112314\n"
+                                "2322124142\n"
+                                "4414223213\n"
+                                "1142211334\n"
+                                "2322334121\n"
+                                "1213243342\n";
+
+static void test_candidates_and_depth_are_heuristic(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    void *inst = test_load(g, rules, "1123\n2231\n3312\n1221\n");
+    ps_value opt = brute_force(g, inst, NULL);
+    struct ps_options o;
+    ps_options_default(&o);
+    o.candidates = 2;
+    struct ps_search s;
+    assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
+    assert_non_null(strstr(s.note, "heuristic: --candidates 2"));
+    assert_true(s.best.value <= opt);
+    ps_search_free(&s);
+    ps_options_default(&o);
+    o.max_depth = 2;
+    assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
+    assert_non_null(strstr(s.note, "--max-depth 2"));
+    assert_true(s.best.value <= opt);
+    ps_search_free(&s);
+    /* A depth cap beyond the longest game changes nothing but the label. */
+    o.max_depth = 100;
+    assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
+    assert_int_equal(s.best.value, opt);
+    ps_search_free(&s);
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* Depth-capped and candidate searches equal their brute force, with and
+ * without the memo and the bound (the memo keys entries by depth budget). */
+static void test_heuristic_modes_match_brute_force(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    const char *presets[] = {"samegame", "popstar", "clickomania"};
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 21);
+    char text[64];
+    for (int i = 0; i < 60; i++) {
+        void *rules = make_rules(g, presets[i % 3], TABLE_PRESET);
+        int rows = 3 + (int)ps_rng_below(&rng, 3), cols = 3 + (int)ps_rng_below(&rng, 3);
+        random_board(&rng, rows, cols, 3, text);
+        void *inst = test_load(g, rules, text);
+        int cand = (int)ps_rng_below(&rng, 4);       /* 0..3, 0 = all */
+        int depth = (int)ps_rng_below(&rng, 5);      /* 0..4, 0 = none */
+        if (!cand && !depth)
+            depth = 2;
+        ps_value want = brute_search(g, inst, depth, cand, NULL);
+        for (int mode = 0; mode < 4; mode++) {
+            enum ps_status st;
+            ps_value got = dfs_value(g, inst, cand, depth, mode, &st);
+            assert_int_equal(st, PS_HEURISTIC);
+            if (got != want)
+                fail_msg("board %d (K %d, D %d, mode %d): dfs %lld, brute force "
+                         "%lld\n%s", i, cand, depth, mode, (long long)got,
+                         (long long)want, text);
+        }
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
+/* On boards too big for brute force, the bound and the memo together agree
+ * with the memo alone (no cuts: every entry exact) and with the bound alone
+ * (no memo). Catches a memo that stores a cut subtree's value as exact. */
+static void test_bound_memo_agree_6x6(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    const char *presets[] = {"samegame", "popstar", "clickomania"};
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 51);
+    char text[64];
+    for (int i = 0; i < 45; i++) {
+        void *rules = i < 36 ? make_rules(g, presets[i % 3], TABLE_PRESET)
+                             : make_rules(g, NULL, TABLE_JAGGED);
+        random_board(&rng, 6, 6, 4, text);
+        void *inst = test_load(g, rules, text);
+        ps_value got[3];
+        for (int mode = 0; mode < 3; mode++) {
+            enum ps_status st;
+            got[mode] = dfs_value(g, inst, 0, 0, mode, &st); /* 0, 1, 2 */
+            assert_int_equal(st, PS_OPTIMAL);
+        }
+        if (got[0] != got[1] || got[0] != got[2])
+            fail_msg("board %d: bound+memo %lld, memo %lld, bound %lld\n%s", i,
+                     (long long)got[0], (long long)got[1], (long long)got[2],
+                     text);
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
+static void test_node_limit_keeps_verified_best(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    void *inst = test_load(g, rules, big_board);
+    struct ps_limits lim = {.max_nodes = 500};
+    struct ps_search s;
+    assert_int_equal(run_dfs(&s, g, inst, NULL, &lim), PS_INCOMPLETE);
+    assert_int_equal(s.stop, PS_STOP_NODES);
+    assert_true(s.stats.expanded <= 501);
+    ps_search_free(&s);
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* A memory limit stops the table, not the search: still optimal. The board
+ * is the first random 5x5 one with more states than a 70000-byte table
+ * holds (the table starts with 1024 slots and 1024 entries). */
+static void test_memory_limit_searches_on(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 41);
+    char text[64];
+    void *inst = NULL;
+    struct ps_options o;
+    ps_options_default(&o);
+    o.no_bound = true; /* more states to store */
+    for (int tries = 0; tries < 100 && !inst; tries++) {
+        random_board(&rng, 5, 5, 3, text);
+        inst = test_load(g, rules, text);
+        struct ps_search s;
+        run_dfs(&s, g, inst, &o, NULL);
+        if (s.stats.peak_table < 600) {
+            g->free_instance(inst);
+            inst = NULL;
+        }
+        ps_search_free(&s);
+    }
+    assert_non_null(inst);
+    ps_value want = brute_force(g, inst, NULL);
+    struct ps_limits lim = {.max_memory = 70000};
+    struct ps_search s;
+    assert_int_equal(run_dfs(&s, g, inst, &o, &lim), PS_OPTIMAL);
+    assert_int_equal(s.best.value, want);
+    assert_true(s.stats.peak_memory <= 70000);
+    assert_true(s.stats.peak_table > 0);
+    assert_non_null(strstr(s.note, "table full"));
+    ps_search_free(&s);
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* ---- a tiny synthetic cost game ----
+ * A counter 0..size-1 walks to `target`. Each instance allows some of the
+ * moves below, each with its cost; halving is free, so there are zero-cost
+ * cycles (1 -> 0 -> 0 ...) and transpositions everywhere. The heuristic (if
+ * enabled) is half the true distance, precomputed by Bellman-Ford: admissible
+ * but not consistent. */
+enum { CG_INC, CG_DEC, CG_DOUBLE, CG_HALF, CG_ADD5, CG_NMOVES };
+static const ps_value cg_cost[CG_NMOVES] = {1, 1, 3, 0, 2};
+
+struct cg_instance {
+    int size, start, target;
+    bool allowed[CG_NMOVES];
+    bool use_h;
+    bool score;        /* the score variant: see counter_score_game */
+    ps_value dist[64]; /* true distance to the target, -1 = unreachable */
+};
+
+static int cg_next(const struct cg_instance *in, int v, int m)
+{
+    switch (m) {
+    case CG_INC: return v + 1 < in->size ? v + 1 : -1;
+    case CG_DEC: return v > 0 ? v - 1 : -1;
+    case CG_DOUBLE: return 2 * v < in->size && v > 0 ? 2 * v : -1;
+    case CG_HALF: return v / 2;
+    case CG_ADD5: return v + 5 < in->size ? v + 5 : -1;
+    }
+    return -1;
+}
+
+static unsigned cg_flags(const void *p)
+{
+    return ((const struct cg_instance *)p)->use_h ? PS_HAS_HEURISTIC : 0;
+}
+static size_t cg_state_size(const void *p) { (void)p; return sizeof(uint32_t); }
+static void cg_initial(const void *p, void *s)
+{
+    uint32_t v = (uint32_t)((const struct cg_instance *)p)->start;
+    memcpy(s, &v, sizeof v);
+}
+static int cg_max_moves(const void *p) { (void)p; return CG_NMOVES; }
+static int cg_max_depth(const void *p) { return ((const struct cg_instance *)p)->size; }
+static uint32_t cg_get(const void *s)
+{
+    uint32_t v;
+    memcpy(&v, s, sizeof v);
+    return v;
+}
+static uint64_t cg_hash(const void *p, const void *s)
+{
+    (void)p;
+    return (cg_get(s) + 1) * 0x9e3779b97f4a7c15ULL;
+}
+static int cg_moves(const void *p, const void *s, ps_move *moves, ps_value *gains)
+{
+    const struct cg_instance *in = p;
+    int n = 0;
+    for (int m = 0; m < CG_NMOVES; m++)
+        if (in->allowed[m] && cg_next(in, (int)cg_get(s), m) >= 0) {
+            if (gains)
+                gains[n] = cg_cost[m];
+            moves[n++] = (ps_move)m;
+        }
+    return n;
+}
+static ps_value cg_apply(const void *p, const void *s, ps_move m, void *out)
+{
+    uint32_t v = (uint32_t)cg_next(p, (int)cg_get(s), (int)m);
+    memcpy(out, &v, sizeof v);
+    return cg_cost[m];
+}
+static bool cg_goal(const void *p, const void *s)
+{
+    return (int)cg_get(s) == ((const struct cg_instance *)p)->target;
+}
+static ps_value cg_h(const void *p, const void *s)
+{
+    const struct cg_instance *in = p;
+    ps_value d = in->dist[cg_get(s)];
+    return d < 0 ? 0 : d / 2;
+}
+static void cg_format(const void *p, const void *s, ps_move m, char *buf, size_t len)
+{
+    (void)p;
+    (void)s;
+    snprintf(buf, len, "%u", (unsigned)m);
+}
+static void cg_print(const void *p, const void *s, FILE *out, bool ansi)
+{
+    (void)p;
+    (void)ansi;
+    fprintf(out, "%u\n", (unsigned)cg_get(s));
+}
+
+static const struct ps_game counter_game = {
+    .name = "counter",
+    .summary = "test-only cost game",
+    .flags = 0,
+    .instance_flags = cg_flags,
+    .state_size = cg_state_size,
+    .initial_state = cg_initial,
+    .max_moves = cg_max_moves,
+    .max_depth = cg_max_depth,
+    .hash = cg_hash,
+    .moves = cg_moves,
+    .apply = cg_apply,
+    .is_goal = cg_goal,
+    .heuristic = cg_h,
+    .format_move = cg_format,
+    .print_state = cg_print,
+};
+
+/* --max-depth on a cost game: a solution within the cap is only labelled
+ * heuristic, none within the cap proves nothing. */
+static void test_cost_depth_cap_is_no_proof(void **state)
+{
+    (void)state;
+    struct cg_instance in = {.size = 20, .start = 0, .target = 7};
+    in.allowed[CG_INC] = true; /* only +1: the target is 7 moves away */
+    struct ps_options o;
+    ps_options_default(&o);
+    o.max_depth = 3;
+    struct ps_search s;
+    ps_search_init(&s, &counter_game, &in, NULL, &o);
+    assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
+    assert_false(s.best.found);
+    assert_non_null(strstr(s.note, "no solution within --max-depth 3"));
+    ps_search_free(&s);
+    o.max_depth = 9;
+    ps_search_init(&s, &counter_game, &in, NULL, &o);
+    assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
+    assert_true(s.best.found);
+    assert_int_equal(s.best.value, 7);
+    ps_search_free(&s);
+}
+
+/* The score variant: only the moves that count up (so every game ends),
+ * gains pseudo-random in 0..19 by number and move and an end value by v mod 5: the same
+ * number is reached in different numbers of moves (+5 or five +1), which is
+ * what a depth-capped memo must tell apart. */
+static const int cg_up[] = {CG_INC, CG_DOUBLE, CG_ADD5};
+
+static ps_value cg_score_gain(int v, int m)
+{
+    return (ps_value)(((uint32_t)(v * 31 + m * 17) * 2654435761u >> 7) % 20);
+}
+
+static int cg_score_moves(const void *p, const void *s, ps_move *moves,
+                          ps_value *gains)
+{
+    const struct cg_instance *in = p;
+    int v = (int)cg_get(s), n = 0;
+    for (int k = 0; k < 3; k++) {
+        int m = cg_up[k];
+        if (in->allowed[m] && cg_next(in, v, m) >= 0) {
+            if (gains)
+                gains[n] = cg_score_gain(v, m);
+            moves[n++] = (ps_move)m;
+        }
+    }
+    return n;
+}
+static ps_value cg_score_apply(const void *p, const void *s, ps_move m, void *out)
+{
+    int v = (int)cg_get(s);
+    cg_apply(p, s, m, out);
+    return cg_score_gain(v, (int)m);
+}
+static ps_value cg_end(const void *p, const void *s)
+{
+    (void)p;
+    return (ps_value)(cg_get(s) % 5) * 4 - 6;
+}
+
+static const struct ps_game counter_score_game = {
+    .name = "counter-score",
+    .summary = "test-only score game",
+    .flags = PS_MAXIMISE,
+    .state_size = cg_state_size,
+    .initial_state = cg_initial,
+    .max_moves = cg_max_moves,
+    .max_depth = cg_max_depth,
+    .hash = cg_hash,
+    .moves = cg_score_moves,
+    .apply = cg_score_apply,
+    .end_value = cg_end,
+    .format_move = cg_format,
+    .print_state = cg_print,
+};
+
+static void test_score_counter_depth_cap_matches_brute_force(void **state)
+{
+    (void)state;
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 61);
+    for (int i = 0; i < 200; i++) {
+        struct cg_instance in = {0};
+        in.size = 8 + (int)ps_rng_below(&rng, 40);
+        in.start = (int)ps_rng_below(&rng, (uint32_t)in.size);
+        for (int m = 0; m < CG_NMOVES; m++)
+            in.allowed[m] = ps_rng_below(&rng, 4) != 0;
+        int cand = (int)ps_rng_below(&rng, 3);
+        int depth = (int)ps_rng_below(&rng, 12);
+        ps_value want = brute_search(&counter_score_game, &in, depth, cand, NULL);
+        for (int mode = 0; mode <= 2; mode += 2) {
+            enum ps_status st;
+            ps_value got = dfs_value(&counter_score_game, &in, cand, depth,
+                                     mode, &st);
+            assert_int_equal(st, cand || depth ? PS_HEURISTIC : PS_OPTIMAL);
+            if (got != want)
+                fail_msg("instance %d (size %d start %d K %d D %d mode %d): dfs "
+                         "%lld, brute force %lld", i, in.size, in.start, cand,
+                         depth, mode, (long long)got, (long long)want);
+        }
+    }
+}
+
+/* Brute force: Bellman-Ford relaxation to the fixpoint, distances to target. */
+static void cg_distances(struct cg_instance *in)
+{
+    for (int v = 0; v < in->size; v++)
+        in->dist[v] = v == in->target ? 0 : -1;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int v = 0; v < in->size; v++)
+            for (int m = 0; m < CG_NMOVES; m++) {
+                int w = in->allowed[m] ? cg_next(in, v, m) : -1;
+                if (w < 0 || in->dist[w] < 0)
+                    continue;
+                ps_value d = in->dist[w] + cg_cost[m];
+                if (in->dist[v] < 0 || d < in->dist[v]) {
+                    in->dist[v] = d;
+                    changed = true;
+                }
+            }
+    }
+}
+
+static void test_cost_iddfs_matches_brute_force(void **state)
+{
+    (void)state;
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 31);
+    int unsolvable = 0, solved = 0;
+    for (int i = 0; i < 200; i++) {
+        struct cg_instance in = {0};
+        in.size = 8 + (int)ps_rng_below(&rng, 40);
+        in.start = (int)ps_rng_below(&rng, (uint32_t)in.size);
+        in.target = (int)ps_rng_below(&rng, (uint32_t)in.size);
+        for (int m = 0; m < CG_NMOVES; m++)
+            in.allowed[m] = ps_rng_below(&rng, 3) != 0;
+        cg_distances(&in);
+        for (int mode = 0; mode < 4; mode++) {
+            in.use_h = mode & 1;
+            struct ps_options o;
+            ps_options_default(&o);
+            o.no_memo = mode & 2;
+            struct ps_search s;
+            ps_search_init(&s, &counter_game, &in, NULL, &o);
+            enum ps_status st = ps_search_run(&s, dfs_algo());
+            if (in.dist[in.start] < 0) {
+                assert_int_equal(st, PS_UNSOLVABLE);
+                assert_false(s.best.found);
+                unsolvable += mode == 0;
+            } else {
+                assert_int_equal(st, PS_OPTIMAL);
+                assert_int_equal(s.best.value, in.dist[in.start]);
+                unsigned char final[4];
+                struct ps_replay rep;
+                struct ps_error err;
+                assert_true(ps_replay_moves(&counter_game, &in, s.best.moves,
+                                            s.best.len, final, &rep, &err));
+                assert_true(rep.over);
+                assert_int_equal(rep.value, s.best.value);
+                solved += mode == 0;
+            }
+            ps_search_free(&s);
+        }
+    }
+    /* the instance mix covers both outcomes */
+    assert_true(unsolvable >= 10);
+    assert_true(solved >= 10);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exhaustive_samegame),
+        cmocka_unit_test(test_exhaustive_popstar),
+        cmocka_unit_test(test_exhaustive_clickomania),
+        cmocka_unit_test(test_exhaustive_jagged_table),
+        cmocka_unit_test(test_exhaustive_dipped_table),
+        cmocka_unit_test(test_bound_not_score_of_count),
+        cmocka_unit_test(test_single_colour_cell_never_clears),
+        cmocka_unit_test(test_board_with_single_can_clear),
+        cmocka_unit_test(test_candidates_and_depth_are_heuristic),
+        cmocka_unit_test(test_heuristic_modes_match_brute_force),
+        cmocka_unit_test(test_bound_memo_agree_6x6),
+        cmocka_unit_test(test_node_limit_keeps_verified_best),
+        cmocka_unit_test(test_memory_limit_searches_on),
+        cmocka_unit_test(test_cost_iddfs_matches_brute_force),
+        cmocka_unit_test(test_cost_depth_cap_is_no_proof),
+        cmocka_unit_test(test_score_counter_depth_cap_matches_brute_force),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
