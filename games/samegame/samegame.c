@@ -666,6 +666,20 @@ static ps_value sg_end_value(const void *p, const void *state)
     return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
 }
 
+/* count[k] = the cells of colour k on the board (count[0]: holes below a
+ * column's height, which only boards without gravity have). */
+static void count_colours(const struct sg_instance *in, const void *state,
+                          int count[SG_MAX_COLORS + 1])
+{
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    memset(count, 0, (SG_MAX_COLORS + 1) * sizeof *count);
+    for (int c = 0; c < in->cols; c++) {
+        const uint8_t *col = cell + c * in->rows;
+        for (int r = 0; r < height[c]; r++)
+            count[col[r]]++;
+    }
+}
+
 /* An upper bound on the score still to come from `state`: the tabulated
  * bound of each colour by its count, plus the largest end value reachable
  * given the dead cells (colours with fewer than min_group cells left, which
@@ -675,13 +689,8 @@ static ps_value sg_end_value(const void *p, const void *state)
 static ps_value sg_upper_bound(const void *p, const void *state)
 {
     const struct sg_instance *in = p;
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
-    int count[SG_MAX_COLORS + 1] = {0};
-    for (int c = 0; c < in->cols; c++) {
-        const uint8_t *col = cell + c * in->rows;
-        for (int r = 0; r < height[c]; r++)
-            count[col[r]]++;
-    }
+    int count[SG_MAX_COLORS + 1];
+    count_colours(in, state, count);
     int64_t bound = 0;
     int dead = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++) {
@@ -784,13 +793,8 @@ static int sg_facts(const void *p, const void *state, struct ps_fact *out,
  * empty board. */
 static int most_frequent_colour(const struct sg_instance *in, const void *state)
 {
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
-    int count[SG_MAX_COLORS + 1] = {0};
-    for (int c = 0; c < in->cols; c++) {
-        const uint8_t *col = cell + c * in->rows;
-        for (int r = 0; r < height[c]; r++)
-            count[col[r]]++;
-    }
+    int count[SG_MAX_COLORS + 1];
+    count_colours(in, state, count);
     int top = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++)
         if (count[k] > (top ? count[top] : 0))
