@@ -80,6 +80,24 @@ struct ps_gen_options {
     uint64_t seed;
 };
 
+/* A playout policy a game offers to the Monte Carlo algorithms (--policy).
+ * The kernel adds the generic ones itself ("uniform", "topk"). */
+struct ps_policy {
+    const char *name;
+    const char *doc;
+    bool wants_gains; /* choose() reads gains[] (moves() then fills them) */
+    /* Return the index in [0, n) of the move to play in `state`; moves[] (and
+     * gains[] when wanted) are as moves() filled them, n > 0. Must use only
+     * `rng` for randomness, so that a seeded run repeats. */
+    int (*choose)(const void *inst, const void *state, const ps_move *moves,
+                  const ps_value *gains, int n, struct ps_rng *rng);
+    /* Optional: the same knowledge as log-weights (0 = neutral, negative =
+     * less likely), for algorithms that sample from a learned softmax
+     * (nrpa adds them to its weights: a prior, "generalised NRPA"). */
+    void (*bias)(const void *inst, const void *state, const ps_move *moves,
+                 int n, double *out);
+};
+
 struct ps_game {
     const char *name;
     const char *summary;
@@ -156,6 +174,21 @@ struct ps_game {
     /* Facts about a final state: cells left, cleared, ... */
     int (*facts)(const void *inst, const void *state, struct ps_fact *out,
                  int max);
+
+    /* --- Monte Carlo knowledge (all optional) --- */
+    /* Playout policies, terminated by name == NULL; the first is the game's
+     * default for nmcs and nrpa. NULL: only the kernel's generic ones. */
+    const struct ps_policy *policies;
+    /* NRPA move codes: codes[i] for moves[i] of `state`, each below
+     * move_code_space(inst). A code names "the same move" across the states
+     * of different playouts, so the policy can be a flat array of weights.
+     * Without them nrpa hashes the raw move value. */
+    void (*move_codes)(const void *inst, const void *state,
+                       const ps_move *moves, int n, uint32_t *codes);
+    uint32_t (*move_code_space)(const void *inst);
+    /* beam: how promising a state is for ranking (higher = better), added to
+     * the score so far. NULL: the score so far alone. */
+    ps_value (*evaluate)(const void *inst, const void *state);
 
     /* --- generation and benchmarking --- */
     /* Write a new instance in the file format to `out`. */

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "game.h"
+#include "playout.h"
 #include "replay.h"
 #include "report.h"
 #include "rules.h"
@@ -370,6 +371,10 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
 
     struct ps_error err;
     ps_error_clear(&err);
+    if (c->opt.policy && !ps_policy_check(g, c->opt.policy, &err)) {
+        fprintf(stderr, "psolve: %s\n", err.msg);
+        return PS_EXIT_USAGE;
+    }
     void *rules = NULL;
     void *inst = load_instance(c, g, &rules, &err);
     if (!inst)

@@ -92,18 +92,24 @@ static void print_progress(struct ps_search *s, double now)
 {
     double el = now - s->start;
     uint64_t work = s->stats.expanded + s->stats.playouts;
-    fprintf(stderr, "\r[%s] %.0fs  nodes %llu (%.0f/s)  table %llu  best ",
+    fprintf(stderr, "\r[%s] %.0fs  nodes %llu (%.0f/s)  table %llu  ",
             s->algo_name ? s->algo_name : "?", el, (unsigned long long)work,
             el > 0 ? (double)work / el : 0.0,
             (unsigned long long)s->stats.table_entries);
+    if (s->stats.playouts)
+        fprintf(stderr, "playouts %llu (%.0f/s)  ",
+                (unsigned long long)s->stats.playouts,
+                el > 0 ? (double)s->stats.playouts / el : 0.0);
     if (s->best.found)
-        fprintf(stderr, "%lld   ", (long long)s->best.value);
+        fprintf(stderr, "best %lld   ", (long long)s->best.value);
     else
-        fprintf(stderr, "-   ");
+        fprintf(stderr, "best -   ");
     fflush(stderr);
 }
 
-bool ps_search_stopped(struct ps_search *s)
+/* The checks that cost nothing: a stop already decided, Ctrl-C, the node
+ * budget. */
+static bool stopped_cheap(struct ps_search *s)
 {
     if (s->stop != PS_STOP_NONE)
         return true;
@@ -115,9 +121,11 @@ bool ps_search_stopped(struct ps_search *s)
         s->stop = PS_STOP_NODES;
         return true;
     }
-    /* The clock costs more than the rest; read it every 1024 calls. */
-    if ((++s->tick & 1023u) != 0)
-        return false;
+    return false;
+}
+
+static bool stopped_by_clock(struct ps_search *s)
+{
     double now = ps_now();
     if (s->limits.seconds > 0 && now - s->start >= s->limits.seconds) {
         s->stop = PS_STOP_TIME;
@@ -128,6 +136,21 @@ bool ps_search_stopped(struct ps_search *s)
         print_progress(s, now);
     }
     return false;
+}
+
+bool ps_search_stopped(struct ps_search *s)
+{
+    if (stopped_cheap(s))
+        return true;
+    /* The clock costs more than the rest; read it every 1024 calls. */
+    if ((++s->tick & 1023u) != 0)
+        return false;
+    return stopped_by_clock(s);
+}
+
+bool ps_search_poll(struct ps_search *s)
+{
+    return stopped_cheap(s) || stopped_by_clock(s);
 }
 
 bool ps_search_improves(const struct ps_search *s, ps_value value)

@@ -147,6 +147,10 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a);
 /* True once a limit is hit or Ctrl-C was pressed (then s->stop says which).
  * Also prints a progress line about once a second when s->progress. */
 bool ps_search_stopped(struct ps_search *s);
+/* The same checks, but reading the clock on every call: for callers that
+ * pace themselves (a thread checking every few playouts, a thread that only
+ * watches the others). */
+bool ps_search_poll(struct ps_search *s);
 
 /* Is `value` better than the best solution so far (or is there none)? */
 bool ps_search_improves(const struct ps_search *s, ps_value value);

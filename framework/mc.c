@@ -1,0 +1,120 @@
+/*
+ * mc.c - flat Monte Carlo: at every step of one game, try each legal move,
+ * finish the game from it `--rollouts R` times with the playout policy
+ * (default with --topk K: uniform among the K moves with the largest gain),
+ * and play the move with the best mean (or, with --select max, the best
+ * single rollout). Every rollout is a complete line, so the best one seen is
+ * kept as the answer: often better than the line actually played.
+ *
+ * Threads are root-parallel: each plays its own game with its own stream.
+ * Under --time, a finished game is followed by another until time is up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "playout.h"
+
+struct mc_worker {
+    ps_move *moves, *path;
+    unsigned char *cur, *child;
+};
+
+/* Judge move `m` from `cur` (reached by path[0..depth), worth `so_far`) by
+ * R rollouts. Returns false when stopped before any rollout finished. */
+static bool mc_judge(struct ps_worker *w, struct mc_worker *c, int depth,
+                     ps_move m, ps_value so_far, double *score)
+{
+    const struct ps_search *s = &w->s;
+    ps_value base = so_far + s->game->apply(s->inst, c->cur, m, c->child);
+    w->s.stats.generated++;
+    c->path[depth] = m;
+    double sum = 0;
+    ps_value max = 0;
+    int done = 0;
+    for (int r = 0; r < s->opt.rollouts; r++) {
+        if (ps_worker_stopped(w))
+            break;
+        ps_value v = base + ps_worker_playout(w, c->child);
+        ps_worker_offer_playout(w, c->path, depth + 1, v);
+        sum += (double)v;
+        if (done == 0 || v > max)
+            max = v;
+        done++;
+    }
+    if (done == 0)
+        return false;
+    *score = s->opt.select_max ? (double)max : sum / done;
+    return true;
+}
+
+/* One game: returns when it is over or the worker is stopped. */
+static void mc_game(struct ps_worker *w, struct mc_worker *c)
+{
+    const struct ps_game *g = w->s.game;
+    const void *inst = w->s.inst;
+    g->initial_state(inst, c->cur);
+    ps_value total = 0;
+    for (int depth = 0;; depth++) {
+        int n = g->moves(inst, c->cur, c->moves, NULL);
+        w->s.stats.expanded++;
+        if (n == 0) {
+            ps_worker_offer(w, c->path, depth, ps_final_value(&w->s, c->cur, total));
+            return;
+        }
+        int best = -1;
+        double best_score = 0;
+        for (int i = 0; i < n; i++) {
+            double score;
+            if (!mc_judge(w, c, depth, c->moves[i], total, &score))
+                return;
+            if (best < 0 || score > best_score) {
+                best = i;
+                best_score = score;
+            }
+        }
+        total += g->apply(inst, c->cur, c->moves[best], c->child);
+        c->path[depth] = c->moves[best];
+        unsigned char *t = c->cur;
+        c->cur = c->child;
+        c->child = t;
+    }
+}
+
+static void mc_worker_run(struct ps_worker *w, void *arg)
+{
+    (void)arg;
+    const struct ps_game *g = w->s.game;
+    struct mc_worker c;
+    c.moves = malloc((size_t)g->max_moves(w->s.inst) * sizeof *c.moves);
+    c.path = malloc(((size_t)g->max_depth(w->s.inst) + 1) * sizeof *c.path);
+    c.cur = malloc(w->s.state_size);
+    c.child = malloc(w->s.state_size);
+    if (!c.moves || !c.path || !c.cur || !c.child)
+        w->s.stop = PS_STOP_MEMORY;
+    else
+        do
+            mc_game(w, &c);
+        while (ps_worker_again(w));
+    free(c.moves);
+    free(c.path);
+    free(c.cur);
+    free(c.child);
+}
+
+static enum ps_status mc_run(struct ps_search *s)
+{
+    if (s->opt.rollouts < 1)
+        s->opt.rollouts = 1;
+    char what[64];
+    snprintf(what, sizeof what, "mc, %d rollouts, select %s", s->opt.rollouts,
+             s->opt.select_max ? "max" : "mean");
+    return ps_mc_run(s, mc_worker_run, NULL, what, true);
+}
+
+const struct ps_algorithm ps_algo_mc = {
+    .name = "mc",
+    .summary = "flat Monte Carlo: R rollouts per move, best mean (heuristic)",
+    .for_score = true,
+    .for_cost = false,
+    .run = mc_run,
+};

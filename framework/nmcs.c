@@ -1,0 +1,193 @@
+/*
+ * nmcs.c - Nested Monte Carlo Search (Cazenave 2009).
+ *
+ * A level-0 search is one playout. A level-L search walks down one game:
+ * at every state it runs a level-(L-1) search after each legal move, and
+ * then plays the next move of the BEST LINE FOUND SO FAR at this level,
+ * which may come from an earlier step. Memorising that line is what makes
+ * NMCS strong: a lucky line found early is never thrown away because the
+ * lower levels happen to do worse from the next state.
+ *
+ * Cost: a level-L search makes about (branching x depth)^L playouts, so
+ * each level multiplies the time by a few hundred to a few thousand.
+ * Threads are root-parallel; under --time a finished search is followed by
+ * another (a new random stream) until time is up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "playout.h"
+
+#define NMCS_MAX_LEVEL 6
+
+struct nmcs_level {
+    unsigned char *cur, *child;
+    ps_move *moves;
+    ps_move *best; /* the best line from this level's start state */
+};
+
+struct nmcs {
+    struct ps_worker *w;
+    ps_move *path; /* path[0..depth): the moves from the initial state */
+    struct nmcs_level lv[NMCS_MAX_LEVEL + 1];
+};
+
+/* Evaluate the move just written to path[depth - 1], leading to `child`
+ * worth `so_far`: a playout at level 1, a nested search above. Leaves the
+ * line after the move in *line[0..*len). False when stopped with nothing. */
+static bool nmcs_search(struct nmcs *c, int level, const void *state,
+                        int depth, ps_value so_far, ps_value *value, int *len);
+
+static bool nmcs_child(struct nmcs *c, int level, const void *child, int depth,
+                       ps_value so_far, ps_value *value, const ps_move **line,
+                       int *len)
+{
+    struct ps_worker *w = c->w;
+    if (level > 1) {
+        *line = c->lv[level - 1].best;
+        return nmcs_search(c, level - 1, child, depth, so_far, value, len);
+    }
+    if (ps_worker_stopped(w))
+        return false;
+    *value = so_far + ps_worker_playout(w, child);
+    ps_worker_offer_playout(w, c->path, depth, *value);
+    *line = w->po.line;
+    *len = w->po.length;
+    return true;
+}
+
+/* A level-`level` search from `state`, reached by path[0..depth) with value
+ * so_far. Its best line goes to lv[level].best[0..*len), worth *value. */
+static bool nmcs_search(struct nmcs *c, int level, const void *state,
+                        int depth, ps_value so_far, ps_value *value, int *len)
+{
+    struct ps_worker *w = c->w;
+    const struct ps_game *g = w->s.game;
+    const void *inst = w->s.inst;
+    struct nmcs_level *L = &c->lv[level];
+    memcpy(L->cur, state, w->s.state_size);
+    bool found = false;
+    ps_value best = 0, g_so_far = so_far;
+    int best_len = 0, played = 0;
+    for (;;) {
+        int n = g->moves(inst, L->cur, L->moves, NULL);
+        w->s.stats.expanded++;
+        if (n == 0) {
+            /* Only the start can be terminal before a line is known: every
+             * later state lies on the best line. */
+            if (!found) {
+                found = true;
+                best = ps_final_value(&w->s, L->cur, g_so_far);
+                best_len = played;
+                ps_worker_offer(w, c->path, depth + played, best);
+            }
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            ps_move m = L->moves[i];
+            ps_value gain = g->apply(inst, L->cur, m, L->child);
+            w->s.stats.generated++;
+            c->path[depth + played] = m;
+            ps_value v;
+            const ps_move *line;
+            int line_len;
+            if (!nmcs_child(c, level, L->child, depth + played + 1,
+                            g_so_far + gain, &v, &line, &line_len))
+                goto out;
+            if (!found || v > best) {
+                found = true;
+                best = v;
+                L->best[played] = m;
+                memcpy(L->best + played + 1, line, (size_t)line_len * sizeof *line);
+                best_len = played + 1 + line_len;
+            }
+            if (w->s.stop != PS_STOP_NONE)
+                goto out;
+        }
+        ps_move m = L->best[played];
+        g_so_far += g->apply(inst, L->cur, m, L->child);
+        c->path[depth + played] = m;
+        played++;
+        unsigned char *t = L->cur;
+        L->cur = L->child;
+        L->child = t;
+    }
+out:
+    *value = best;
+    *len = best_len;
+    return found;
+}
+
+static void nmcs_free(struct nmcs *c)
+{
+    free(c->path);
+    for (int l = 0; l <= NMCS_MAX_LEVEL; l++) {
+        free(c->lv[l].cur);
+        free(c->lv[l].child);
+        free(c->lv[l].moves);
+        free(c->lv[l].best);
+    }
+}
+
+static bool nmcs_alloc(struct nmcs *c, int levels)
+{
+    const struct ps_game *g = c->w->s.game;
+    const void *inst = c->w->s.inst;
+    size_t depth = (size_t)g->max_depth(inst) + 1;
+    size_t size = c->w->s.state_size;
+    c->path = malloc(depth * sizeof *c->path);
+    if (!c->path)
+        return false;
+    for (int l = 1; l <= levels; l++) {
+        struct nmcs_level *L = &c->lv[l];
+        L->cur = malloc(size);
+        L->child = malloc(size);
+        L->moves = malloc((size_t)g->max_moves(inst) * sizeof *L->moves);
+        L->best = malloc(depth * sizeof *L->best);
+        if (!L->cur || !L->child || !L->moves || !L->best)
+            return false;
+    }
+    return true;
+}
+
+static void nmcs_worker_run(struct ps_worker *w, void *arg)
+{
+    (void)arg;
+    int level = w->s.opt.level;
+    struct nmcs c;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    unsigned char *start = malloc(w->s.state_size);
+    if (!start || !nmcs_alloc(&c, level)) {
+        w->s.stop = PS_STOP_MEMORY;
+    } else {
+        w->s.game->initial_state(w->s.inst, start);
+        do {
+            ps_value v;
+            int len;
+            nmcs_search(&c, level, start, 0, 0, &v, &len);
+            w->s.stats.iterations++;
+        } while (ps_worker_again(w));
+    }
+    free(start);
+    nmcs_free(&c);
+}
+
+static enum ps_status nmcs_run(struct ps_search *s)
+{
+    if (s->opt.level < 1)
+        s->opt.level = 1;
+    if (s->opt.level > NMCS_MAX_LEVEL)
+        s->opt.level = NMCS_MAX_LEVEL;
+    char what[64];
+    snprintf(what, sizeof what, "nmcs level %d", s->opt.level);
+    return ps_mc_run(s, nmcs_worker_run, NULL, what, true);
+}
+
+const struct ps_algorithm ps_algo_nmcs = {
+    .name = "nmcs",
+    .summary = "Nested Monte Carlo Search, best line memorised (heuristic)",
+    .for_score = true,
+    .for_cost = false,
+    .run = nmcs_run,
+};

@@ -1,0 +1,270 @@
+/*
+ * nrpa.c - Nested Rollout Policy Adaptation (Rosin 2011).
+ *
+ * The playout policy is a table of weights, one per move code (the game's
+ * move_codes slot: a small integer that names "the same move" in different
+ * states). A playout from the initial state picks each move with
+ * probability exp(w[code]) / sum over the legal moves of exp(w[code']).
+ *
+ *   nrpa(0, pol) = one playout with pol
+ *   nrpa(L, pol) = repeat N times (--iterations):
+ *                    run nrpa(L-1, copy of pol); keep the best line (>=);
+ *                    adapt pol towards the best line
+ *   adapt: along the best line, w[played] += alpha and every legal move
+ *          loses alpha * its probability (the gradient of log-likelihood of
+ *          the line), all computed from the policy before the update.
+ *
+ * A level-L run makes N^L playouts. Threads are root-parallel; under --time
+ * a finished run is followed by a fresh one until time is up.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hash.h"
+#include "playout.h"
+
+#define NRPA_MAX_LEVEL 6
+#define NRPA_ALPHA 1.0
+#define NRPA_FALLBACK_SPACE (1u << 16)
+
+struct nrpa_delta {
+    uint32_t code;
+    double d;
+};
+
+struct nrpa {
+    struct ps_worker *w;
+    uint32_t space;
+    double *pol[NRPA_MAX_LEVEL + 1];
+    ps_move *seq[NRPA_MAX_LEVEL + 1]; /* best line of each level */
+    int len[NRPA_MAX_LEVEL + 1];
+    unsigned char *root, *a, *b;
+    ps_move *moves;
+    uint32_t *codes;
+    double *prob;
+    double *bias; /* the playout policy's prior, NULL for none */
+    struct nrpa_delta *deltas;
+    size_t max_deltas;
+};
+
+/* Codes (and the prior, if any) of moves[0..n) of `state`. */
+static void nrpa_codes(const struct nrpa *c, const void *state, int n)
+{
+    const struct ps_game *g = c->w->s.game;
+    if (c->bias)
+        c->w->po.policy->bias(c->w->s.inst, state, c->moves, n, c->bias);
+    if (g->move_codes) {
+        g->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        c->codes[i] = (uint32_t)ps_hash_mix(c->moves[i]) & (c->space - 1);
+}
+
+/* exp(w) for moves[0..n) into prob[], returning the sum. Weights are
+ * shifted by their maximum so exp() cannot overflow. */
+static double nrpa_weights(struct nrpa *c, const double *pol, int n)
+{
+    for (int i = 0; i < n; i++)
+        c->prob[i] = pol[c->codes[i]] + (c->bias ? c->bias[i] : 0.0);
+    double top = c->prob[0];
+    for (int i = 1; i < n; i++)
+        if (c->prob[i] > top)
+            top = c->prob[i];
+    double z = 0;
+    for (int i = 0; i < n; i++) {
+        c->prob[i] = exp(c->prob[i] - top);
+        z += c->prob[i];
+    }
+    return z;
+}
+
+/* A level-0 search: one playout from the root with policy pol[0]. */
+static ps_value nrpa_playout(struct nrpa *c)
+{
+    struct ps_worker *w = c->w;
+    const struct ps_game *g = w->s.game;
+    const void *inst = w->s.inst;
+    const double *pol = c->pol[0];
+    memcpy(c->a, c->root, w->s.state_size);
+    ps_value value = 0;
+    int len = 0;
+    for (;;) {
+        int n = g->moves(inst, c->a, c->moves, NULL);
+        w->s.stats.expanded++;
+        if (n == 0)
+            break;
+        nrpa_codes(c, c->a, n);
+        double z = nrpa_weights(c, pol, n);
+        double x = ps_rng_double(&w->rng) * z;
+        int pick = n - 1;
+        for (int i = 0; i < n - 1; i++) {
+            x -= c->prob[i];
+            if (x < 0) {
+                pick = i;
+                break;
+            }
+        }
+        c->seq[0][len++] = c->moves[pick];
+        value += g->apply(inst, c->a, c->moves[pick], c->b);
+        unsigned char *t = c->a;
+        c->a = c->b;
+        c->b = t;
+    }
+    value = ps_final_value(&w->s, c->a, value);
+    c->len[0] = len;
+    w->s.stats.playouts++;
+    ps_worker_offer(w, c->seq[0], len, value);
+    return value;
+}
+
+/* Move pol towards seq[0..len): gradient steps computed from the policy as
+ * it was before this call, then applied together. */
+static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
+{
+    struct ps_worker *w = c->w;
+    const struct ps_game *g = w->s.game;
+    const void *inst = w->s.inst;
+    size_t nd = 0;
+    memcpy(c->a, c->root, w->s.state_size);
+    for (int k = 0; k < len; k++) {
+        int n = g->moves(inst, c->a, c->moves, NULL);
+        nrpa_codes(c, c->a, n);
+        double z = nrpa_weights(c, pol, n);
+        for (int i = 0; i < n && nd < c->max_deltas; i++) {
+            double d = -NRPA_ALPHA * c->prob[i] / z;
+            if (c->moves[i] == seq[k])
+                d += NRPA_ALPHA;
+            c->deltas[nd++] = (struct nrpa_delta){c->codes[i], d};
+        }
+        g->apply(inst, c->a, seq[k], c->b);
+        unsigned char *t = c->a;
+        c->a = c->b;
+        c->b = t;
+    }
+    for (size_t i = 0; i < nd; i++)
+        pol[c->deltas[i].code] += c->deltas[i].d;
+}
+
+/* Level >= 1: returns false when stopped before any line was found. */
+static bool nrpa_level(struct nrpa *c, int level, ps_value *value)
+{
+    struct ps_worker *w = c->w;
+    size_t bytes = (size_t)c->space * sizeof(double);
+    bool found = false;
+    ps_value best = 0;
+    for (int i = 0; i < w->s.opt.iterations; i++) {
+        memcpy(c->pol[level - 1], c->pol[level], bytes);
+        ps_value v;
+        if (level == 1) {
+            if (ps_worker_stopped(w))
+                break;
+            v = nrpa_playout(c);
+        } else if (!nrpa_level(c, level - 1, &v)) {
+            break;
+        }
+        if (!found || v >= best) {
+            found = true;
+            best = v;
+            c->len[level] = c->len[level - 1];
+            memcpy(c->seq[level], c->seq[level - 1],
+                   (size_t)c->len[level] * sizeof *c->seq[level]);
+        }
+        if (w->s.stop != PS_STOP_NONE)
+            break;
+        nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
+    }
+    *value = best;
+    return found;
+}
+
+static void nrpa_free(struct nrpa *c)
+{
+    for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
+        free(c->pol[l]);
+        free(c->seq[l]);
+    }
+    free(c->root);
+    free(c->a);
+    free(c->b);
+    free(c->moves);
+    free(c->codes);
+    free(c->prob);
+    free(c->bias);
+    free(c->deltas);
+}
+
+static bool nrpa_alloc(struct nrpa *c, int levels)
+{
+    const struct ps_game *g = c->w->s.game;
+    const void *inst = c->w->s.inst;
+    size_t depth = (size_t)g->max_depth(inst) + 1;
+    size_t nmoves = (size_t)g->max_moves(inst);
+    c->space = g->move_codes && g->move_code_space ? g->move_code_space(inst)
+                                                   : NRPA_FALLBACK_SPACE;
+    for (int l = 0; l <= levels; l++) {
+        c->pol[l] = calloc(c->space, sizeof *c->pol[l]);
+        c->seq[l] = malloc(depth * sizeof *c->seq[l]);
+        if (!c->pol[l] || !c->seq[l])
+            return false;
+    }
+    c->root = malloc(c->w->s.state_size);
+    c->a = malloc(c->w->s.state_size);
+    c->b = malloc(c->w->s.state_size);
+    c->moves = malloc(nmoves * sizeof *c->moves);
+    c->codes = malloc(nmoves * sizeof *c->codes);
+    c->prob = malloc(nmoves * sizeof *c->prob);
+    if (c->w->po.policy && c->w->po.policy->bias) {
+        c->bias = malloc(nmoves * sizeof *c->bias);
+        if (!c->bias)
+            return false;
+    }
+    c->max_deltas = depth * nmoves;
+    c->deltas = malloc(c->max_deltas * sizeof *c->deltas);
+    return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
+           c->deltas;
+}
+
+static void nrpa_worker_run(struct ps_worker *w, void *arg)
+{
+    (void)arg;
+    int level = w->s.opt.level;
+    struct nrpa c;
+    memset(&c, 0, sizeof c);
+    c.w = w;
+    if (!nrpa_alloc(&c, level)) {
+        w->s.stop = PS_STOP_MEMORY;
+    } else {
+        w->s.game->initial_state(w->s.inst, c.root);
+        do {
+            memset(c.pol[level], 0, (size_t)c.space * sizeof(double));
+            ps_value v;
+            nrpa_level(&c, level, &v);
+            w->s.stats.iterations++;
+        } while (ps_worker_again(w));
+    }
+    nrpa_free(&c);
+}
+
+static enum ps_status nrpa_run(struct ps_search *s)
+{
+    if (s->opt.level < 1)
+        s->opt.level = 1;
+    if (s->opt.level > NRPA_MAX_LEVEL)
+        s->opt.level = NRPA_MAX_LEVEL;
+    if (s->opt.iterations < 1)
+        s->opt.iterations = 1;
+    char what[64];
+    snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
+             s->opt.iterations);
+    return ps_mc_run(s, nrpa_worker_run, NULL, what, true);
+}
+
+const struct ps_algorithm ps_algo_nrpa = {
+    .name = "nrpa",
+    .summary = "Nested Rollout Policy Adaptation (Rosin 2011) (heuristic)",
+    .for_score = true,
+    .for_cost = false,
+    .run = nrpa_run,
+};
