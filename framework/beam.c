@@ -41,6 +41,10 @@ struct beam {
     size_t seen_slots;
     ps_move *moves, *line;
     uint64_t reserved;
+    /* --beam-eval playout: each candidate is judged by one playout of the
+     * playout policy from it, and that playout is itself a finished game. */
+    struct ps_playout *po; /* NULL: the game's evaluate() */
+    struct ps_rng *rng;
 };
 
 static int cand_order(const void *pa, const void *pb)
@@ -106,6 +110,16 @@ static void beam_finish(struct beam *b, int depth)
     ps_playout_free(&po);
 }
 
+/* A candidate's playout beat the best: offer path + move + playout. */
+static void offer_rollout(struct beam *b, int depth, int i, ps_move move,
+                          ps_value value)
+{
+    int len = beam_path(b, depth, i, b->line);
+    b->line[len++] = move;
+    memcpy(b->line + len, b->po->line, (size_t)b->po->length * sizeof *b->line);
+    ps_search_offer(b->s, b->line, len + b->po->length, value);
+}
+
 /* Expand the beam at `depth` into candidates; offer finished games.
  * Returns -1 when stopped. */
 static int beam_expand(struct beam *b, int depth)
@@ -130,7 +144,14 @@ static int beam_expand(struct beam *b, int depth)
             s->stats.generated++;
             struct beam_cand *c = &b->cand[nc++];
             c->g = b->g[i] + gain;
-            c->key = c->g + (g->evaluate ? g->evaluate(s->inst, b->tmp) : 0);
+            if (b->po) {
+                c->key = c->g + ps_playout_run(b->po, b->tmp, b->rng, 0);
+                s->stats.playouts++;
+                if (ps_search_improves(s, c->key))
+                    offer_rollout(b, depth, i, b->moves[k], c->key);
+            } else {
+                c->key = c->g + (g->evaluate ? g->evaluate(s->inst, b->tmp) : 0);
+            }
             c->hash = g->hash(s->inst, b->tmp);
             c->parent = i;
             c->move = b->moves[k];
@@ -234,19 +255,39 @@ static bool beam_alloc(struct beam *b, int width)
 static enum ps_status beam_run(struct ps_search *s)
 {
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
+    struct ps_playout po;
+    struct ps_rng rng;
+    bool rollout = s->opt.beam_playout || !s->game->evaluate;
+    if (rollout) {
+        struct ps_error err;
+        ps_error_clear(&err);
+        if (!ps_playout_init(&po, s->game, s->inst)) {
+            s->stop = PS_STOP_MEMORY;
+            return PS_HEURISTIC;
+        }
+        if (!ps_playout_set_policy(&po, s->opt.policy, s->opt.topk, &err)) {
+            ps_playout_free(&po); /* the command line checked the name */
+            return PS_HEURISTIC;
+        }
+        ps_rng_seed(&rng, s->opt.seed);
+    }
     for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
-                         .max_moves = s->game->max_moves(s->inst)};
+                         .max_moves = s->game->max_moves(s->inst),
+                         .po = rollout ? &po : NULL,
+                         .rng = &rng};
         bool done = beam_alloc(&b, width) && beam_once(&b);
         beam_free(&b);
-        snprintf(s->note, sizeof s->note, "heuristic: beam width %d%s", width,
-                 s->game->evaluate ? ", game evaluation" : "");
+        snprintf(s->note, sizeof s->note, "heuristic: beam width %d, %s", width,
+                 rollout ? "playout evaluation" : "game evaluation");
         /* Widen only under a time budget, and not past int range. */
         if (!done || s->limits.seconds <= 0 || width > (1 << 28))
             break;
         width *= 2;
     }
+    if (rollout)
+        ps_playout_free(&po);
     return PS_HEURISTIC;
 }
 

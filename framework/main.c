@@ -62,6 +62,8 @@ static const char usage_text[] =
     "  --policy NAME      playout policy of the game\n"
     "  --threads N        Monte Carlo threads (default: number of cores)\n"
     "  --beam-width W     beam: width (default 100)\n"
+    "  --beam-eval E      beam: 'game' (the game's evaluation, default) or\n"
+    "                     'playout' (one playout of the policy per position)\n"
     "\n"
     "verify: --show prints the final board.\n"
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S\n"
@@ -85,7 +87,7 @@ enum {
     OPT_TIME, OPT_MAX_NODES, OPT_MAX_MEMORY, OPT_TRACE, OPT_CANDIDATES,
     OPT_MAX_DEPTH, OPT_NO_MEMO, OPT_NO_BOUND, OPT_WEIGHT, OPT_ROLLOUTS,
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
-    OPT_BEAM_WIDTH, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
+    OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION,
 };
 
@@ -114,6 +116,7 @@ static const struct option long_options[] = {
     {"policy", required_argument, 0, OPT_POLICY},
     {"threads", required_argument, 0, OPT_THREADS},
     {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
+    {"beam-eval", required_argument, 0, OPT_BEAM_EVAL},
     {"show", no_argument, 0, OPT_SHOW},
     {"rows", required_argument, 0, OPT_ROWS},
     {"cols", required_argument, 0, OPT_COLS},
@@ -231,6 +234,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
         case OPT_NO_MEMO: c->opt.no_memo = true; break;
         case OPT_NO_BOUND: c->opt.no_bound = true; break;
         case OPT_POLICY: c->opt.policy = optarg; break;
+        case OPT_BEAM_EVAL:
+            if (strcmp(optarg, "game") && strcmp(optarg, "playout"))
+                return usage_error("--beam-eval takes game or playout, not '%s'",
+                                   optarg);
+            c->opt.beam_playout = strcmp(optarg, "playout") == 0;
+            break;
         case OPT_SELECT:
             if (strcmp(optarg, "max") && strcmp(optarg, "mean"))
                 return usage_error("--select takes max or mean, not '%s'", optarg);

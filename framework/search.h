@@ -68,6 +68,7 @@ struct ps_options {
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int beam_width;   /* beam */
+    bool beam_playout; /* beam: judge positions by a playout */
     int trace;        /* print the first N expansions */
 };
 

@@ -189,6 +189,18 @@ static void wide_beam_finds_the_optimum(void **state)
     finds_the_optimum("beam", o);
 }
 
+/* The same with each position judged by a uniform playout: the playouts'
+ * own lines are offered too, and every answer must replay (run() checks). */
+static void wide_beam_with_playouts_finds_the_optimum(void **state)
+{
+    (void)state;
+    struct ps_options o = options(1, 1);
+    o.beam_width = 100000;
+    o.beam_playout = true;
+    o.policy = "uniform";
+    finds_the_optimum("beam", o);
+}
+
 /* Nothing can beat the optimum, and every answer is a legal finished game. */
 static void answers_verify_and_never_beat_the_optimum(void **state)
 {
@@ -341,6 +353,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(nmcs_level2_finds_the_optimum),
         cmocka_unit_test(wide_beam_finds_the_optimum),
+        cmocka_unit_test(wide_beam_with_playouts_finds_the_optimum),
         cmocka_unit_test(answers_verify_and_never_beat_the_optimum),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
