@@ -6,7 +6,7 @@
 #       PopStar rules, generated 10x10 boards with 5 colours, seeds 1..BOARDS
 #       (default 50): per algorithm the mean, min, quartiles and max.
 #   scripts/bench_mc.sh standard SECONDS [FIRST LAST] [THREADS]
-#       SameGame research rules on bench/samegame-standard/FIRST..LAST
+#       SameGame research rules on games/samegame/standard/FIRST..LAST
 #       (default 1 20): each position's score and the totals, nmcs and nrpa.
 #   scripts/bench_mc.sh speed [SECONDS]
 #       playouts per second with 1 and 2 threads, side by side, and the ratio.
@@ -63,7 +63,7 @@ standard() {
     local total=0 n=0 line=""
     for p in $(seq -f '%02g' "$first" "$last"); do
       local sc
-      sc=$(run_set "$a" "$secs" "$threads" samegame "bench/samegame-standard/$p.txt")
+      sc=$(run_set "$a" "$secs" "$threads" samegame "games/samegame/standard/$p.txt")
       line+=" $p:$sc"
       total=$((total + sc))
       n=$((n + 1))
@@ -80,7 +80,7 @@ speed() {
   for t in 1 2; do
     local out cpu
     out=$({ /usr/bin/time -f "cpu: %U %S" "$PSOLVE" --algo nmcs --level 1 \
-      --time "$secs" --threads "$t" --quiet bench/samegame-standard/01.txt \
+      --time "$secs" --threads "$t" --quiet games/samegame/standard/01.txt \
       2>&1 || true; } | tr '\n' ' ')
     echo "$t $out"
   done | awk '{ for (i = 2; i < NF; i++) { if ($i == "playouts:") p = $(i + 1)

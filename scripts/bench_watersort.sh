@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_watersort.sh - solve the 70 benchmark levels in bench/watersort with
+# bench_watersort.sh - solve the 70 benchmark levels in games/watersort/levels with
 # one algorithm and check each result against INDEX.tsv's optimal_moves.
 #
 #   scripts/bench_watersort.sh [ALGO] [extra psolve options...]
@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 psolve=${PSOLVE:-$here/build/psolve}
 algo=${1:-astar}
 [ $# -gt 0 ] && shift
-dir=$here/bench/watersort
+dir=$here/games/watersort/levels
 [ -x "$psolve" ] || { echo "no psolve binary at $psolve (build first)" >&2; exit 2; }
 
 printf '%-24s %5s %4s %-11s %10s %12s %8s\n' level cost opt status expanded peak_memory seconds

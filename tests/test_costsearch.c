@@ -25,7 +25,7 @@ static void *load_file(const char *name)
 {
     const struct ps_game *g = ps_game_find("watersort");
     char path[512];
-    snprintf(path, sizeof path, "%s/bench/watersort/%s", PSOLVE_SOURCE_DIR, name);
+    snprintf(path, sizeof path, "%s/games/watersort/levels/%s", PSOLVE_SOURCE_DIR, name);
     char *text;
     size_t len;
     struct ps_error err;

@@ -590,7 +590,7 @@ static void test_cli_solve_verify_round_trip(void **state)
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
              PSOLVE_BIN " --game watersort --algo astar --quiet "
-             PSOLVE_SOURCE_DIR "/bench/watersort/frozenfrank-463.txt "
+             PSOLVE_SOURCE_DIR "/games/watersort/levels/frozenfrank-463.txt "
              "> ws_sol.txt");
     assert_int_equal(run(cmd), 0);
     snprintf(cmd, sizeof cmd,
@@ -599,7 +599,7 @@ static void test_cli_solve_verify_round_trip(void **state)
     assert_int_equal(run(cmd), 0);
     snprintf(cmd, sizeof cmd,
              PSOLVE_BIN " verify --game watersort "
-             PSOLVE_SOURCE_DIR "/bench/watersort/frozenfrank-463.txt "
+             PSOLVE_SOURCE_DIR "/games/watersort/levels/frozenfrank-463.txt "
              "ws_sol.txt > ws_ver.txt && grep -q '^solved: yes' ws_ver.txt "
              "&& grep -q '^cost: 39' ws_ver.txt");
     assert_int_equal(run(cmd), 0);
