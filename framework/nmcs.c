@@ -175,6 +175,8 @@ static void nmcs_worker_run(struct ps_worker *w, void *arg)
 
 static enum ps_status nmcs_run(struct ps_search *s)
 {
+    if (s->opt.level == 0)
+        s->opt.level = 2;
     if (s->opt.level < 1)
         s->opt.level = 1;
     if (s->opt.level > NMCS_MAX_LEVEL)

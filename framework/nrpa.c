@@ -249,6 +249,12 @@ static void nrpa_worker_run(struct ps_worker *w, void *arg)
 
 static enum ps_status nrpa_run(struct ps_search *s)
 {
+    /* Defaults measured best with budgets of seconds on 15x15 SameGame:
+     * level 3 with 30 iterations beat level 2 with 100 (docs/algorithms.md). */
+    if (s->opt.level == 0)
+        s->opt.level = 3;
+    if (s->opt.iterations == 0)
+        s->opt.iterations = 30;
     if (s->opt.level < 1)
         s->opt.level = 1;
     if (s->opt.level > NRPA_MAX_LEVEL)

@@ -31,8 +31,6 @@ void ps_options_default(struct ps_options *o)
     o->weight = 2.0;
     o->rollouts = 200;
     o->topk = 0;
-    o->level = 2;
-    o->iterations = 100;
     o->beam_width = 100;
 }
 

@@ -63,8 +63,8 @@ struct ps_options {
     int rollouts;     /* mc */
     int topk;         /* mc playout policy */
     bool select_max;  /* mc: best max instead of best mean */
-    int level;        /* nmcs, nrpa */
-    int iterations;   /* nrpa */
+    int level;        /* nmcs, nrpa (0 = the algorithm's default) */
+    int iterations;   /* nrpa (0 = its default) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int beam_width;   /* beam */
