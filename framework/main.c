@@ -47,7 +47,8 @@ static const char usage_text[] =
     "  --csv              the side-by-side table as CSV\n"
     "  --time SECONDS     stop after this long and print the best so far\n"
     "  --max-nodes N      stop after N expanded nodes\n"
-    "  --max-memory MB    table memory limit (tables refuse to grow past it)\n"
+    "  --max-memory MB    table memory limit (tables refuse to grow past it;\n"
+    "                     default: half of the machine's physical memory)\n"
     "  --trace N          print the first N expansions to stderr (teaching)\n"
     "  --candidates K     dfs: only the K best moves per node (heuristic)\n"
     "  --max-depth D      dfs: depth cap\n"
@@ -201,6 +202,17 @@ static bool parse_double(const char *s, double min, double max, double *out)
     return true;
 }
 
+/* Without --max-memory, tables may take half of the physical memory: an
+ * exact search left unbounded would otherwise grow until the kernel's
+ * out-of-memory killer ends it, losing the best solution so far. */
+static uint64_t default_max_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return (uint64_t)4 << 30;
+    return (uint64_t)pages * (uint64_t)size / 2;
+}
+
 /* Parse argv into cli; returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, struct cli *c)
 {
@@ -318,6 +330,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
         }
         }
     }
+    if (!c->limits.max_memory)
+        c->limits.max_memory = default_max_memory();
     for (int i = optind; i < argc; i++) {
         if (c->nfiles == 2)
             return usage_error("too many file arguments ('%s')", argv[i]);
