@@ -132,4 +132,14 @@ static inline void *test_initial(const struct ps_game *g, const void *inst)
     return s;
 }
 
+/* Free what test_initial, test_load and test_rules gave (any may be NULL). */
+static inline void test_release(const struct ps_game *g, void *inst,
+                                void *state, void *rules)
+{
+    free(state);
+    if (inst)
+        g->free_instance(inst);
+    free(rules);
+}
+
 #endif

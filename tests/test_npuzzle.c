@@ -30,9 +30,7 @@ static void test_moves_and_goal(void **unused)
     assert_false(G->parse_move(inst, s, "1", &m, &err));
     assert_non_null(strstr(err.msg, "not next to the blank"));
     assert_false(G->parse_move(inst, s, "9", &m, &err));
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_parser_rejections(void **unused)

@@ -27,9 +27,7 @@ static void test_gravity_per_column_3x3(void **unused)
     ps_move moves[16];
     assert_int_equal(G->moves(inst, s, moves, NULL), 0);
     assert_int_equal(G->end_value(inst, s), 1000);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_columns_keep_order_5x5(void **unused)
@@ -45,9 +43,7 @@ static void test_columns_keep_order_5x5(void **unused)
     assert_int_equal(test_play(G, inst, s, "4 2"), 9); /* the 4s, now column 2 */
     assert_string_equal(test_print(G, inst, s),
                         "135..\n135..\n135..\n135..\n135..\n");
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_moves_one_per_group(void **unused)
@@ -73,9 +69,7 @@ static void test_moves_one_per_group(void **unused)
     assert_int_equal(gains[0], 0);
     int total = sizes[0] + sizes[1] + sizes[2];
     assert_int_equal(total, 7);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_split_colour_is_game_over(void **unused)
@@ -93,17 +87,13 @@ static void test_split_colour_is_game_over(void **unused)
     assert_true(nf >= 2);
     assert_string_equal(facts[0].key, "cells_left");
     assert_int_equal(facts[0].value, 6);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
     /* PopStar pays 2000 - 20*6*6 = 1280 for 6 cells left. */
     rules = test_rules(G, "popstar");
     inst = test_load(G, rules, "121\n212\n");
     s = test_initial(G, inst);
     assert_int_equal(G->end_value(inst, s), 1280);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_score_presets(void **unused)
@@ -130,9 +120,7 @@ static void test_score_presets(void **unused)
     ps_value total = test_play(G, inst, s, "0 1") + test_play(G, inst, s, "2 0") +
                      test_play(G, inst, s, "2 1") + G->end_value(inst, s);
     assert_int_equal(total, 80 + 20 + 45 + 2000);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 
     /* Clickomania: one point per cell removed, no bonus. */
     rules = test_rules(G, "clickomania");
@@ -142,9 +130,7 @@ static void test_score_presets(void **unused)
     assert_int_equal(test_play(G, inst, s, "2 0"), 2);
     assert_int_equal(test_play(G, inst, s, "2 1"), 3);
     assert_int_equal(G->end_value(inst, s), 0);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_min_group_rule(void **unused)
@@ -160,9 +146,7 @@ static void test_min_group_rule(void **unused)
     struct ps_error err;
     assert_false(G->parse_move(inst, s, "0 1", &m, &err));
     assert_non_null(strstr(err.msg, "at least 3"));
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_no_gravity_no_shift(void **unused)
@@ -177,9 +161,7 @@ static void test_no_gravity_no_shift(void **unused)
     assert_string_equal(test_print(G, inst, s), "1.1\n1.1\n331\n");
     test_play(G, inst, s, "0 0"); /* 1s of column 0: no fall */
     assert_string_equal(test_print(G, inst, s), "..1\n..1\n331\n");
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 
     rules = test_rules(G, NULL);
     test_set_param(G, rules, "shift", 1); /* right */
@@ -187,9 +169,7 @@ static void test_no_gravity_no_shift(void **unused)
     s = test_initial(G, inst);
     test_play(G, inst, s, "0 1");
     assert_string_equal(test_print(G, inst, s), ".1\n.1\n");
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_canonical_hash_two_orders(void **unused)
@@ -236,9 +216,7 @@ static void test_move_text_round_trip(void **unused)
     assert_true(G->parse_move(inst, s, "0 0", &m1, &err));
     assert_true(G->parse_move(inst, s, "1 0", &m2, &err));
     assert_int_equal(m1, m2);
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_letters_and_comments(void **unused)
@@ -248,9 +226,7 @@ static void test_letters_and_comments(void **unused)
     void *inst = test_load(G, rules, "# a board\n\nRGB   # top\nrgy\n");
     void *s = test_initial(G, inst);
     assert_string_equal(test_print(G, inst, s), "123\n124\n");
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_parser_rejections(void **unused)
@@ -298,9 +274,7 @@ static void test_parse_move_rejections(void **unused)
     assert_false(G->parse_move(inst, s, "0", &m, &err));
     assert_non_null(strstr(err.msg, "row col"));
     assert_false(G->parse_move(inst, s, "0 0 0", &m, &err));
-    free(s);
-    G->free_instance(inst);
-    free(rules);
+    test_release(G, inst, s, rules);
 }
 
 static void test_gen_is_deterministic(void **unused)
