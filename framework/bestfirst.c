@@ -52,8 +52,10 @@ static bool heap_push(struct bf *b, struct bf_item it)
     struct bf_heap *h = &b->open;
     if (h->count == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 1024;
-        if (!ps_memory_reserve(b->s, (cap - h->cap) * sizeof *h->items))
+        if (!ps_memory_reserve(b->s, (cap - h->cap) * sizeof *h->items)) {
+            b->s->stop = PS_STOP_MEMORY;
             return false;
+        }
         struct bf_item *items = realloc(h->items, cap * sizeof *items);
         if (!items) {
             ps_memory_release(b->s, (cap - h->cap) * sizeof *h->items);
@@ -111,8 +113,10 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     bool added;
     int64_t idx = ps_table_insert(&b->table, s->game->hash(s->inst, state),
                                   state, &added);
-    if (idx == PS_TABLE_FULL)
+    if (idx == PS_TABLE_FULL) {
+        s->stop = PS_STOP_MEMORY; /* an exact closed set cannot drop states */
         return false;
+    }
     struct bf_node *node = ps_table_value(&b->table, idx);
     if (!added) {
         if (g >= node->g || (node->closed && !b->reopen)) {

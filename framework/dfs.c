@@ -184,9 +184,7 @@ static int64_t table_insert(struct dfs *d, uint64_t hash, const void *state,
     int64_t i = ps_table_insert(&d->tt, hash, state, added);
     if (i != PS_TABLE_FULL)
         return i;
-    d->table_full = true;
-    if (d->s->stop == PS_STOP_MEMORY)
-        d->s->stop = PS_STOP_NONE; /* the table stops growing, not the search */
+    d->table_full = true; /* the table stops growing, not the search */
     if (d->full_noted)
         return PS_TABLE_NONE;
     d->full_noted = true;
@@ -591,10 +589,9 @@ static enum ps_status dfs_run(struct ps_search *s)
         s->stop = PS_STOP_MEMORY;
         return PS_INCOMPLETE;
     }
+    /* No room even for an empty table: go without. */
     d.memo = !s->opt.no_memo &&
              ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : sizeof(ps_value));
-    if (!d.memo && s->stop == PS_STOP_MEMORY)
-        s->stop = PS_STOP_NONE; /* no room even for an empty table: go without */
     note_heuristic(&d);
     d.g->initial_state(s->inst, state_at(&d, 0));
     enum ps_status st = score ? score_run(&d) : cost_run(&d);

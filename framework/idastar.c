@@ -69,8 +69,10 @@ static bool ida_grow(struct ida *d, int depth)
             }
             d->cap = cap;
         }
-        if (!ps_memory_reserve(d->s, level_bytes(d)))
+        if (!ps_memory_reserve(d->s, level_bytes(d))) {
+            d->s->stop = PS_STOP_MEMORY;
             return false;
+        }
         d->reserved += level_bytes(d);
         size_t m = (size_t)d->max_moves, size = d->s->state_size;
         struct ida_level *l = &d->level[d->levels];

@@ -183,10 +183,8 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
 
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)
 {
-    if (s->limits.max_memory && s->stats.memory + bytes > s->limits.max_memory) {
-        s->stop = PS_STOP_MEMORY;
+    if (s->limits.max_memory && s->stats.memory + bytes > s->limits.max_memory)
         return false;
-    }
     s->stats.memory += bytes;
     if (s->stats.memory > s->stats.peak_memory)
         s->stats.peak_memory = s->stats.memory;

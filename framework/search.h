@@ -159,8 +159,10 @@ bool ps_search_improves(const struct ps_search *s, ps_value value);
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value);
 
-/* Table memory accounting against --max-memory. False (and s->stop set) when
- * the reservation would pass the limit; the caller must not allocate. */
+/* Table memory accounting against --max-memory. False when the reservation
+ * would pass the limit: the caller must not allocate, and decides whether
+ * that ends the search (set s->stop = PS_STOP_MEMORY) or not (dfs searches
+ * on without storing). */
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes);
 void ps_memory_release(struct ps_search *s, uint64_t bytes);
 

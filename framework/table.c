@@ -83,7 +83,6 @@ static bool grow_slots(struct ps_table *t)
         free(hashes);
         free(index);
         ps_memory_release(t->search, slots * per_slot);
-        t->search->stop = PS_STOP_MEMORY;
         return false;
     }
     size_t mask = slots - 1;
@@ -108,17 +107,14 @@ static bool grow_slots(struct ps_table *t)
 static bool grow_arena(struct ps_table *t)
 {
     size_t cap = t->capacity ? t->capacity * 2 : 1024;
-    if (cap > UINT32_MAX) {
-        t->search->stop = PS_STOP_MEMORY;
+    if (cap > UINT32_MAX)
         return false;
-    }
     size_t extra = (cap - t->capacity) * t->entry_size;
     if (!ps_memory_reserve(t->search, extra))
         return false;
     unsigned char *arena = realloc(t->arena, cap * t->entry_size);
     if (!arena) {
         ps_memory_release(t->search, extra);
-        t->search->stop = PS_STOP_MEMORY;
         return false;
     }
     t->arena = arena;

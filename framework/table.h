@@ -50,7 +50,9 @@ void ps_table_clear(struct ps_table *t);
 int64_t ps_table_find(const struct ps_table *t, uint64_t hash,
                       const void *state);
 /* Index of `state`, inserting it (payload zeroed) if new; *added tells which.
- * PS_TABLE_FULL when the memory limit forbids growing. */
+ * PS_TABLE_FULL when the memory limit (or malloc) forbids growing. The table
+ * only reports it: the algorithm decides whether a full table ends its
+ * search. */
 int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
                         bool *added);
 
