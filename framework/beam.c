@@ -43,8 +43,9 @@ struct beam {
     uint64_t reserved;
     /* --beam-eval playout: each candidate is judged by one playout of the
      * playout policy from it, and that playout is itself a finished game. */
-    struct ps_playout *po; /* NULL: the game's evaluate() */
+    struct ps_playout *po; /* the playout policy, to finish or judge lines */
     struct ps_rng *rng;
+    bool rollout;          /* judge positions by a playout, not evaluate() */
 };
 
 static int cand_order(const void *pa, const void *pb)
@@ -92,22 +93,13 @@ static unsigned char *beam_state(const struct beam *b, unsigned char *pool,
 /* Time is up mid-beam: finish the best position with a playout. */
 static void beam_finish(struct beam *b, int depth)
 {
-    struct ps_search *s = b->s;
-    struct ps_playout po;
-    struct ps_error err;
-    ps_error_clear(&err);
-    if (b->count == 0 || !ps_playout_init(&po, s->game, s->inst))
+    if (b->count == 0)
         return;
-    if (ps_playout_set_policy(&po, s->opt.policy, s->opt.topk, &err)) {
-        struct ps_rng rng;
-        ps_rng_seed(&rng, s->opt.seed);
-        ps_value v = b->g[0] + ps_playout_run(&po, beam_state(b, b->cur, 0), &rng, 0);
-        int len = beam_path(b, depth, 0, b->line);
-        memcpy(b->line + len, po.line, (size_t)po.length * sizeof *po.line);
-        ps_search_offer(s, b->line, len + po.length, v);
-        s->stats.playouts++;
-    }
-    ps_playout_free(&po);
+    ps_value v = b->g[0] + ps_playout_run(b->po, beam_state(b, b->cur, 0), b->rng, 0);
+    int len = beam_path(b, depth, 0, b->line);
+    memcpy(b->line + len, b->po->line, (size_t)b->po->length * sizeof *b->line);
+    ps_search_offer(b->s, b->line, len + b->po->length, v);
+    b->s->stats.playouts++;
 }
 
 /* A candidate's playout beat the best: offer path + move + playout. */
@@ -144,7 +136,7 @@ static int beam_expand(struct beam *b, int depth)
             s->stats.generated++;
             struct beam_cand *c = &b->cand[nc++];
             c->g = b->g[i] + gain;
-            if (b->po) {
+            if (b->rollout) {
                 c->key = c->g + ps_playout_run(b->po, b->tmp, b->rng, 0);
                 s->stats.playouts++;
                 if (ps_search_improves(s, c->key))
@@ -232,8 +224,10 @@ static bool beam_alloc(struct beam *b, int width)
                      depth * w * sizeof(struct beam_step) +
                      w * (size_t)b->max_moves * sizeof(struct beam_cand) +
                      b->seen_slots * sizeof(uint64_t);
-    if (!ps_memory_reserve(s, bytes))
+    if (!ps_memory_reserve(s, bytes)) {
+        s->stop = PS_STOP_MEMORY;
         return false;
+    }
     b->reserved = bytes;
     b->cur = malloc(w * s->state_size);
     b->next = malloc(w * s->state_size);
@@ -255,28 +249,27 @@ static bool beam_alloc(struct beam *b, int width)
 static enum ps_status beam_run(struct ps_search *s)
 {
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
+    bool rollout = s->opt.beam_playout || !s->game->evaluate;
     struct ps_playout po;
     struct ps_rng rng;
-    bool rollout = s->opt.beam_playout || !s->game->evaluate;
-    if (rollout) {
-        struct ps_error err;
-        ps_error_clear(&err);
-        if (!ps_playout_init(&po, s->game, s->inst)) {
-            s->stop = PS_STOP_MEMORY;
-            return PS_HEURISTIC;
-        }
-        if (!ps_playout_set_policy(&po, s->opt.policy, s->opt.topk, &err)) {
-            ps_playout_free(&po); /* the command line checked the name */
-            return PS_HEURISTIC;
-        }
-        ps_rng_seed(&rng, s->opt.seed);
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_playout_init(&po, s->game, s->inst)) {
+        s->stop = PS_STOP_MEMORY;
+        return PS_HEURISTIC;
     }
+    /* The command line checked the policy name; a bad one from a library
+     * caller falls back to the game's default policy. */
+    if (!ps_playout_set_policy(&po, s->opt.policy, s->opt.topk, &err))
+        ps_playout_set_policy(&po, NULL, s->opt.topk, &err);
+    ps_rng_seed(&rng, s->opt.seed);
     for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
                          .max_moves = s->game->max_moves(s->inst),
-                         .po = rollout ? &po : NULL,
-                         .rng = &rng};
+                         .po = &po,
+                         .rng = &rng,
+                         .rollout = rollout};
         bool done = beam_alloc(&b, width) && beam_once(&b);
         beam_free(&b);
         snprintf(s->note, sizeof s->note, "heuristic: beam width %d, %s", width,
@@ -286,8 +279,7 @@ static enum ps_status beam_run(struct ps_search *s)
             break;
         width *= 2;
     }
-    if (rollout)
-        ps_playout_free(&po);
+    ps_playout_free(&po);
     return PS_HEURISTIC;
 }
 
