@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "playout.h"
+#include "worker.h"
 
 struct mc_worker {
     ps_move *moves, *path;
@@ -80,9 +80,8 @@ static void mc_game(struct ps_worker *w, struct mc_worker *c)
     }
 }
 
-static void mc_worker_run(struct ps_worker *w, void *arg)
+static void mc_worker_run(struct ps_worker *w)
 {
-    (void)arg;
     const struct ps_game *g = w->s.game;
     struct mc_worker c;
     c.moves = malloc((size_t)g->max_moves(w->s.inst) * sizeof *c.moves);
@@ -108,7 +107,7 @@ static enum ps_status mc_run(struct ps_search *s)
     char what[64];
     snprintf(what, sizeof what, "mc, %d rollouts, select %s", s->opt.rollouts,
              s->opt.select_max ? "max" : "mean");
-    return ps_mc_run(s, mc_worker_run, NULL, what, true);
+    return ps_mc_run(s, mc_worker_run, what);
 }
 
 const struct ps_algorithm ps_algo_mc = {

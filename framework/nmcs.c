@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "playout.h"
+#include "worker.h"
 
 #define NMCS_MAX_LEVEL 6
 
@@ -150,9 +150,8 @@ static bool nmcs_alloc(struct nmcs *c, int levels)
     return true;
 }
 
-static void nmcs_worker_run(struct ps_worker *w, void *arg)
+static void nmcs_worker_run(struct ps_worker *w)
 {
-    (void)arg;
     int level = w->s.opt.level;
     struct nmcs c;
     memset(&c, 0, sizeof c);
@@ -183,7 +182,7 @@ static enum ps_status nmcs_run(struct ps_search *s)
         s->opt.level = NMCS_MAX_LEVEL;
     char what[64];
     snprintf(what, sizeof what, "nmcs level %d", s->opt.level);
-    return ps_mc_run(s, nmcs_worker_run, NULL, what, true);
+    return ps_mc_run(s, nmcs_worker_run, what);
 }
 
 const struct ps_algorithm ps_algo_nmcs = {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "hash.h"
-#include "playout.h"
+#include "worker.h"
 
 #define NRPA_MAX_LEVEL 6
 #define NRPA_ALPHA 1.0
@@ -226,9 +226,8 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
            c->deltas;
 }
 
-static void nrpa_worker_run(struct ps_worker *w, void *arg)
+static void nrpa_worker_run(struct ps_worker *w)
 {
-    (void)arg;
     int level = w->s.opt.level;
     struct nrpa c;
     memset(&c, 0, sizeof c);
@@ -264,7 +263,7 @@ static enum ps_status nrpa_run(struct ps_search *s)
     char what[64];
     snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
              s->opt.iterations);
-    return ps_mc_run(s, nrpa_worker_run, NULL, what, true);
+    return ps_mc_run(s, nrpa_worker_run, what);
 }
 
 const struct ps_algorithm ps_algo_nrpa = {

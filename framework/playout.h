@@ -1,9 +1,8 @@
 /*
- * playout.h - random playouts through the vtable, and the machinery the
- * Monte Carlo algorithms share: playout policies, per-thread workers with
- * their own PRNG streams, and the root-parallel run that merges them.
- *
- * A playout is the unit of work of mc, nmcs and nrpa, and of `psolve bench`.
+ * playout.h - random playouts through the vtable, with the playout policies
+ * (uniform, top-k, the game's own). A playout is the unit of work of mc,
+ * nmcs, nrpa and beam, and of `psolve bench`. The threads that run them are
+ * in worker.h.
  */
 #ifndef PS_PLAYOUT_H
 #define PS_PLAYOUT_H
@@ -54,54 +53,5 @@ const char *ps_playout_policy_name(const struct ps_playout *p);
 /* Check a --policy name for game g before a run (the command line does). */
 bool ps_policy_check(const struct ps_game *g, const char *name,
                      struct ps_error *err);
-
-/* ---- root-parallel Monte Carlo runs ----
- * ps_mc_run starts opt.threads workers (0 = the number of cores). Each one
- * gets a private copy of the search (own statistics, own best, own clock
- * tick; its node budget is max_nodes / threads, so a seeded run with a node
- * limit repeats exactly for the same thread count), its own PRNG stream
- * (ps_rng_seed_stream(seed, index)) and its own playout scratch. The calling
- * thread prints progress and watches the clock and Ctrl-C. At the end the
- * statistics are summed and the best solutions merged in worker order, so
- * that ties go to the lowest worker, whatever thread finished first. */
-struct ps_mc_shared;
-
-struct ps_worker {
-    struct ps_search s;  /* this worker's search; use it for ps_search_* */
-    struct ps_rng rng;
-    struct ps_playout po;/* policy already selected */
-    int index, threads;
-    struct ps_mc_shared *shared;
-    unsigned tick;
-    uint64_t told_playouts, told_expanded; /* already added to the totals */
-    ps_move *line;       /* max_depth + 1: scratch for offers */
-};
-
-typedef void (*ps_worker_fn)(struct ps_worker *w, void *arg);
-
-/* Runs fn(worker, arg) in every worker; `what` describes the run for the
- * note ("nmcs level 2"), followed by the playout policy when the algorithm
- * plays by it (`by_policy`). Returns PS_HEURISTIC (the driver turns it into
- * PS_INCOMPLETE when a limit stopped the run). */
-enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn, void *arg,
-                         const char *what, bool by_policy);
-
-/* The stop check of a worker: cheap, call it between playouts. */
-bool ps_worker_stopped(struct ps_worker *w);
-/* Hand a complete line from the initial state to the worker's best. */
-bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
-                     ps_value value);
-/* A playout by the worker's policy from `state`, counted in its statistics
- * (one playout; its moves as expanded nodes). Returns the playout's value
- * (not including the gains that led to `state`). */
-ps_value ps_worker_playout(struct ps_worker *w, const void *state);
-/* Offer prefix[0..n) followed by the last playout's moves, worth `value`,
- * if that beats the worker's best (cheap when it does not). */
-bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,
-                             ps_value value);
-/* After a complete top-level search: start another one? Only under a time
- * budget that is not used up (anytime runs); otherwise one search is the
- * whole run. */
-bool ps_worker_again(struct ps_worker *w);
 
 #endif

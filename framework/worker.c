@@ -1,0 +1,237 @@
+#include "worker.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PS_MAX_THREADS 64
+
+
+struct ps_mc_shared {
+    pthread_mutex_t lock;         /* main->best while the workers run */
+    atomic_int stop;              /* main's stop reason, for the workers */
+    atomic_int running;
+    _Atomic uint64_t playouts, expanded;
+    _Atomic int64_t best_value;   /* for progress lines */
+    atomic_bool best_found;
+    ps_worker_fn fn;
+};
+
+static int thread_count(const struct ps_search *s)
+{
+    int n = s->opt.threads;
+    if (n <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        n = cores > 0 ? (int)cores : 1;
+    }
+    return n > PS_MAX_THREADS ? PS_MAX_THREADS : n;
+}
+
+static void publish(struct ps_worker *w)
+{
+    struct ps_mc_shared *sh = w->shared;
+    atomic_fetch_add(&sh->playouts, w->s.stats.playouts - w->told_playouts);
+    atomic_fetch_add(&sh->expanded, w->s.stats.expanded - w->told_expanded);
+    w->told_playouts = w->s.stats.playouts;
+    w->told_expanded = w->s.stats.expanded;
+}
+
+bool ps_worker_stopped(struct ps_worker *w)
+{
+    if (w->s.stop != PS_STOP_NONE)
+        return true;
+    int main_stop = atomic_load_explicit(&w->shared->stop, memory_order_relaxed);
+    if (main_stop != PS_STOP_NONE) {
+        w->s.stop = (enum ps_stop_reason)main_stop;
+        return true;
+    }
+    if (ps_search_stopped(&w->s))
+        return true;
+    /* A call may stand for a whole playout: read the clock more often than
+     * ps_search_stopped would, so a time limit is kept within milliseconds. */
+    if ((++w->tick & 15u) != 0)
+        return false;
+    publish(w);
+    return ps_search_poll(&w->s);
+}
+
+bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
+                     ps_value value)
+{
+    if (!ps_search_offer(&w->s, moves, len, value))
+        return false;
+    struct ps_mc_shared *sh = w->shared;
+    pthread_mutex_lock(&sh->lock);
+    if (!atomic_load(&sh->best_found) ||
+        (w->s.flags & PS_MAXIMISE ? value > atomic_load(&sh->best_value)
+                                  : value < atomic_load(&sh->best_value))) {
+        atomic_store(&sh->best_value, value);
+        atomic_store(&sh->best_found, true);
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return true;
+}
+
+ps_value ps_worker_playout(struct ps_worker *w, const void *state)
+{
+    ps_value v = ps_playout_run(&w->po, state, &w->rng, 0);
+    w->s.stats.playouts++;
+    w->s.stats.expanded += (uint64_t)w->po.length + 1;
+    return v;
+}
+
+bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,
+                             ps_value value)
+{
+    if (!ps_search_improves(&w->s, value))
+        return false;
+    if (n > 0)
+        memcpy(w->line, prefix, (size_t)n * sizeof *prefix);
+    if (w->po.length > 0)
+        memcpy(w->line + n, w->po.line, (size_t)w->po.length * sizeof *w->line);
+    return ps_worker_offer(w, w->line, n + w->po.length, value);
+}
+
+bool ps_worker_again(struct ps_worker *w)
+{
+    return w->s.limits.seconds > 0 && !ps_worker_stopped(w);
+}
+
+static void *worker_main(void *p)
+{
+    struct ps_worker *w = p;
+    w->shared->fn(w);
+    publish(w);
+    atomic_fetch_sub(&w->shared->running, 1);
+    return NULL;
+}
+
+static bool worker_init(struct ps_worker *w, struct ps_search *s,
+                        struct ps_mc_shared *sh, int index, int threads,
+                        struct ps_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->s = *s;
+    memset(&w->s.stats, 0, sizeof w->s.stats);
+    memset(&w->s.best, 0, sizeof w->s.best);
+    w->s.progress = false;
+    w->s.opt.trace = 0;
+    w->s.tick = 0;
+    if (s->limits.max_nodes) {
+        uint64_t share = s->limits.max_nodes / (uint64_t)threads;
+        w->s.limits.max_nodes = share ? share : 1;
+    }
+    w->index = index;
+    w->threads = threads;
+    w->shared = sh;
+    ps_rng_seed_stream(&w->rng, s->opt.seed, (uint64_t)index);
+    w->line = malloc(((size_t)s->game->max_depth(s->inst) + 1) * sizeof *w->line);
+    if (!w->line || !ps_playout_init(&w->po, s->game, s->inst))
+        return ps_error_set(err, NULL, 0, 0, "out of memory");
+    return ps_playout_set_policy(&w->po, s->opt.policy, s->opt.topk, err);
+}
+
+/* Sum the workers' statistics into the run's; worst stop reason wins. */
+static void merge_worker(struct ps_search *s, const struct ps_worker *w)
+{
+    const struct ps_stats *a = &w->s.stats;
+    struct ps_stats *t = &s->stats;
+    t->expanded += a->expanded;
+    t->generated += a->generated;
+    t->duplicates += a->duplicates;
+    t->pruned += a->pruned;
+    t->playouts += a->playouts;
+    t->table_probes += a->table_probes;
+    t->table_hits += a->table_hits;
+    t->table_entries += a->table_entries;
+    t->peak_table += a->peak_table;
+    t->peak_frontier += a->peak_frontier;
+    t->peak_memory += a->peak_memory;
+    if (a->iterations > t->iterations)
+        t->iterations = a->iterations;
+    if (s->stop == PS_STOP_NONE)
+        s->stop = w->s.stop;
+    if (w->s.best.found)
+        ps_search_offer(s, w->s.best.moves, w->s.best.len, w->s.best.value);
+}
+
+/* The calling thread: progress lines and the clock, until all are done. */
+static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
+{
+    uint64_t saved_nodes = s->limits.max_nodes;
+    s->limits.max_nodes = 0; /* each worker keeps its own share */
+    struct ps_solution saved_best = s->best;
+    while (atomic_load(&sh->running) > 0) {
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        s->stats.playouts = atomic_load(&sh->playouts);
+        s->stats.expanded = atomic_load(&sh->expanded);
+        s->best.found = atomic_load(&sh->best_found);
+        s->best.value = atomic_load(&sh->best_value);
+        if (ps_search_poll(s))
+            atomic_store(&sh->stop, (int)s->stop);
+    }
+    s->limits.max_nodes = saved_nodes;
+    s->best = saved_best;
+    s->stats.playouts = s->stats.expanded = 0;
+}
+
+enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
+                         const char *what)
+{
+    int threads = thread_count(s);
+    struct ps_mc_shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.fn = fn;
+    pthread_mutex_init(&sh.lock, NULL);
+    struct ps_worker *workers = calloc((size_t)threads, sizeof *workers);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    struct ps_error err;
+    ps_error_clear(&err);
+    int started = 0;
+    if (!workers || !ids) {
+        s->stop = PS_STOP_MEMORY;
+        goto done;
+    }
+    for (int i = 0; i < threads; i++)
+        if (!worker_init(&workers[i], s, &sh, i, threads, &err)) {
+            snprintf(s->note, sizeof s->note, "%.120s", err.msg);
+            s->stop = PS_STOP_MEMORY;
+            for (int k = 0; k <= i; k++) {
+                ps_playout_free(&workers[k].po);
+                free(workers[k].line);
+            }
+            goto done;
+        }
+    snprintf(s->note, sizeof s->note,
+             "heuristic: Monte Carlo (%s, policy %s, %d thread%s)", what,
+             ps_playout_policy_name(&workers[0].po), threads,
+             threads == 1 ? "" : "s");
+    atomic_store(&sh.running, threads);
+    for (; started < threads; started++)
+        if (pthread_create(&ids[started], NULL, worker_main, &workers[started])) {
+            /* The others still run; count this one as done. */
+            atomic_fetch_sub(&sh.running, threads - started);
+            break;
+        }
+    if (started == 0)
+        s->stop = PS_STOP_MEMORY;
+    watch_workers(s, &sh);
+    for (int i = 0; i < started; i++)
+        pthread_join(ids[i], NULL);
+    for (int i = 0; i < started; i++)
+        merge_worker(s, &workers[i]);
+    for (int i = 0; i < threads; i++) {
+        ps_playout_free(&workers[i].po);
+        free(workers[i].line);
+        ps_search_free(&workers[i].s);
+    }
+done:
+    free(workers);
+    free(ids);
+    pthread_mutex_destroy(&sh.lock);
+    return PS_HEURISTIC;
+}

@@ -1,0 +1,59 @@
+/*
+ * worker.h - the threads of the Monte Carlo algorithms (mc, nmcs, nrpa):
+ * per-thread workers with their own search copy, PRNG stream and playout
+ * scratch, run root-parallel and merged at the end.
+ */
+#ifndef PS_WORKER_H
+#define PS_WORKER_H
+
+#include "playout.h"
+
+/*
+ * ps_mc_run starts opt.threads workers (0 = the number of cores). Each one
+ * gets a private copy of the search (own statistics, own best, own clock
+ * tick; its node budget is max_nodes / threads, so a seeded run with a node
+ * limit repeats exactly for the same thread count), its own PRNG stream
+ * (ps_rng_seed_stream(seed, index)) and its own playout scratch. The calling
+ * thread prints progress and watches the clock and Ctrl-C. At the end the
+ * statistics are summed and the best solutions merged in worker order, so
+ * that ties go to the lowest worker, whatever thread finished first. */
+struct ps_mc_shared;
+
+struct ps_worker {
+    struct ps_search s;  /* this worker's search; use it for ps_search_* */
+    struct ps_rng rng;
+    struct ps_playout po;/* policy already selected */
+    int index, threads;
+    struct ps_mc_shared *shared;
+    unsigned tick;
+    uint64_t told_playouts, told_expanded; /* already added to the totals */
+    ps_move *line;       /* max_depth + 1: scratch for offers */
+};
+
+typedef void (*ps_worker_fn)(struct ps_worker *w);
+
+/* Runs fn(worker) in every worker; `what` describes the run for the note
+ * ("nmcs level 2"), followed by the playout policy. Returns PS_HEURISTIC
+ * (the driver turns it into PS_INCOMPLETE when a limit stopped the run). */
+enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
+                         const char *what);
+
+/* The stop check of a worker: cheap, call it between playouts. */
+bool ps_worker_stopped(struct ps_worker *w);
+/* Hand a complete line from the initial state to the worker's best. */
+bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
+                     ps_value value);
+/* A playout by the worker's policy from `state`, counted in its statistics
+ * (one playout; its moves as expanded nodes). Returns the playout's value
+ * (not including the gains that led to `state`). */
+ps_value ps_worker_playout(struct ps_worker *w, const void *state);
+/* Offer prefix[0..n) followed by the last playout's moves, worth `value`,
+ * if that beats the worker's best (cheap when it does not). */
+bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,
+                             ps_value value);
+/* After a complete top-level search: start another one? Only under a time
+ * budget that is not used up (anytime runs); otherwise one search is the
+ * whole run. */
+bool ps_worker_again(struct ps_worker *w);
+
+#endif
