@@ -348,27 +348,40 @@ static int print_error(const struct ps_error *err)
     return PS_EXIT_ERROR;
 }
 
-/* Load rules and the instance named by files[0]. */
-static void *load_instance(struct cli *c, const struct ps_game *g,
-                           void **rules_out, struct ps_error *err)
+/* A loaded puzzle: the rules it was read under and the instance. */
+struct puzzle {
+    const struct ps_game *game;
+    void *rules;
+    void *inst;
+};
+
+/* Load the rules and the puzzle named by files[0]; on failure print why
+ * (file:line:col) and return false. */
+static bool puzzle_open(struct cli *c, const struct ps_game *g,
+                        struct puzzle *pz)
 {
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, err);
-    if (!rules)
-        return NULL;
-    char *text;
+    struct ps_error err;
+    ps_error_clear(&err);
+    pz->game = g;
+    pz->inst = NULL;
+    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
+    char *text = NULL;
     size_t len;
-    if (!ps_read_text_file(c->files[0], &text, &len, err)) {
-        free(rules);
-        return NULL;
-    }
-    void *inst = g->load(rules, c->files[0], text, len, err);
+    if (pz->rules && ps_read_text_file(c->files[0], &text, &len, &err))
+        pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
     free(text);
-    if (!inst) {
-        free(rules);
-        return NULL;
-    }
-    *rules_out = rules;
-    return inst;
+    if (pz->inst)
+        return true;
+    free(pz->rules);
+    print_error(&err);
+    return false;
+}
+
+static void puzzle_close(struct puzzle *pz)
+{
+    if (pz->inst)
+        pz->game->free_instance(pz->inst);
+    free(pz->rules);
 }
 
 static int exit_status_of(enum ps_status st)
@@ -409,17 +422,16 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         fprintf(stderr, "psolve: %s\n", err.msg);
         return PS_EXIT_USAGE;
     }
-    void *rules = NULL;
-    void *inst = load_instance(c, g, &rules, &err);
-    if (!inst)
-        return print_error(&err);
+    struct puzzle pz;
+    if (!puzzle_open(c, g, &pz))
+        return PS_EXIT_ERROR;
+    void *inst = pz.inst;
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
     for (int i = 0; i < nalgos; i++)
         if (maximise ? !algos[i]->for_score : !algos[i]->for_cost) {
             fprintf(stderr, "psolve: algorithm %s does not run on %s games (%s)\n",
                     algos[i]->name, maximise ? "score" : "cost", g->name);
-            g->free_instance(inst);
-            free(rules);
+            puzzle_close(&pz);
             return PS_EXIT_USAGE;
         }
 
@@ -466,8 +478,7 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
     }
     for (int i = 0; i < nalgos; i++)
         ps_run_free(&runs[i]);
-    g->free_instance(inst);
-    free(rules);
+    puzzle_close(&pz);
     return status;
 }
 
@@ -475,12 +486,12 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles != 2)
         return usage_error("%s", "verify needs a puzzle FILE and a SOLUTION file");
+    struct puzzle pz;
+    if (!puzzle_open(c, g, &pz))
+        return PS_EXIT_ERROR;
+    void *inst = pz.inst;
     struct ps_error err;
     ps_error_clear(&err);
-    void *rules = NULL;
-    void *inst = load_instance(c, g, &rules, &err);
-    if (!inst)
-        return print_error(&err);
     char *text = NULL;
     size_t len;
     ps_move *moves = NULL;
@@ -529,8 +540,7 @@ done:
     free(final);
     free(text);
     free(moves);
-    g->free_instance(inst);
-    free(rules);
+    puzzle_close(&pz);
     return status;
 }
 
@@ -538,21 +548,18 @@ static int cmd_show(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles != 1)
         return usage_error("%s", "show needs one puzzle FILE");
-    struct ps_error err;
-    ps_error_clear(&err);
-    void *rules = NULL;
-    void *inst = load_instance(c, g, &rules, &err);
-    if (!inst)
-        return print_error(&err);
-    unsigned char *state = malloc(g->state_size(inst));
-    if (state) {
-        g->initial_state(inst, state);
-        g->print_state(inst, state, stdout, isatty(STDOUT_FILENO));
+    struct puzzle pz;
+    if (!puzzle_open(c, g, &pz))
+        return PS_EXIT_ERROR;
+    unsigned char *state = malloc(g->state_size(pz.inst));
+    bool ok = state != NULL; /* a freed pointer may not even be compared */
+    if (ok) {
+        g->initial_state(pz.inst, state);
+        g->print_state(pz.inst, state, stdout, isatty(STDOUT_FILENO));
     }
     free(state);
-    g->free_instance(inst);
-    free(rules);
-    return state ? PS_EXIT_OK : PS_EXIT_ERROR;
+    puzzle_close(&pz);
+    return ok ? PS_EXIT_OK : PS_EXIT_ERROR;
 }
 
 static int cmd_gen(struct cli *c, const struct ps_game *g)
