@@ -10,12 +10,22 @@
  * twice as wide until time is up (iterative widening); when time runs out
  * mid-beam, the best position of the beam is finished with one playout of
  * the playout policy, so the answer is always a complete game.
- * Single-threaded; a heuristic, like the Monte Carlo family.
+ *
+ * Threads (--threads N): the positions of a depth are expanded in N slices
+ * at once, each into its own part of the candidate array, and the kept
+ * children are built the same way. Candidates are ranked by one total order
+ * (key, parent, move) and a position's playouts (--beam-eval playout) draw
+ * from a stream seeded by (seed, depth, position), so the beam, and the
+ * answer, are the same for every thread count. A heuristic, like the Monte
+ * Carlo family.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "playout.h"
+#include "worker.h"
 
 struct beam_cand {
     ps_value key, g;
@@ -29,23 +39,44 @@ struct beam_step {
     ps_move move;
 };
 
+struct beam;
+
+/* One thread's share of the work on a depth: positions [first, last) of the
+ * beam to expand, or kept children [first, last) to build. */
+struct beam_slice {
+    struct beam *b;
+    int first, last;
+    struct beam_cand *cand;  /* where this slice's candidates go */
+    int nc;                  /* how many it made */
+    ps_move *moves;          /* max_moves */
+    unsigned char *tmp;      /* one state */
+    struct ps_playout po;    /* playout scratch, policy selected */
+    uint64_t expanded, generated, playouts;
+    /* The best complete game the slice saw that beats the search's best;
+     * offered after the join, slice by slice, so ties go as if one thread
+     * had done it all. */
+    bool found;
+    ps_value best;
+    int best_len;
+    ps_move *best_line;      /* max_depth + 1 */
+};
+
 struct beam {
     struct ps_search *s;
-    int width, max_depth, max_moves;
-    unsigned char *cur, *next, *tmp; /* width states each; one state */
+    int width, max_depth, max_moves, threads;
+    int depth;                       /* of the positions in cur */
+    unsigned char *cur, *next;       /* width states each */
     ps_value *g, *next_g;
     int count;                       /* positions in the current beam */
     struct beam_step *steps;         /* (max_depth + 1) x width */
     struct beam_cand *cand;          /* width x max_moves */
+    struct beam_cand *kept;          /* width: the chosen candidates */
     uint64_t *seen;                  /* 2 x width hash set, 0 = empty */
     size_t seen_slots;
-    ps_move *moves, *line;
+    struct beam_slice *slices;       /* threads */
     uint64_t reserved;
-    /* --beam-eval playout: each candidate is judged by one playout of the
-     * playout policy from it, and that playout is itself a finished game. */
-    struct ps_playout *po; /* the playout policy, to finish or judge lines */
-    struct ps_rng *rng;
-    bool rollout;          /* judge positions by a playout, not evaluate() */
+    bool rollout;                    /* judge by a playout, not evaluate() */
+    atomic_bool abort;               /* the main slice saw a stop */
 };
 
 static int cand_order(const void *pa, const void *pb)
@@ -56,6 +87,41 @@ static int cand_order(const void *pa, const void *pb)
     if (a->parent != b->parent)
         return a->parent < b->parent ? -1 : 1;
     return a->move < b->move ? -1 : a->move > b->move;
+}
+
+static void cand_swap(struct beam_cand *a, struct beam_cand *b)
+{
+    struct beam_cand t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Move the k first candidates by cand_order to c[0..k), in any order
+ * (quickselect). Only about width of the width x moves candidates survive a
+ * depth, so this and a sort of those k cost less than sorting them all. */
+static void select_best(struct beam_cand *c, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* the k-th lies in [lo, hi) */
+    while (hi - lo > 1 && k > lo && k < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        /* median of three as the pivot, moved to the end */
+        if (cand_order(&c[mid], &c[lo]) < 0)
+            cand_swap(&c[mid], &c[lo]);
+        if (cand_order(&c[hi - 1], &c[lo]) < 0)
+            cand_swap(&c[hi - 1], &c[lo]);
+        if (cand_order(&c[mid], &c[hi - 1]) < 0)
+            cand_swap(&c[mid], &c[hi - 1]);
+        struct beam_cand pivot = c[hi - 1];
+        size_t store = lo;
+        for (size_t i = lo; i + 1 < hi; i++)
+            if (cand_order(&c[i], &pivot) < 0)
+                cand_swap(&c[i], &c[store++]);
+        cand_swap(&c[store], &c[hi - 1]);
+        if (store < k)
+            lo = store + 1;
+        else
+            hi = store;
+    }
 }
 
 /* Insert h into the hash set; false if it was there. */
@@ -90,99 +156,240 @@ static unsigned char *beam_state(const struct beam *b, unsigned char *pool,
     return pool + (size_t)i * b->s->state_size;
 }
 
+/* ---- the slices ---- */
+
+/* The main slice (0) owns the search: it reads the clock and Ctrl-C and
+ * tells the others through b->abort. */
+static bool slice_stopped(struct beam_slice *sl)
+{
+    struct beam *b = sl->b;
+    if (sl == &b->slices[0]) {
+        if (!ps_search_stopped(b->s))
+            return false;
+        atomic_store(&b->abort, true);
+        return true;
+    }
+    return atomic_load_explicit(&b->abort, memory_order_relaxed);
+}
+
+/* A complete game: position i of the beam, then `move` and the slice's last
+ * playout when move_played (beam is for score games: larger is better). */
+static void slice_consider(struct beam_slice *sl, int i, bool move_played,
+                           ps_move move, ps_value value)
+{
+    struct beam *b = sl->b;
+    if ((sl->found && value <= sl->best) || !ps_search_improves(b->s, value))
+        return;
+    int len = beam_path(b, b->depth, i, sl->best_line);
+    if (move_played) {
+        sl->best_line[len++] = move;
+        memcpy(sl->best_line + len, sl->po.line,
+               (size_t)sl->po.length * sizeof *sl->best_line);
+        len += sl->po.length;
+    }
+    sl->found = true;
+    sl->best = value;
+    sl->best_len = len;
+}
+
+/* Expand positions [first, last) into sl->cand. */
+static void *slice_expand(void *arg)
+{
+    struct beam_slice *sl = arg;
+    struct beam *b = sl->b;
+    struct ps_search *s = b->s;
+    const struct ps_game *g = s->game;
+    for (int i = sl->first; i < sl->last; i++) {
+        if (slice_stopped(sl))
+            break;
+        const unsigned char *st = beam_state(b, b->cur, i);
+        int n = g->moves(s->inst, st, sl->moves, NULL);
+        sl->expanded++;
+        if (n == 0) {
+            slice_consider(sl, i, false, 0, ps_final_value(s, st, b->g[i]));
+            continue;
+        }
+        struct ps_rng rng;
+        if (b->rollout)
+            ps_rng_seed_stream(&rng, s->opt.seed,
+                               (uint64_t)b->depth << 32 | (uint32_t)i);
+        for (int k = 0; k < n; k++) {
+            ps_value gain = g->apply(s->inst, st, sl->moves[k], sl->tmp);
+            sl->generated++;
+            struct beam_cand *c = &sl->cand[sl->nc++];
+            c->g = b->g[i] + gain;
+            if (b->rollout) {
+                c->key = c->g + ps_playout_run(&sl->po, sl->tmp, &rng, 0);
+                sl->playouts++;
+                slice_consider(sl, i, true, sl->moves[k], c->key);
+            } else {
+                c->key = c->g + (g->evaluate ? g->evaluate(s->inst, sl->tmp) : 0);
+            }
+            c->hash = g->hash(s->inst, sl->tmp);
+            c->parent = i;
+            c->move = sl->moves[k];
+        }
+    }
+    return NULL;
+}
+
+/* Build kept children [first, last) into b->next. */
+static void *slice_build(void *arg)
+{
+    struct beam_slice *sl = arg;
+    struct beam *b = sl->b;
+    const struct ps_game *g = b->s->game;
+    for (int k = sl->first; k < sl->last; k++) {
+        const struct beam_cand *c = &b->kept[k];
+        g->apply(b->s->inst, beam_state(b, b->cur, c->parent), c->move,
+                 beam_state(b, b->next, k));
+    }
+    return NULL;
+}
+
+/* Run fn on slices 0..n-1, slice 0 on this thread. A thread that cannot be
+ * started leaves its slice to this thread, after its own. */
+static void run_slices(struct beam *b, int n, void *(*fn)(void *))
+{
+    pthread_t ids[PS_MAX_THREADS];
+    bool started[PS_MAX_THREADS] = {false};
+    for (int t = 1; t < n; t++)
+        started[t] = pthread_create(&ids[t], NULL, fn, &b->slices[t]) == 0;
+    fn(&b->slices[0]);
+    for (int t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(ids[t], NULL);
+        else
+            fn(&b->slices[t]);
+    }
+}
+
+/* Split [0, n) into at most b->threads slices, none smaller than `grain`;
+ * returns how many. */
+static int split(struct beam *b, int n, int grain)
+{
+    int t = n / grain;
+    if (t > b->threads)
+        t = b->threads;
+    if (t < 1)
+        t = 1;
+    for (int i = 0; i < t; i++) {
+        b->slices[i].first = (int)((int64_t)n * i / t);
+        b->slices[i].last = (int)((int64_t)n * (i + 1) / t);
+    }
+    return t;
+}
+
+/* ---- one depth ---- */
+
+/* Expand the beam into b->cand; offer finished games. Returns the number of
+ * candidates, or -1 when stopped. */
+static int beam_expand(struct beam *b)
+{
+    struct ps_search *s = b->s;
+    int n = b->count;
+    /* A node budget cuts the depth at the same position for every thread
+     * count, so a seeded run with --max-nodes repeats exactly. */
+    bool budget_cut = false;
+    if (s->limits.max_nodes) {
+        uint64_t left = s->limits.max_nodes > s->stats.expanded
+                            ? s->limits.max_nodes - s->stats.expanded
+                            : 0;
+        if ((uint64_t)n > left) {
+            n = (int)left;
+            budget_cut = true;
+        }
+    }
+    int t = split(b, n, 16);
+    for (int i = 0; i < t; i++) {
+        struct beam_slice *sl = &b->slices[i];
+        sl->cand = b->cand + (size_t)sl->first * (size_t)b->max_moves;
+        sl->nc = 0;
+        sl->found = false;
+        sl->expanded = sl->generated = sl->playouts = 0;
+    }
+    run_slices(b, t, slice_expand);
+    int nc = 0;
+    for (int i = 0; i < t; i++) {
+        struct beam_slice *sl = &b->slices[i];
+        if (sl->found)
+            ps_search_offer(s, sl->best_line, sl->best_len, sl->best);
+        s->stats.expanded += sl->expanded;
+        s->stats.generated += sl->generated;
+        s->stats.playouts += sl->playouts;
+        if (b->cand + nc != sl->cand)
+            memmove(b->cand + nc, sl->cand, (size_t)sl->nc * sizeof *b->cand);
+        nc += sl->nc;
+    }
+    if (budget_cut && s->stop == PS_STOP_NONE)
+        s->stop = PS_STOP_NODES;
+    return atomic_load(&b->abort) || s->stop != PS_STOP_NONE ? -1 : nc;
+}
+
+/* Keep the best b->width distinct candidates, in order, in b->kept. */
+static int beam_choose(struct beam *b, int nc)
+{
+    struct ps_search *s = b->s;
+    memset(b->seen, 0, b->seen_slots * sizeof *b->seen);
+    size_t done = 0;
+    int kept = 0;
+    while (kept < b->width && done < (size_t)nc) {
+        /* Rank a little more than still needed: some will be duplicates. */
+        size_t need = (size_t)(b->width - kept), want = need + need / 4 + 16;
+        if (want > (size_t)nc - done)
+            want = (size_t)nc - done;
+        select_best(b->cand + done, (size_t)nc - done, want);
+        qsort(b->cand + done, want, sizeof *b->cand, cand_order);
+        for (size_t k = done; k < done + want && kept < b->width; k++) {
+            if (seen_add(b, b->cand[k].hash))
+                b->kept[kept++] = b->cand[k];
+            else
+                s->stats.duplicates++;
+        }
+        done += want;
+    }
+    s->stats.pruned += (uint64_t)(nc - kept);
+    return kept;
+}
+
 /* Time is up mid-beam: finish the best position with a playout. */
-static void beam_finish(struct beam *b, int depth)
+static void beam_finish(struct beam *b)
 {
     if (b->count == 0)
         return;
-    ps_value v = b->g[0] + ps_playout_run(b->po, beam_state(b, b->cur, 0), b->rng, 0);
-    int len = beam_path(b, depth, 0, b->line);
-    memcpy(b->line + len, b->po->line, (size_t)b->po->length * sizeof *b->line);
-    ps_search_offer(b->s, b->line, len + b->po->length, v);
+    struct beam_slice *sl = &b->slices[0];
+    struct ps_rng rng;
+    ps_rng_seed_stream(&rng, b->s->opt.seed, UINT64_MAX);
+    ps_value v = b->g[0] + ps_playout_run(&sl->po, beam_state(b, b->cur, 0),
+                                          &rng, 0);
+    int len = beam_path(b, b->depth, 0, sl->best_line);
+    memcpy(sl->best_line + len, sl->po.line,
+           (size_t)sl->po.length * sizeof *sl->best_line);
+    ps_search_offer(b->s, sl->best_line, len + sl->po.length, v);
     b->s->stats.playouts++;
-}
-
-/* A candidate's playout beat the best: offer path + move + playout. */
-static void offer_rollout(struct beam *b, int depth, int i, ps_move move,
-                          ps_value value)
-{
-    int len = beam_path(b, depth, i, b->line);
-    b->line[len++] = move;
-    memcpy(b->line + len, b->po->line, (size_t)b->po->length * sizeof *b->line);
-    ps_search_offer(b->s, b->line, len + b->po->length, value);
-}
-
-/* Expand the beam at `depth` into candidates; offer finished games.
- * Returns -1 when stopped. */
-static int beam_expand(struct beam *b, int depth)
-{
-    struct ps_search *s = b->s;
-    const struct ps_game *g = s->game;
-    int nc = 0;
-    for (int i = 0; i < b->count; i++) {
-        if (ps_search_stopped(s))
-            return -1;
-        unsigned char *st = beam_state(b, b->cur, i);
-        int n = g->moves(s->inst, st, b->moves, NULL);
-        s->stats.expanded++;
-        if (n == 0) {
-            ps_value v = ps_final_value(s, st, b->g[i]);
-            if (ps_search_improves(s, v))
-                ps_search_offer(s, b->line, beam_path(b, depth, i, b->line), v);
-            continue;
-        }
-        for (int k = 0; k < n; k++) {
-            ps_value gain = g->apply(s->inst, st, b->moves[k], b->tmp);
-            s->stats.generated++;
-            struct beam_cand *c = &b->cand[nc++];
-            c->g = b->g[i] + gain;
-            if (b->rollout) {
-                c->key = c->g + ps_playout_run(b->po, b->tmp, b->rng, 0);
-                s->stats.playouts++;
-                if (ps_search_improves(s, c->key))
-                    offer_rollout(b, depth, i, b->moves[k], c->key);
-            } else {
-                c->key = c->g + (g->evaluate ? g->evaluate(s->inst, b->tmp) : 0);
-            }
-            c->hash = g->hash(s->inst, b->tmp);
-            c->parent = i;
-            c->move = b->moves[k];
-        }
-    }
-    return nc;
 }
 
 /* One beam of width b->width from the start; false when stopped. */
 static bool beam_once(struct beam *b)
 {
     struct ps_search *s = b->s;
-    const struct ps_game *g = s->game;
-    g->initial_state(s->inst, b->cur);
+    s->game->initial_state(s->inst, b->cur);
     b->g[0] = 0;
     b->count = 1;
-    for (int depth = 0; b->count > 0; depth++) {
-        int nc = beam_expand(b, depth);
+    for (b->depth = 0; b->count > 0; b->depth++) {
+        int nc = beam_expand(b);
         if (nc < 0) {
-            beam_finish(b, depth);
+            beam_finish(b);
             return false;
         }
-        qsort(b->cand, (size_t)nc, sizeof *b->cand, cand_order);
-        memset(b->seen, 0, b->seen_slots * sizeof *b->seen);
-        int kept = 0;
-        for (int k = 0; k < nc && kept < b->width; k++) {
-            const struct beam_cand *c = &b->cand[k];
-            if (!seen_add(b, c->hash)) {
-                s->stats.duplicates++;
-                continue;
-            }
-            g->apply(s->inst, beam_state(b, b->cur, c->parent), c->move,
-                     beam_state(b, b->next, kept));
-            b->next_g[kept] = c->g;
-            b->steps[(size_t)(depth + 1) * b->width + kept] =
+        int kept = beam_choose(b, nc);
+        for (int k = 0; k < kept; k++) {
+            const struct beam_cand *c = &b->kept[k];
+            b->next_g[k] = c->g;
+            b->steps[(size_t)(b->depth + 1) * b->width + k] =
                 (struct beam_step){c->parent, c->move};
-            kept++;
         }
-        s->stats.pruned += (uint64_t)(nc - kept);
+        run_slices(b, split(b, kept, 64), slice_build);
         if (kept > (int)s->stats.peak_frontier)
             s->stats.peak_frontier = (uint64_t)kept;
         unsigned char *t = b->cur;
@@ -196,18 +403,48 @@ static bool beam_once(struct beam *b)
     return true;
 }
 
+/* ---- memory ---- */
+
+static void slice_free(struct beam_slice *sl)
+{
+    free(sl->moves);
+    free(sl->tmp);
+    free(sl->best_line);
+    ps_playout_free(&sl->po);
+}
+
+static bool slice_init(struct beam *b, struct beam_slice *sl)
+{
+    struct ps_search *s = b->s;
+    struct ps_error err;
+    sl->b = b;
+    sl->moves = malloc((size_t)b->max_moves * sizeof *sl->moves);
+    sl->tmp = malloc(s->state_size);
+    sl->best_line = malloc(((size_t)b->max_depth + 1) * sizeof *sl->best_line);
+    if (!sl->moves || !sl->tmp || !sl->best_line ||
+        !ps_playout_init(&sl->po, s->game, s->inst))
+        return false;
+    /* The command line checked the policy name; a bad one from a library
+     * caller falls back to the game's default policy. */
+    ps_error_clear(&err);
+    if (!ps_playout_set_policy(&sl->po, s->opt.policy, s->opt.topk, &err))
+        ps_playout_set_policy(&sl->po, NULL, s->opt.topk, &err);
+    return true;
+}
+
 static void beam_free(struct beam *b)
 {
     free(b->cur);
     free(b->next);
-    free(b->tmp);
     free(b->g);
     free(b->next_g);
     free(b->steps);
     free(b->cand);
+    free(b->kept);
     free(b->seen);
-    free(b->moves);
-    free(b->line);
+    for (int t = 0; b->slices && t < b->threads; t++)
+        slice_free(&b->slices[t]);
+    free(b->slices);
     ps_memory_release(b->s, b->reserved);
     b->reserved = 0;
 }
@@ -222,7 +459,7 @@ static bool beam_alloc(struct beam *b, int width)
         b->seen_slots <<= 1;
     uint64_t bytes = 2 * w * (s->state_size + sizeof(ps_value)) +
                      depth * w * sizeof(struct beam_step) +
-                     w * (size_t)b->max_moves * sizeof(struct beam_cand) +
+                     w * ((size_t)b->max_moves + 1) * sizeof(struct beam_cand) +
                      b->seen_slots * sizeof(uint64_t);
     if (!ps_memory_reserve(s, bytes)) {
         s->stop = PS_STOP_MEMORY;
@@ -231,55 +468,45 @@ static bool beam_alloc(struct beam *b, int width)
     b->reserved = bytes;
     b->cur = malloc(w * s->state_size);
     b->next = malloc(w * s->state_size);
-    b->tmp = malloc(s->state_size);
     b->g = malloc(w * sizeof *b->g);
     b->next_g = malloc(w * sizeof *b->next_g);
     b->steps = malloc(depth * w * sizeof *b->steps);
     b->cand = malloc(w * (size_t)b->max_moves * sizeof *b->cand);
+    b->kept = malloc(w * sizeof *b->kept);
     b->seen = malloc(b->seen_slots * sizeof *b->seen);
-    b->moves = malloc((size_t)b->max_moves * sizeof *b->moves);
-    b->line = malloc(depth * sizeof *b->line);
-    if (b->cur && b->next && b->tmp && b->g && b->next_g && b->steps &&
-        b->cand && b->seen && b->moves && b->line)
-        return true;
-    s->stop = PS_STOP_MEMORY;
-    return false;
+    b->slices = calloc((size_t)b->threads, sizeof *b->slices);
+    bool ok = b->cur && b->next && b->g && b->next_g && b->steps && b->cand &&
+              b->kept && b->seen && b->slices;
+    for (int t = 0; ok && t < b->threads; t++)
+        ok = slice_init(b, &b->slices[t]);
+    if (!ok)
+        s->stop = PS_STOP_MEMORY;
+    return ok;
 }
 
 static enum ps_status beam_run(struct ps_search *s)
 {
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
     bool rollout = s->opt.beam_playout || !s->game->evaluate;
-    struct ps_playout po;
-    struct ps_rng rng;
-    struct ps_error err;
-    ps_error_clear(&err);
-    if (!ps_playout_init(&po, s->game, s->inst)) {
-        s->stop = PS_STOP_MEMORY;
-        return PS_HEURISTIC;
-    }
-    /* The command line checked the policy name; a bad one from a library
-     * caller falls back to the game's default policy. */
-    if (!ps_playout_set_policy(&po, s->opt.policy, s->opt.topk, &err))
-        ps_playout_set_policy(&po, NULL, s->opt.topk, &err);
-    ps_rng_seed(&rng, s->opt.seed);
+    int threads = ps_thread_count(s);
     for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
                          .max_moves = s->game->max_moves(s->inst),
-                         .po = &po,
-                         .rng = &rng,
+                         .threads = threads,
                          .rollout = rollout};
+        atomic_init(&b.abort, false);
         bool done = beam_alloc(&b, width) && beam_once(&b);
         beam_free(&b);
-        snprintf(s->note, sizeof s->note, "heuristic: beam width %d, %s", width,
-                 rollout ? "playout evaluation" : "game evaluation");
+        snprintf(s->note, sizeof s->note,
+                 "heuristic: beam width %d, %s, %d thread%s", width,
+                 rollout ? "playout evaluation" : "game evaluation", threads,
+                 threads == 1 ? "" : "s");
         /* Widen only under a time budget, and not past int range. */
         if (!done || s->limits.seconds <= 0 || width > (1 << 28))
             break;
         width *= 2;
     }
-    ps_playout_free(&po);
     return PS_HEURISTIC;
 }
 

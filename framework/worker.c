@@ -7,9 +7,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PS_MAX_THREADS 64
-
-
 struct ps_mc_shared {
     pthread_mutex_t lock;         /* main->best while the workers run */
     atomic_int stop;              /* main's stop reason, for the workers */
@@ -20,7 +17,7 @@ struct ps_mc_shared {
     ps_worker_fn fn;
 };
 
-static int thread_count(const struct ps_search *s)
+int ps_thread_count(const struct ps_search *s)
 {
     int n = s->opt.threads;
     if (n <= 0) {
@@ -182,7 +179,7 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
 enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
                          const char *what)
 {
-    int threads = thread_count(s);
+    int threads = ps_thread_count(s);
     struct ps_mc_shared sh;
     memset(&sh, 0, sizeof sh);
     sh.fn = fn;

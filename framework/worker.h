@@ -19,6 +19,13 @@
  * that ties go to the lowest worker, whatever thread finished first. */
 struct ps_mc_shared;
 
+/* The most threads a run starts, whatever --threads says. */
+#define PS_MAX_THREADS 64
+
+/* The threads a run uses: opt.threads, 0 meaning the number of cores,
+ * capped at PS_MAX_THREADS. Beam search splits its depths among them too. */
+int ps_thread_count(const struct ps_search *s);
+
 struct ps_worker {
     struct ps_search s;  /* this worker's search; use it for ps_search_* */
     struct ps_rng rng;

@@ -201,6 +201,109 @@ static void wide_beam_with_playouts_finds_the_optimum(void **state)
     finds_the_optimum("beam", o);
 }
 
+/* Beam search as plainly as it can be written: all children, one full
+ * sort by (key, parent, move), the first `width` distinct ones kept. Returns
+ * the best finished game it meets. psolve's beam ranks only the best part of
+ * the candidates and spreads the work over threads; it must agree. */
+struct ref_node {
+    ps_value key, g;
+    uint64_t hash;
+    int parent;
+    ps_move move;
+};
+
+static int ref_order(const void *pa, const void *pb)
+{
+    const struct ref_node *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    if (a->parent != b->parent)
+        return a->parent < b->parent ? -1 : 1;
+    return a->move < b->move ? -1 : a->move > b->move;
+}
+
+static ps_value reference_beam(const struct board *b, int width)
+{
+    const struct ps_game *g = b->g;
+    size_t size = g->state_size(b->inst);
+    int nmax = g->max_moves(b->inst);
+    unsigned char *cur = malloc((size_t)width * size);
+    unsigned char *next = malloc((size_t)width * size);
+    unsigned char *tmp = malloc(size);
+    ps_value *gs = malloc((size_t)width * sizeof *gs);
+    struct ref_node *cand = malloc((size_t)width * (size_t)nmax * sizeof *cand);
+    uint64_t *kept_hash = malloc((size_t)width * sizeof *kept_hash);
+    ps_move *moves = malloc((size_t)nmax * sizeof *moves);
+    g->initial_state(b->inst, cur);
+    gs[0] = 0;
+    int count = 1;
+    ps_value best = INT64_MIN;
+    while (count > 0) {
+        int nc = 0;
+        for (int i = 0; i < count; i++) {
+            unsigned char *st = cur + (size_t)i * size;
+            int n = g->moves(b->inst, st, moves, NULL);
+            if (n == 0 && gs[i] + g->end_value(b->inst, st) > best)
+                best = gs[i] + g->end_value(b->inst, st);
+            for (int k = 0; k < n; k++) {
+                struct ref_node *c = &cand[nc++];
+                c->g = gs[i] + g->apply(b->inst, st, moves[k], tmp);
+                c->key = c->g + g->evaluate(b->inst, tmp);
+                c->hash = g->hash(b->inst, tmp);
+                c->parent = i;
+                c->move = moves[k];
+            }
+        }
+        qsort(cand, (size_t)nc, sizeof *cand, ref_order);
+        int kept = 0;
+        for (int k = 0; k < nc && kept < width; k++) {
+            bool dup = false;
+            for (int j = 0; j < kept && !dup; j++)
+                dup = (kept_hash[j] | 1) == (cand[k].hash | 1);
+            if (dup)
+                continue;
+            kept_hash[kept] = cand[k].hash;
+            g->apply(b->inst, cur + (size_t)cand[k].parent * size,
+                     cand[k].move, next + (size_t)kept * size);
+            gs[kept++] = cand[k].g;
+        }
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+        count = kept;
+    }
+    free(cur);
+    free(next);
+    free(tmp);
+    free(gs);
+    free(cand);
+    free(kept_hash);
+    free(moves);
+    return best;
+}
+
+static void beam_matches_the_plain_beam(void **state)
+{
+    (void)state;
+    static const int widths[] = {1, 7, 40, 150};
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        struct board b;
+        board_gen(&b, "popstar", 8, 8, 4, seed);
+        for (int w = 0; w < 4; w++) {
+            struct ps_options o = options(seed, 1);
+            o.beam_width = widths[w];
+            struct result r;
+            run(&b, "beam", &o, NULL, &r);
+            ps_value want = reference_beam(&b, widths[w]);
+            if (r.value != want)
+                fail_msg("seed %llu width %d: beam %lld, plain beam %lld",
+                         (unsigned long long)seed, widths[w],
+                         (long long)r.value, (long long)want);
+        }
+        board_free(&b);
+    }
+}
+
 /* Nothing can beat the optimum, and every answer is a legal finished game. */
 static void answers_verify_and_never_beat_the_optimum(void **state)
 {
@@ -232,6 +335,32 @@ static void same_result(const struct result *a, const struct result *b)
     assert_int_equal(a->len, b->len);
     assert_memory_equal(a->moves, b->moves, (size_t)a->len * sizeof *a->moves);
     assert_int_equal(a->playouts, b->playouts);
+}
+
+/* Beam splits each depth among threads; the answer must not depend on how
+ * many, with either evaluation, with or without a node limit. */
+static void beam_answer_does_not_depend_on_threads(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, "popstar", 10, 10, 5, 4);
+    for (int playout = 0; playout <= 1; playout++)
+        for (int limited = 0; limited <= 1; limited++) {
+            struct ps_limits lim = {.max_nodes = limited ? 3000 : 0};
+            struct result r1;
+            for (int threads = 1; threads <= 3; threads++) {
+                struct ps_options o = options(3, threads);
+                o.beam_width = 300;
+                o.beam_playout = playout;
+                struct result r;
+                run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
+                if (threads > 1)
+                    same_result(&r1, &r);
+            }
+            if (limited)
+                assert_int_equal(r1.stop, PS_STOP_NODES);
+        }
+    board_free(&b);
 }
 
 /* Same seed, same thread count: the same answer, move for move. */
@@ -355,6 +484,8 @@ int main(void)
         cmocka_unit_test(wide_beam_finds_the_optimum),
         cmocka_unit_test(wide_beam_with_playouts_finds_the_optimum),
         cmocka_unit_test(answers_verify_and_never_beat_the_optimum),
+        cmocka_unit_test(beam_matches_the_plain_beam),
+        cmocka_unit_test(beam_answer_does_not_depend_on_threads),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(tabu_policy_spares_the_most_frequent_colour),
