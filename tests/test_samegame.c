@@ -1,7 +1,8 @@
 /*
  * test_samegame.c - the SameGame rules on hand-worked boards: group finding,
  * gravity per column, column shift keeping order, game over, scoring
- * presets, the parser's rejections, canonical states, generation.
+ * presets, the beam evaluation, the parser's rejections, canonical states,
+ * generation.
  */
 #include "support.h"
 
@@ -94,6 +95,34 @@ static void test_split_colour_is_game_over(void **unused)
     s = test_initial(G, inst);
     assert_int_equal(G->end_value(inst, s), 1280);
     test_release(G, inst, s, rules);
+}
+
+/* The beam evaluation, worked by hand on
+ *     121      colour 1: a group of 3 and a single (4 cells, 2 pieces)
+ *     112      colour 2: two singles (2 cells, 2 pieces); 3 loose cells
+ * PopStar (5n^2, end bonus up to 2000, 6 cells):
+ *   groups 45, joining 1s (80 - 45) / 2 = 17, joining 2s (20 - 0) / 2 = 10,
+ *   loose cells -2 * 2000 * 3 / 6 = -2000: 45 + 17 + 10 - 2000 = -1928.
+ * SameGame ((n-2)^2, +1000 for a clear): 1 + (4 - 1) / 2 + 0 - 1000 = -998.
+ * With no group left it is the end value. */
+static void test_evaluate_hand_worked(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *preset, *board;
+        ps_value want;
+    } cases[] = {
+        {"popstar", "121\n112\n", -1928},
+        {"samegame", "121\n112\n", -998},
+        {"popstar", "121\n212\n", 1280},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *rules = test_rules(G, cases[i].preset);
+        void *inst = test_load(G, rules, cases[i].board);
+        void *s = test_initial(G, inst);
+        assert_int_equal(G->evaluate(inst, s), cases[i].want);
+        test_release(G, inst, s, rules);
+    }
 }
 
 static void test_score_presets(void **unused)
@@ -303,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_columns_keep_order_5x5),
         cmocka_unit_test(test_moves_one_per_group),
         cmocka_unit_test(test_split_colour_is_game_over),
+        cmocka_unit_test(test_evaluate_hand_worked),
         cmocka_unit_test(test_score_presets),
         cmocka_unit_test(test_min_group_rule),
         cmocka_unit_test(test_no_gravity_no_shift),
