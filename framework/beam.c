@@ -6,10 +6,11 @@
  * (the same board by moves in another order) are kept once, by hash.
  *
  * Every position of the beam with no legal move is a finished game and is
- * offered as an answer. Under --time, a finished beam is followed by one
- * twice as wide until time is up (iterative widening); when time runs out
- * mid-beam, the best position of the beam is finished with one playout of
- * the playout policy, so the answer is always a complete game.
+ * offered as an answer. Under --time, a finished beam is followed by a
+ * wider one, as wide as the time left allows (see next_width), until no
+ * wider one fits; when time runs out mid-beam, the best position of the
+ * beam is finished with one playout of the playout policy, so the answer is
+ * always a complete game.
  *
  * Threads (--threads N): the positions of a depth are expanded in N slices
  * at once, each into its own part of the candidate array, and the kept
@@ -461,10 +462,8 @@ static bool beam_alloc(struct beam *b, int width)
                      depth * w * sizeof(struct beam_step) +
                      w * ((size_t)b->max_moves + 1) * sizeof(struct beam_cand) +
                      b->seen_slots * sizeof(uint64_t);
-    if (!ps_memory_reserve(s, bytes)) {
-        s->stop = PS_STOP_MEMORY;
+    if (!ps_memory_reserve(s, bytes))
         return false;
-    }
     b->reserved = bytes;
     b->cur = malloc(w * s->state_size);
     b->next = malloc(w * s->state_size);
@@ -479,9 +478,27 @@ static bool beam_alloc(struct beam *b, int width)
               b->kept && b->seen && b->slices;
     for (int t = 0; ok && t < b->threads; t++)
         ok = slice_init(b, &b->slices[t]);
-    if (!ok)
-        s->stop = PS_STOP_MEMORY;
     return ok;
+}
+
+/* The width of the next beam under --time: as wide as the time left allows
+ * at the cost per width of the last beam, with a margin, since a beam cut
+ * short by the clock is wasted (its best position is only finished with a
+ * playout). 0 when no wider beam fits. Doubling instead would leave the
+ * last complete beam two to four times narrower than the time allows. */
+static int next_width(const struct ps_search *s, int width, double took)
+{
+    double left = s->limits.seconds - (ps_now() - s->start);
+    double fits = took > 0 ? 0.85 * left * width / took : 8.0 * width;
+    /* A beam that took under 2% of the budget is timed poorly (start-up
+     * costs weigh in): grow at most 8 times, then time again. Beyond that
+     * the time per width is flat (0.064 ms on 10x10 PopStar from width 6400
+     * to 204800), so the last beam can be sized to fill the time. */
+    if (took < 0.02 * s->limits.seconds && fits > 8.0 * width)
+        fits = 8.0 * width;
+    if (fits < 1.25 * width || fits > (double)(1 << 28))
+        return 0;
+    return (int)fits;
 }
 
 static enum ps_status beam_run(struct ps_search *s)
@@ -489,23 +506,33 @@ static enum ps_status beam_run(struct ps_search *s)
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
     bool rollout = s->opt.beam_playout || !s->game->evaluate;
     int threads = ps_thread_count(s);
-    for (;;) {
+    for (bool first = true;; first = false) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
                          .max_moves = s->game->max_moves(s->inst),
                          .threads = threads,
                          .rollout = rollout};
         atomic_init(&b.abort, false);
-        bool done = beam_alloc(&b, width) && beam_once(&b);
+        double began = ps_now();
+        bool room = beam_alloc(&b, width);
+        bool done = room && beam_once(&b);
         beam_free(&b);
+        if (!room) {
+            /* A wider beam than memory allows ends the widening, not the
+             * run; without a first beam there is no answer at all. */
+            if (first)
+                s->stop = PS_STOP_MEMORY;
+            break;
+        }
         snprintf(s->note, sizeof s->note,
                  "heuristic: beam width %d, %s, %d thread%s", width,
                  rollout ? "playout evaluation" : "game evaluation", threads,
                  threads == 1 ? "" : "s");
-        /* Widen only under a time budget, and not past int range. */
-        if (!done || s->limits.seconds <= 0 || width > (1 << 28))
+        if (!done || s->limits.seconds <= 0)
             break;
-        width *= 2;
+        width = next_width(s, width, ps_now() - began);
+        if (width == 0)
+            break;
     }
     return PS_HEURISTIC;
 }
