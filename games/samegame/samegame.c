@@ -909,7 +909,11 @@ static ps_value sg_evaluate(const void *p, const void *state)
             const uint8_t colour = pad[q];
             if (colour == 0 || (colour & SG_VISITED))
                 continue;
-            int size = flood_padded(pad, S, q, NULL);
+            /* A cell whose upper and right neighbours differ is a piece of
+             * its own (lower and left ones were scanned already). */
+            int size = pad[q + 1] != colour && pad[q + S] != colour
+                           ? 1
+                           : flood_padded(pad, S, q, NULL);
             cells[colour] += size;
             pieces[colour]++;
             if (size >= min_group) {
