@@ -520,10 +520,13 @@ static int group_at(const struct sg_instance *in, const void *state, int i,
     return n;
 }
 
-static int sg_moves(const void *p, const void *state, ps_move *moves,
-                    ps_value *gains)
+/* Every group of at least min_group cells: its move (the anchor cell), and
+ * if asked its gain and its size. If `loose` is not NULL, loose[k] counts
+ * the cells of colour k in no group. The hot loop of playouts, and of
+ * beam's evaluation. */
+static int list_groups(const struct sg_instance *in, const void *state,
+                       ps_move *moves, ps_value *gains, int *sizes, int *loose)
 {
-    const struct sg_instance *in = p;
     const uint8_t *height = C_HEIGHTS(in, state);
     const int R = in->rows, S = R + 1, C = in->cols;
     const int min_group = (int)in->rules.min_group;
@@ -539,18 +542,30 @@ static int sg_moves(const void *p, const void *state, ps_move *moves,
             /* Most cells are singles: skip the fill when no neighbour above
              * or to the right shares the colour (a matching neighbour below
              * or to the left would have marked this cell already). */
-            if (min_group > 1 && pad[q + 1] != colour && pad[q + S] != colour)
-                continue;
-            int size = flood_padded(pad, S, q, NULL);
-            if (size >= min_group) {
+            int size = min_group > 1 && pad[q + 1] != colour &&
+                               pad[q + S] != colour
+                           ? 1
+                           : flood_padded(pad, S, q, NULL);
+            if (size < min_group) {
+                if (loose)
+                    loose[colour] += size;
+            } else {
                 moves[n] = (ps_move)(c * R + r);
                 if (gains)
                     gains[n] = sg_gain(&in->rules, size);
+                if (sizes)
+                    sizes[n] = size;
                 n++;
             }
         }
     }
     return n;
+}
+
+static int sg_moves(const void *p, const void *state, ps_move *moves,
+                    ps_value *gains)
+{
+    return list_groups(p, state, moves, gains, NULL, NULL);
 }
 
 /* Erase the group of cell `start` in a state being built, returning its
@@ -884,8 +899,8 @@ static uint32_t sg_move_code_space(const void *p)
  *  - every group on the board, as if removed as it stands;
  *  - per colour, what joining its pieces would add to that -- the gain of
  *    all its cells at once minus its groups' gains -- divided by its number
- *    of pieces: a colour in one piece is likely taken whole, a colour in ten
- *    pieces is not;
+ *    of pieces (its groups, and each of its loose cells): a colour in one
+ *    piece is likely taken whole, a colour in ten pieces is not;
  *  - minus, per cell in no group, twice an even share of the largest end
  *    value: such cells are what is left over at the end, and they cost the
  *    end bonus.
@@ -897,42 +912,32 @@ static uint32_t sg_move_code_space(const void *p)
 static ps_value sg_evaluate(const void *p, const void *state)
 {
     const struct sg_instance *in = p;
-    const int S = in->rows + 1, min_group = (int)in->rules.min_group;
-    const uint8_t *height = C_HEIGHTS(in, state);
-    uint8_t pad[SG_PAD_SIZE];
-    int cells[SG_MAX_COLORS + 1] = {0}, pieces[SG_MAX_COLORS + 1] = {0};
-    int64_t gained[SG_MAX_COLORS + 1] = {0};
-    int groups = 0, loose = 0; /* loose: cells in no group */
-    pad_board(in, state, pad);
-    for (int c = 0; c < in->cols; c++)
-        for (int r = 0, q = (c + 1) * S; r < height[c]; r++, q++) {
-            const uint8_t colour = pad[q];
-            if (colour == 0 || (colour & SG_VISITED))
-                continue;
-            /* A cell whose upper and right neighbours differ is a piece of
-             * its own (lower and left ones were scanned already). */
-            int size = pad[q + 1] != colour && pad[q + S] != colour
-                           ? 1
-                           : flood_padded(pad, S, q, NULL);
-            cells[colour] += size;
-            pieces[colour]++;
-            if (size >= min_group) {
-                gained[colour] += sg_gain(&in->rules, size);
-                groups++;
-            } else {
-                loose += size;
-            }
-        }
-    if (groups == 0)
+    ps_move moves[SG_MAX_CELLS + 1]; /* max_moves with min_group 1 */
+    int sizes[SG_MAX_CELLS + 1], loose[SG_MAX_COLORS + 1] = {0};
+    int n = list_groups(in, state, moves, NULL, sizes, loose);
+    if (n == 0)
         return sg_end_value(p, state);
+    const uint8_t *cell = C_CELLS(in, state);
+    int grouped[SG_MAX_COLORS + 1] = {0}, groups[SG_MAX_COLORS + 1] = {0};
+    int64_t gained[SG_MAX_COLORS + 1] = {0};
+    for (int i = 0; i < n; i++) {
+        int k = cell[moves[i]];
+        gained[k] += sg_gain(&in->rules, sizes[i]);
+        grouped[k] += sizes[i];
+        groups[k]++;
+    }
     int64_t value = 0;
+    int all_loose = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++) {
+        int cells = grouped[k] + loose[k];
+        all_loose += loose[k];
         value += gained[k];
-        if (cells[k] >= min_group)
-            value += (sg_gain(&in->rules, cells[k]) - gained[k]) / pieces[k];
+        if (cells >= in->rules.min_group) /* loose cells: a piece each */
+            value += (sg_gain(&in->rules, cells) - gained[k]) /
+                     (groups[k] + loose[k]);
     }
     int64_t end = in->end_bound[0] > 0 ? in->end_bound[0] : 0;
-    return value - 2 * end * loose / in->ncells;
+    return value - 2 * end * all_loose / in->ncells;
 }
 
 /* ---- generation ---- */
