@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../framework/game.h"
-#include "../../framework/hash.h"
-#include "../../framework/textfile.h"
+#include "game.h"
+#include "hash.h"
+#include "textfile.h"
 
 #define NP_MIN 2
 #define NP_MAX 6

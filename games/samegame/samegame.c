@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../framework/game.h"
-#include "../../framework/hash.h"
-#include "../../framework/textfile.h"
+#include "game.h"
+#include "hash.h"
+#include "textfile.h"
 
 #define SG_MAX_ROWS 32
 #define SG_MAX_COLS 32

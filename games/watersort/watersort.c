@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../framework/game.h"
-#include "../../framework/hash.h"
-#include "../../framework/textfile.h"
+#include "game.h"
+#include "hash.h"
+#include "textfile.h"
 
 #define WS_MAX_TUBES 32
 #define WS_MAX_CAPACITY 16

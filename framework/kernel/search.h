@@ -125,7 +125,7 @@ struct ps_algorithm {
     enum ps_status (*run)(struct ps_search *s);
 };
 
-/* The registry (framework/algorithms.def lists every algorithm once). */
+/* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);
 const struct ps_algorithm *const *ps_algorithm_list(void);
 

@@ -9,7 +9,7 @@
  *   - starts from the greedy line, so there is a good `best` at once;
  *   - cuts a node when score so far + upper_bound(node) <= best: nothing
  *     below can beat the best (only with PS_HAS_BOUND, not with --no-bound);
- *   - remembers V(s) per state in an exact table (framework/table.h), so a
+ *   - remembers V(s) per state in an exact table (framework/kernel/table.h), so a
  *     position reached again by another order of moves is not searched again.
  *
  * Why the memo stays sound next to the bound. A cut depends on the path (the
