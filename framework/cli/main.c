@@ -618,14 +618,18 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)
         return rc;
+    struct ps_error err;
+    ps_error_clear(&err);
+    /* A game that breaks the vtable contract is named here, before any
+     * search could crash on a NULL slot. */
+    if (!ps_game_check_all(&err))
+        return print_error(&err);
     if (strcmp(c.command, "list") == 0)
         return cmd_list();
     const struct ps_game *g = ps_game_find(c.game_name);
     if (!g)
         return usage_error("unknown game '%s' (psolve list shows them)",
                            c.game_name);
-    struct ps_error err;
-    ps_error_clear(&err);
     if (!option_given(&c, "game") && !ps_rules_game(c.rules_spec, &g, &err))
         return print_error(&err);
     if (strcmp(c.command, "verify") == 0)

@@ -1,4 +1,6 @@
-/* Helpers over the game vtable, so callers need not test optional slots. */
+/* Helpers over the game vtable, so callers need not test optional slots, and
+ * the check of the vtable's contract (game.h marks each slot). */
+#include <stdalign.h>
 #include <string.h>
 
 #include "game.h"
@@ -23,11 +25,16 @@ bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
                      struct ps_error *err)
 {
     memset(rules, 0, g->rules_size);
-    g->rules_default(rules);
+    if (g->rules_default)
+        g->rules_default(rules);
     if (!name)
         return true;
     for (const struct ps_preset *p = g->presets; p && p->name; p++) {
         if (strcmp(p->name, name) == 0) {
+            if (!p->apply) /* ps_game_check refuses it; never call NULL */
+                return ps_error_set(err, NULL, 0, 0,
+                                    "game %s: preset '%s' has no apply",
+                                    g->name, name);
             p->apply(rules);
             return g->rules_check ? g->rules_check(rules, err) : true;
         }
@@ -40,4 +47,202 @@ bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
     return ps_error_set(err, NULL, 0, 0,
                         "unknown rules '%s' for game %s (known: %s)", name,
                         g->name, known);
+}
+
+/* ---- the contract ---- */
+
+static const char *game_name(const struct ps_game *g)
+{
+    return g->name ? g->name : "(unnamed)";
+}
+
+static bool name_is_plain(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+            return false;
+    return true;
+}
+
+/* A rule key is read from a Lua table: an identifier. */
+static bool name_is_identifier(const char *s)
+{
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+        return false;
+    for (s++; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return false;
+    return true;
+}
+
+/* Bytes and alignment of the field a parameter fills. */
+static bool param_field(const struct ps_param *p, size_t *size, size_t *align)
+{
+    switch (p->type) {
+    case PS_PARAM_INT:
+        *size = sizeof(int64_t), *align = alignof(int64_t);
+        return true;
+    case PS_PARAM_BOOL:
+        *size = sizeof(bool), *align = alignof(bool);
+        return true;
+    case PS_PARAM_ENUM:
+        *size = sizeof(int), *align = alignof(int);
+        return true;
+    case PS_PARAM_TABLE:
+        *size = (size_t)p->table_len * sizeof(int64_t);
+        *align = alignof(int64_t);
+        return p->table_len >= 1;
+    }
+    return false;
+}
+
+static bool check_param(const struct ps_game *g, const struct ps_param *p,
+                        struct ps_error *err)
+{
+    const char *name = game_name(g);
+    if (!name_is_identifier(p->key) || strcmp(p->key, "game") == 0 ||
+        strcmp(p->key, "prune") == 0)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameter '%s' is not a Lua "
+                            "identifier, or is the reserved 'game'/'prune'",
+                            name, p->key);
+    for (const struct ps_param *q = g->params; q != p; q++)
+        if (strcmp(q->key, p->key) == 0)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: rule parameter '%s' is listed twice",
+                                name, p->key);
+    size_t size, align;
+    if (!param_field(p, &size, &align))
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameter '%s' has a bad type (%d) "
+                            "or a TABLE without entries (table_len %d)",
+                            name, p->key, (int)p->type, p->table_len);
+    if (p->offset > g->rules_size || size > g->rules_size - p->offset ||
+        p->offset % align)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameter '%s': its field (offset "
+                            "%zu, %zu bytes) is not an aligned field inside "
+                            "rules_size (%zu bytes); use offsetof()",
+                            name, p->key, p->offset, size, g->rules_size);
+    if ((p->type == PS_PARAM_INT || p->type == PS_PARAM_TABLE) &&
+        p->min > p->max)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameter '%s': min %lld > max %lld",
+                            name, p->key, (long long)p->min,
+                            (long long)p->max);
+    if (p->type == PS_PARAM_ENUM && (!p->choices || !p->choices[0]))
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameter '%s' is an ENUM without "
+                            "choices",
+                            name, p->key);
+    return true;
+}
+
+static bool check_rules(const struct ps_game *g, struct ps_error *err)
+{
+    const char *name = game_name(g);
+    int n = 0;
+    for (const struct ps_param *p = g->params; p && p->key; p++, n++)
+        if (n == PS_MAX_PARAMS)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: more than %d rule parameters", name,
+                                PS_MAX_PARAMS);
+        else if (!check_param(g, p, err))
+            return false;
+    for (const struct ps_preset *p = g->presets; p && p->name; p++) {
+        if (!p->apply || !p->doc)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: preset '%s' has no %s", name, p->name,
+                                p->apply ? "doc" : "apply");
+        for (const struct ps_preset *q = g->presets; q != p; q++)
+            if (strcmp(q->name, p->name) == 0)
+                return ps_error_set(err, NULL, 0, 0,
+                                    "game %s: preset '%s' is listed twice",
+                                    name, p->name);
+    }
+    return true;
+}
+
+static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
+{
+    const char *name = game_name(g);
+    for (const struct ps_policy *p = g->policies; p && p->name; p++)
+        if (!p->choose || !p->doc)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: policy '%s' has no %s", name, p->name,
+                                p->choose ? "doc" : "choose");
+    if (!g->move_codes != !g->move_code_space)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot '%s' is set but '%s' is NULL (the "
+                            "two come together)",
+                            name, g->move_codes ? "move_codes" : "move_code_space",
+                            g->move_codes ? "move_code_space" : "move_codes");
+    if (g->bench_sizes && !g->generate)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot 'bench_sizes' needs slot 'generate'",
+                            name);
+    return true;
+}
+
+/* One line per required slot, so the message names it. */
+#define REQUIRE(slot)                                                          \
+    do {                                                                       \
+        if (!g->slot)                                                          \
+            return ps_error_set(err, NULL, 0, 0,                               \
+                                "game %s: required slot '" #slot "' is NULL",  \
+                                game_name(g));                                 \
+    } while (0)
+
+bool ps_game_check(const struct ps_game *g, struct ps_error *err)
+{
+    if (!g)
+        return ps_error_set(err, NULL, 0, 0, "no game (a NULL ps_game)");
+    REQUIRE(name);
+    if (!name_is_plain(g->name))
+        return ps_error_set(err, NULL, 0, 0,
+                            "game '%s': a name is letters, digits, '_' and '-'",
+                            g->name);
+    REQUIRE(summary);
+    REQUIRE(load);
+    REQUIRE(free_instance);
+    REQUIRE(state_size);
+    REQUIRE(initial_state);
+    REQUIRE(max_moves);
+    REQUIRE(max_depth);
+    REQUIRE(hash);
+    REQUIRE(moves);
+    REQUIRE(apply);
+    REQUIRE(print_state);
+    REQUIRE(format_move);
+    REQUIRE(parse_move);
+    /* The objective: instance_flags may only add bits, so a game whose
+     * flags lack PS_MAXIMISE may have cost instances. */
+    if (!(g->flags & PS_MAXIMISE) && !g->is_goal)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: a cost game (flags without PS_MAXIMISE) "
+                            "needs slot 'is_goal'",
+                            g->name);
+    if ((g->flags & PS_HAS_HEURISTIC) && !g->heuristic)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: flag PS_HAS_HEURISTIC needs slot "
+                            "'heuristic'",
+                            g->name);
+    if ((g->flags & PS_HAS_BOUND) && !g->upper_bound)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: flag PS_HAS_BOUND needs slot 'upper_bound'",
+                            g->name);
+    if (g->flags & ~(unsigned)(PS_MAXIMISE | PS_HAS_HEURISTIC | PS_HAS_BOUND))
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: unknown bits in flags (0x%x)", g->name,
+                            g->flags);
+    if (g->params && g->params->key && g->rules_size == 0)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: rule parameters need a rules struct "
+                            "(rules_size is 0)",
+                            g->name);
+    return check_rules(g, err) && check_knowledge(g, err);
 }

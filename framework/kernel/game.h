@@ -20,6 +20,13 @@
  *                A state with no legal move is terminal.
  *   otherwise    cost games: value = sum of move costs to reach a state where
  *                is_goal() holds; apply() returns the move's cost (>= 0).
+ *
+ * The contract. Each slot below is marked [required], [cost] (required
+ * unless `flags` has PS_MAXIMISE), [if FLAG] (required when `flags` has
+ * FLAG) or [optional: what NULL means]. ps_game_check() enforces it, and
+ * psolve runs it on every game it knows (built in, plug-in or Lua) before
+ * using any: a missing slot is an error naming the game and the slot, never
+ * a crash in the middle of a search.
  */
 #ifndef PS_GAME_H
 #define PS_GAME_H
@@ -58,20 +65,26 @@ enum ps_param_type {
     PS_PARAM_TABLE, /* int64_t[table_len], indexed by a size or a count */
 };
 
+/* At most this many parameters per game (the Lua reader's key list). */
+#define PS_MAX_PARAMS 60
+
 struct ps_param {
-    const char *key;
+    const char *key;             /* [required] a Lua identifier, unique */
     enum ps_param_type type;
-    size_t offset;               /* offsetof(rules struct, field) */
-    int64_t min, max;            /* INT range, and TABLE value range */
-    const char *const *choices;  /* ENUM: NULL-terminated names */
-    int table_len;               /* TABLE: number of entries */
-    const char *doc;
+    size_t offset;               /* offsetof(rules struct, field): the field
+                                  * lies inside rules_size, aligned for its
+                                  * type */
+    int64_t min, max;            /* INT range, and TABLE value range; min <= max */
+    const char *const *choices;  /* ENUM: [required] NULL-terminated names,
+                                  * at least one */
+    int table_len;               /* TABLE: number of entries, >= 1 */
+    const char *doc;             /* [optional] one line for docs and errors */
 };
 
 struct ps_preset {
-    const char *name;
-    const char *doc;
-    void (*apply)(void *rules); /* from the defaults */
+    const char *name;           /* [required] */
+    const char *doc;            /* [required] one line, for psolve list */
+    void (*apply)(void *rules); /* [required] from the defaults */
 };
 
 /* Options for `psolve gen`; a game reads what it needs (0 = its default). */
@@ -83,70 +96,98 @@ struct ps_gen_options {
 /* A playout policy a game offers to the Monte Carlo algorithms (--policy).
  * The kernel adds the generic ones itself ("uniform", "topk"). */
 struct ps_policy {
-    const char *name;
-    const char *doc;
+    const char *name; /* [required] */
+    const char *doc;  /* [required] */
     bool wants_gains; /* choose() reads gains[] (moves() then fills them) */
     /* Return the index in [0, n) of the move to play in `state`; moves[] (and
      * gains[] when wanted) are as moves() filled them, n > 0. Must use only
-     * `rng` for randomness, so that a seeded run repeats. */
+     * `rng` for randomness, so that a seeded run repeats. [required] */
     int (*choose)(const void *inst, const void *state, const ps_move *moves,
                   const ps_value *gains, int n, struct ps_rng *rng);
     /* Optional: the same knowledge as log-weights (0 = neutral, negative =
      * less likely), for algorithms that sample from a learned softmax
-     * (nrpa adds them to its weights: a prior, "generalised NRPA"). */
+     * (nrpa adds them to its weights: a prior, "generalised NRPA").
+     * NULL: no prior. */
     void (*bias)(const void *inst, const void *state, const ps_move *moves,
                  int n, double *out);
 };
 
 struct ps_game {
+    /* [required] the --game name: letters, digits, '_', '-'; unique. */
     const char *name;
-    const char *summary;
+    const char *summary; /* [required] one line, for psolve list */
     unsigned flags; /* PS_* capabilities common to every instance */
 
     /* --- rules --- */
+    /* Size of the game's rules struct; 0 = the game has no rules. */
     size_t rules_size;
+    /* [optional: NULL = all fields zero] Fill the defaults into a zeroed
+     * struct. */
     void (*rules_default)(void *rules);
-    const struct ps_param *params;   /* terminated by key == NULL */
-    const struct ps_preset *presets; /* terminated by name == NULL */
-    /* Cross-field checks after a preset or script filled the struct. */
+    /* [optional: NULL = no parameter] terminated by key == NULL; needs
+     * rules_size > 0. */
+    const struct ps_param *params;
+    /* [optional: NULL = no preset] terminated by name == NULL. */
+    const struct ps_preset *presets;
+    /* [optional: NULL = any filled struct is valid] Cross-field checks after
+     * a preset or script filled the struct. */
     bool (*rules_check)(const void *rules, struct ps_error *err);
 
     /* --- instances --- */
-    /* Parse `text` (len bytes, from file `path`, for messages). */
+    /* [required] Parse `text` (len bytes, from file `path`, for messages). */
     void *(*load)(const void *rules, const char *path, const char *text,
                   size_t len, struct ps_error *err);
-    void (*free_instance)(void *inst);
-    /* Per-instance flags may add to `flags` (e.g. a rule sets the objective). */
+    void (*free_instance)(void *inst); /* [required] */
+    /* [optional: NULL = `flags` alone] Per-instance flags added to `flags`
+     * (e.g. a rule sets the objective). A bit it adds needs its slots too:
+     * PS_MAXIMISE end_value (or none), PS_HAS_HEURISTIC heuristic,
+     * PS_HAS_BOUND upper_bound. */
     unsigned (*instance_flags)(const void *inst);
-    size_t (*state_size)(const void *inst);
-    void (*initial_state)(const void *inst, void *state);
-    /* Upper bound on the number of moves in any state (array sizes). */
+    size_t (*state_size)(const void *inst);               /* [required] */
+    void (*initial_state)(const void *inst, void *state); /* [required] */
+    /* [required] Upper bound on the number of moves in any state (array
+     * sizes). */
     int (*max_moves)(const void *inst);
-    /* Upper bound on the length of any game (path arrays). */
+    /* [required] Upper bound on the length of any game (path arrays). Score
+     * games end by themselves, so this is a true bound. Cost games may cycle:
+     * this is the longest solution worth looking for (greedy and the Monte
+     * Carlo playouts stop there; bfs, A*, IDA* and dfs are not limited by it). */
     int (*max_depth)(const void *inst);
 
     /* --- the hot loop --- */
+    /* [required] Equal states (by equal(), or by bytes) hash equal. */
     uint64_t (*hash)(const void *inst, const void *state);
-    /* NULL means memcmp over state_size bytes. */
+    /* [optional: NULL = memcmp over state_size bytes] */
     bool (*equal)(const void *inst, const void *a, const void *b);
-    /* Fill moves[] (and gains[] if not NULL: the value apply() would return)
-     * and return how many. Order is the game's preferred order. */
+    /* [required] Fill moves[] (and gains[] if not NULL: the value apply()
+     * would return) and return how many. Order is the game's preferred
+     * order. */
     int (*moves)(const void *inst, const void *state, ps_move *moves,
                  ps_value *gains);
-    /* Write the successor to `out` (never aliasing `state`); return the gain
-     * (score games) or cost (cost games) of the move. */
+    /* [required] Write the successor to `out` (never aliasing `state`);
+     * return the gain (score games) or cost (cost games) of the move. */
     ps_value (*apply)(const void *inst, const void *state, ps_move move,
                       void *out);
-    bool (*is_goal)(const void *inst, const void *state);        /* cost */
-    ps_value (*end_value)(const void *inst, const void *state);  /* score */
-    ps_value (*heuristic)(const void *inst, const void *state);  /* cost */
-    ps_value (*upper_bound)(const void *inst, const void *state);/* score */
+    /* [cost] Is the state solved? */
+    bool (*is_goal)(const void *inst, const void *state);
+    /* Score games [optional: NULL = 0]: the value added at a state with no
+     * move left (a bonus, or a penalty for what remains). */
+    ps_value (*end_value)(const void *inst, const void *state);
+    /* [if PS_HAS_HEURISTIC] a lower bound on the cost still to pay; the
+     * flag promises it is admissible. NULL = 0 (A* runs as uniform cost).
+     * A*, IDA* and greedy call it whenever it is set, dfs only with the
+     * flag: leave it NULL rather than set an inadmissible one. */
+    ps_value (*heuristic)(const void *inst, const void *state);
+    /* [if PS_HAS_BOUND] an upper bound on the score still to gain (dfs
+     * prunes with it). Without the flag it is not called: no pruning. */
+    ps_value (*upper_bound)(const void *inst, const void *state);
     /* Optional. Is `move` legal in `state` by the rules? Needed when moves()
      * prunes: it may skip legal moves that a search never needs (a pour that
      * only permutes tubes), but a user's solution may still play them, and
      * verify must accept them. NULL = legal iff moves() lists it. */
     bool (*legal)(const void *inst, const void *state, ps_move move);
-    /* Optional, for tree searches (IDA*, DFS) that see each path: may
+    /* Optional (NULL = never skip), for tree searches (IDA*, DFS) that see
+     * each path: may
      * `second`, a move of `after` = apply(before, first), be skipped right
      * after `first`? Only when playing `second` first from `before`, then
      * `first`, is also searched and reaches the same position at the same
@@ -154,24 +195,29 @@ struct ps_game {
      * way only, so one of the two orders always survives. */
     bool (*redundant_after)(const void *inst, const void *before,
                             ps_move first, const void *after, ps_move second);
-    /* Optional. Can the instance be solved at all, judged without search
-     * (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
+    /* Optional (NULL = assume it can). Can the instance be solved at all,
+     * judged without search (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
      * which part fails and why. The driver asks before every search. */
     bool (*check)(const void *inst, char *why, size_t len);
 
     /* --- text forms (round-trip) --- */
+    /* [required] Draw a state; colours only when `ansi`. */
     void (*print_state)(const void *inst, const void *state, FILE *out,
                         bool ansi);
-    /* "row col" / "from to": readable back by parse_move on the same state. */
+    /* [required] "row col" / "from to": readable back by parse_move on the
+     * same state. */
     void (*format_move)(const void *inst, const void *state, ps_move move,
                         char *buf, size_t len);
-    /* Parse text into a legal move of `state`; on failure fill err->msg. */
+    /* [required] Parse text into a legal move of `state`; on failure fill
+     * err->msg. */
     bool (*parse_move)(const void *inst, const void *state, const char *text,
                        ps_move *move, struct ps_error *err);
-    /* Optional comment for a move in a printed solution ("group 12"). */
+    /* [optional: NULL = no comment] Comment for a move in a printed solution
+     * ("group 12"). */
     void (*describe_move)(const void *inst, const void *state, ps_move move,
                           char *buf, size_t len);
-    /* Facts about a final state: cells left, cleared, ... */
+    /* [optional: NULL = none] Facts about a final state: cells left,
+     * cleared, ... */
     int (*facts)(const void *inst, const void *state, struct ps_fact *out,
                  int max);
 
@@ -182,7 +228,8 @@ struct ps_game {
     /* NRPA move codes: codes[i] for moves[i] of `state`, each below
      * move_code_space(inst). A code names "the same move" across the states
      * of different playouts, so the policy can be a flat array of weights.
-     * Without them nrpa hashes the raw move value. */
+     * Without them nrpa hashes the raw move value. The two come together:
+     * one without the other is refused. */
     void (*move_codes)(const void *inst, const void *state,
                        const ps_move *moves, int n, uint32_t *codes);
     uint32_t (*move_code_space)(const void *inst);
@@ -191,15 +238,32 @@ struct ps_game {
     ps_value (*evaluate)(const void *inst, const void *state);
 
     /* --- generation and benchmarking --- */
-    /* Write a new instance in the file format to `out`. */
+    /* [optional: NULL = psolve gen refuses] Write a new instance in the file
+     * format to `out`. */
     bool (*generate)(const struct ps_gen_options *opt, FILE *out,
                      struct ps_error *err);
-    const struct ps_gen_options *bench_sizes; /* terminated by rows == 0 */
+    /* [optional: NULL = psolve bench has no sizes] terminated by rows == 0;
+     * needs generate. */
+    const struct ps_gen_options *bench_sizes;
 };
 
-/* The registry (games/games.def lists every game once). */
+/* Does g keep the contract above? False with err naming the game and the
+ * slot ("game lightsout: required slot 'hash' is NULL"). Looks only at the
+ * struct and its tables, never calls the game. */
+bool ps_game_check(const struct ps_game *g, struct ps_error *err);
+
+/* The registry: the built-in games (games/games.def lists each once), then
+ * the games added at run time with ps_game_register. */
 const struct ps_game *ps_game_find(const char *name);
 const struct ps_game *const *ps_game_list(void); /* NULL-terminated */
+/* Check every game of the list; false with err at the first broken one. */
+bool ps_game_check_all(struct ps_error *err);
+/* Add a game loaded at run time (a plug-in, a Lua game) after checking it
+ * (ps_game_check) and its name (unique). g must outlive every use of the
+ * registry. Call it at start-up only, before any search or thread starts:
+ * the list is not locked. Registering the same struct twice is a no-op. */
+#define PS_MAX_ADDED_GAMES 16
+bool ps_game_register(const struct ps_game *g, struct ps_error *err);
 
 /* Helpers over the vtable, so callers need not test optional slots. */
 unsigned ps_game_flags(const struct ps_game *g, const void *inst);

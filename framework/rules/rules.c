@@ -150,7 +150,8 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
                            struct ps_options *opt,
                            const char *const *cli_given, struct ps_error *err)
 {
-    void *rules = calloc(1, g->rules_size);
+    /* A game without rules still gets a pointer of its own. */
+    void *rules = calloc(1, g->rules_size ? g->rules_size : 1);
     if (!rules) {
         ps_error_set(err, NULL, 0, 0, "out of memory");
         return NULL;
@@ -163,7 +164,8 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
             goto fail;
         return rules;
     }
-    g->rules_default(rules);
+    if (g->rules_default)
+        g->rules_default(rules);
     const struct ps_lua_options lo = {.find_script = script_by_name};
     struct ps_lua_rules *s = ps_lua_rules_open(src.script, &lo, err);
     if (!s)
