@@ -156,6 +156,17 @@ static void test_node_limit_exit_status(void **unused)
     assert_non_null(strstr(out, "game_over: no"));
 }
 
+/* A board with no move is solved at once, under any --time: optimal, 0. */
+static void test_board_without_move_is_optimal(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    write_file("one.txt", "1\n");
+    assert_int_equal(run(out, sizeof out, false,
+                         "--algo nmcs --time 600 one.txt"), 0);
+    assert_non_null(strstr(out, "# status: optimal"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +176,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_show_and_list),
         cmocka_unit_test(test_node_limit_exit_status),
+        cmocka_unit_test(test_board_without_move_is_optimal),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

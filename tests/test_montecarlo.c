@@ -101,6 +101,7 @@ struct result {
     int len;
     ps_move moves[1024];
     uint64_t expanded, playouts;
+    double seconds;
 };
 
 /* Run algorithm `name` and check that its answer replays to its value. */
@@ -121,6 +122,7 @@ static void run(const struct board *b, const char *name,
     memcpy(r->moves, s.best.moves, (size_t)s.best.len * sizeof *r->moves);
     r->expanded = s.stats.expanded;
     r->playouts = s.stats.playouts;
+    r->seconds = s.stats.seconds;
     ps_search_free(&s);
 
     unsigned char *final = malloc(b->g->state_size(b->inst));
@@ -131,7 +133,15 @@ static void run(const struct board *b, const char *name,
         fail_msg("%s: the answer does not replay: %s", name, err.msg);
     free(final);
     assert_int_equal(rep.value, r->value);
-    if (r->stop == PS_STOP_NONE) {
+    if (r->status == PS_OPTIMAL) {
+        /* Only a complete game worth the start's upper bound is proven. */
+        assert_int_equal(r->stop, PS_STOP_NONE);
+        assert_true(rep.over);
+        unsigned char *start = malloc(b->g->state_size(b->inst));
+        b->g->initial_state(b->inst, start);
+        assert_int_equal(r->value, b->g->upper_bound(b->inst, start));
+        free(start);
+    } else if (r->stop == PS_STOP_NONE) {
         assert_true(rep.over); /* a finished run returns a finished game */
         assert_int_equal(r->status, PS_HEURISTIC);
     } else {
@@ -410,6 +420,34 @@ static void node_limit_stops_and_keeps_the_best(void **state)
     board_free(&b);
 }
 
+/* An anytime run ends as soon as its answer is proven: on a board with no
+ * move (1x1), and on a Clickomania board once it is cleared (the best
+ * possible). Each takes milliseconds; a run that did not stop would use its
+ * whole 30 s (the bound of 15 s is generous for a loaded machine). */
+static void proven_answer_ends_the_run(void **state)
+{
+    (void)state;
+    static const char *const algos[] = {"mc", "nmcs", "nrpa", "beam"};
+    struct board one, clear;
+    board_load(&one, NULL, "1\n");
+    board_gen(&clear, "clickomania", 8, 8, 3, 4);
+    for (int a = 0; a < 4; a++) {
+        struct ps_options o = options(3, 2);
+        struct ps_limits lim = {.seconds = 30};
+        struct result r;
+        run(&one, algos[a], &o, &lim, &r);
+        assert_int_equal(r.status, PS_OPTIMAL);
+        assert_int_equal(r.len, 0);
+        assert_true(r.seconds < 15);
+        run(&clear, algos[a], &o, &lim, &r);
+        assert_int_equal(r.status, PS_OPTIMAL);
+        assert_int_equal(r.value, 64); /* all 64 cells removed */
+        assert_true(r.seconds < 15);
+    }
+    board_free(&one);
+    board_free(&clear);
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -488,6 +526,7 @@ int main(void)
         cmocka_unit_test(beam_answer_does_not_depend_on_threads),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
+        cmocka_unit_test(proven_answer_ends_the_run),
         cmocka_unit_test(tabu_policy_spares_the_most_frequent_colour),
         cmocka_unit_test(topk_one_is_greedy),
         cmocka_unit_test(unknown_policy_is_an_error),

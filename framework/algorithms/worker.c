@@ -61,6 +61,8 @@ bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
     if (!ps_search_offer(&w->s, moves, len, value))
         return false;
     struct ps_mc_shared *sh = w->shared;
+    if (w->s.stop == PS_STOP_PROVEN) /* the others can stop too */
+        atomic_store(&sh->stop, (int)PS_STOP_PROVEN);
     pthread_mutex_lock(&sh->lock);
     if (!atomic_load(&sh->best_found) ||
         (w->s.flags & PS_MAXIMISE ? value > atomic_load(&sh->best_value)

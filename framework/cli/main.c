@@ -76,6 +76,8 @@ static const char usage_text[] =
     "  exact, say 'optimal':  bfs astar idastar (cost games), dfs (both)\n"
     "  heuristic:             greedy wastar beam mc nmcs nrpa,\n"
     "                         dfs with --candidates or --max-depth\n"
+    "  any score-game answer worth the start's upper bound (a cleared\n"
+    "  board under clear rules) is proven: the run ends, 'optimal'\n"
     "\n"
     "A solution is one move per line; '#' starts a comment. SameGame: 'row\n"
     "col', 0-based, row 0 = top, of the board before that move. Water Sort:\n"

@@ -59,6 +59,57 @@ void ps_search_free(struct ps_search *s)
     s->best.len = s->best.cap = 0;
 }
 
+/* The most any line from the start can be worth, for score games: the
+ * start's own value when it has no move (the empty line is the only one),
+ * else the game's upper bound of the start if it has one. */
+static void find_root_bound(struct ps_search *s)
+{
+    s->bounded = false;
+    if (!(s->flags & PS_MAXIMISE))
+        return;
+    const struct ps_game *g = s->game;
+    unsigned char *root = malloc(s->state_size);
+    ps_move *moves = malloc((size_t)g->max_moves(s->inst) * sizeof *moves + 1);
+    if (root && moves) {
+        g->initial_state(s->inst, root);
+        if (g->moves(s->inst, root, moves, NULL) == 0) {
+            s->bounded = true;
+            s->root_bound = ps_final_value(s, root, 0);
+        } else if ((s->flags & PS_HAS_BOUND) && g->upper_bound) {
+            s->bounded = true;
+            s->root_bound = g->upper_bound(s->inst, root);
+        }
+    }
+    free(root);
+    free(moves);
+}
+
+/* Is the best line a complete game worth the root bound? Replayed, since an
+ * algorithm stopped early may offer a partial line (greedy does). */
+static bool best_is_proven(const struct ps_search *s)
+{
+    if (!s->bounded || !s->best.found || s->best.value < s->root_bound)
+        return false;
+    const struct ps_game *g = s->game;
+    unsigned char *a = malloc(s->state_size), *b = malloc(s->state_size);
+    ps_move *moves = malloc((size_t)g->max_moves(s->inst) * sizeof *moves + 1);
+    bool over = false;
+    if (a && b && moves) {
+        g->initial_state(s->inst, a);
+        for (int i = 0; i < s->best.len; i++) {
+            g->apply(s->inst, a, s->best.moves[i], b);
+            unsigned char *t = a;
+            a = b;
+            b = t;
+        }
+        over = g->moves(s->inst, a, moves, NULL) == 0;
+    }
+    free(a);
+    free(b);
+    free(moves);
+    return over;
+}
+
 enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
 {
     memset(&s->stats, 0, sizeof s->stats);
@@ -77,8 +128,24 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
         s->stats.seconds = ps_now() - s->start;
         return PS_UNSOLVABLE;
     }
+    find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
+    if (st != PS_UNSOLVABLE && best_is_proven(s)) {
+        /* Whatever stopped the run, this line cannot be beaten. */
+        if (st != PS_OPTIMAL) {
+            char was[sizeof s->note];
+            const char *how = s->note;
+            if (strncmp(how, "heuristic: ", 11) == 0)
+                how += 11;
+            snprintf(was, sizeof was, "%s", how);
+            snprintf(s->note, sizeof s->note,
+                     "optimal: reaches the upper bound of the start%s%.60s",
+                     was[0] ? "; found by " : "", was);
+        }
+        st = PS_OPTIMAL;
+        s->stop = PS_STOP_NONE;
+    }
     if (s->stop != PS_STOP_NONE && st != PS_UNSOLVABLE)
         st = PS_INCOMPLETE;
     if (s->progress)
@@ -178,6 +245,8 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     s->best.len = len;
     s->best.value = value;
     s->best.found = true;
+    if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
+        s->stop = PS_STOP_PROVEN;
     return true;
 }
 
@@ -241,6 +310,7 @@ const char *ps_stop_name(enum ps_stop_reason r)
     case PS_STOP_NODES: return "node limit";
     case PS_STOP_MEMORY: return "memory limit";
     case PS_STOP_INTERRUPT: return "interrupted";
+    case PS_STOP_PROVEN: return "proven optimal";
     }
     return "?";
 }

@@ -35,6 +35,9 @@ enum ps_stop_reason {
     PS_STOP_NODES,
     PS_STOP_MEMORY,
     PS_STOP_INTERRUPT,
+    /* A line reached the start's upper bound: nothing can beat it, so an
+     * anytime search ends there (the driver reports it as optimal). */
+    PS_STOP_PROVEN,
 };
 
 /* Exit statuses of psolve (documented in docs/cli.md). */
@@ -115,6 +118,11 @@ struct ps_search {
     double last_progress;
     unsigned tick;
     const char *algo_name;
+    /* Score games: the most any line from the start can be worth (the
+     * game's upper bound of the start, or the start's own value when it has
+     * no move), when known. A line offered at this value is proven best. */
+    bool bounded;
+    ps_value root_bound;
 };
 
 struct ps_algorithm {
@@ -155,7 +163,9 @@ bool ps_search_poll(struct ps_search *s);
 
 /* Is `value` better than the best solution so far (or is there none)? */
 bool ps_search_improves(const struct ps_search *s, ps_value value);
-/* Keep moves[0..len) as the best solution if it is better. True if kept. */
+/* Keep moves[0..len) as the best solution if it is better. True if kept.
+ * A kept line worth the start's upper bound stops the search
+ * (PS_STOP_PROVEN): nothing can beat it. */
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value);
 
