@@ -119,7 +119,8 @@ static void run(const struct board *b, const char *name,
     assert_true(s.best.len <= 1024);
     r->value = s.best.value;
     r->len = s.best.len;
-    memcpy(r->moves, s.best.moves, (size_t)s.best.len * sizeof *r->moves);
+    if (s.best.len > 0)
+        memcpy(r->moves, s.best.moves, (size_t)s.best.len * sizeof *r->moves);
     r->expanded = s.stats.expanded;
     r->playouts = s.stats.playouts;
     r->seconds = s.stats.seconds;
