@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -140,6 +141,36 @@ static inline void test_release(const struct ps_game *g, void *inst,
     if (inst)
         g->free_instance(inst);
     free(rules);
+}
+
+/* Run `psolve ARGS` through the shell in directory `dir`; stdout (and stderr
+ * if merge, else it is dropped) goes into out. Returns the exit status. */
+static inline int test_psolve_v(const char *dir, char *out, size_t outlen,
+                                bool merge, const char *fmt, va_list ap)
+{
+    char args[4096], cmd[8192];
+    vsnprintf(args, sizeof args, fmt, ap);
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s%s", dir, PSOLVE_BIN, args,
+             merge ? " 2>&1" : " 2>/dev/null");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, outlen - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* Write `text` to dir/name. */
+static inline void test_write_file(const char *dir, const char *name,
+                                   const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
 }
 
 #endif

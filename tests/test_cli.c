@@ -10,34 +10,18 @@
 
 static char tmpdir[] = "/tmp/psolve_cli_XXXXXX";
 
-/* Run `psolve ARGS` through the shell; stdout (and stderr if merge) goes into
- * out. Returns the exit status. */
 static int run(char *out, size_t outlen, bool merge, const char *fmt, ...)
 {
-    char args[2048], cmd[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
+    int st = test_psolve_v(tmpdir, out, outlen, merge, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s%s", tmpdir, PSOLVE_BIN, args,
-             merge ? " 2>&1" : " 2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    return st;
 }
 
 static void write_file(const char *name, const char *text)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_file(tmpdir, name, text);
 }
 
 static long long value_after(const char *text, const char *key)

@@ -5,10 +5,12 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "game.h"
+#include "lab.h"
 #include "playout.h"
 #include "replay.h"
 #include "report.h"
@@ -20,10 +22,11 @@
 #define PSOLVE_VERSION "0.1.0"
 #endif
 
-#define MAX_ALGOS 16
+#define MAX_ALGOS PS_LAB_MAX_ALGOS
 
 static const char usage_text[] =
     "usage: psolve [solve] [options] FILE        solve a puzzle\n"
+    "       psolve [lab] [options] FILE|DIR...    a lab: every puzzle x --algo\n"
     "       psolve verify [options] FILE SOLUTION replay a solution and check it\n"
     "       psolve gen [options]                  print a random puzzle\n"
     "       psolve show [options] FILE            draw a puzzle\n"
@@ -67,6 +70,19 @@ static const char usage_text[] =
     "                     beam, followed by wider ones that fit the time\n"
     "  --beam-eval E      beam: 'game' (the game's evaluation, default) or\n"
     "                     'playout' (one playout of the policy per position)\n"
+    "\n";
+
+/* The rest of --help (one literal would pass the 4095 characters C11
+ * promises to support). */
+static const char usage_text_labs[] =
+    "Labs (several FILEs, or a DIR of *.txt puzzles; 'lab' with one FILE):\n"
+    "  --jobs N           puzzles run in parallel on N threads (default 1); the\n"
+    "                     rows are printed in input order, so the output is the\n"
+    "                     same for any N apart from times. A row per puzzle x\n"
+    "                     algorithm (text, --csv, --json), then summary rows per\n"
+    "                     algorithm: solved, sums, medians, geometric means,\n"
+    "                     agreement of the exact ones. Each run gets --threads 1\n"
+    "                     unless --threads is given.\n"
     "\n"
     "verify: --show prints the final board.\n"
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S\n"
@@ -95,6 +111,7 @@ static const char usage_text[] =
     "  psolve --algo nrpa --time 10 games/samegame/standard/01.txt\n"
     "  psolve --rules popstar --algo beam --time 1 board.txt\n"
     "  psolve --game watersort --algo bfs,astar,idastar,dfs level.txt\n"
+    "  psolve --game watersort --algo astar,idastar --jobs 2 games/watersort/levels\n"
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
     "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n";
 
@@ -104,7 +121,7 @@ enum {
     OPT_MAX_DEPTH, OPT_NO_MEMO, OPT_NO_BOUND, OPT_WEIGHT, OPT_ROLLOUTS,
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
-    OPT_CAPACITY, OPT_SECONDS, OPT_VERSION,
+    OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS,
 };
 
 static const struct option long_options[] = {
@@ -141,6 +158,7 @@ static const struct option long_options[] = {
     {"tubes", required_argument, 0, OPT_TUBES},
     {"capacity", required_argument, 0, OPT_CAPACITY},
     {"seconds", required_argument, 0, OPT_SECONDS},
+    {"jobs", required_argument, 0, OPT_JOBS},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, OPT_VERSION},
     {0, 0, 0, 0},
@@ -157,7 +175,8 @@ struct cli {
     struct ps_options opt;
     struct ps_gen_options gen;
     double bench_seconds;
-    const char *files[2];
+    int jobs;
+    const char *const *files; /* the file arguments (in argv) */
     int nfiles;
     /* Long options given, NULL-terminated: they win over a rule script's
      * search defaults. */
@@ -229,7 +248,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
     int first = 1;
     if (argc > 1 && argv[1][0] != '-') {
         static const char *const commands[] = {"solve", "verify", "gen", "show",
-                                               "bench", "list", NULL};
+                                               "bench", "list", "lab", NULL};
         for (int i = 0; commands[i]; i++)
             if (strcmp(argv[1], commands[i]) == 0) {
                 c->command = commands[i];
@@ -247,6 +266,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
         switch (ch) {
         case 'h':
             fputs(usage_text, stdout);
+            fputs(usage_text_labs, stdout);
             return PS_EXIT_OK;
         case OPT_VERSION:
             printf("psolve %s\n", PSOLVE_VERSION);
@@ -329,6 +349,12 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_COLORS: c->gen.colors = iv; break;
             case OPT_TUBES: c->gen.tubes = iv; break;
             case OPT_CAPACITY: c->gen.capacity = iv; break;
+            case OPT_JOBS:
+                if (iv < 1)
+                    return usage_error("--jobs expects a whole number >= 1, "
+                                       "got '%s'", optarg);
+                c->jobs = iv;
+                break;
             default: return usage_error("%s", "internal: unhandled option");
             }
         }
@@ -336,11 +362,13 @@ static int parse_args(int argc, char **argv, struct cli *c)
     }
     if (!c->limits.max_memory)
         c->limits.max_memory = default_max_memory();
-    for (int i = optind; i < argc; i++) {
-        if (c->nfiles == 2)
-            return usage_error("too many file arguments ('%s')", argv[i]);
-        c->files[c->nfiles++] = argv[i];
-    }
+    c->files = (const char *const *)argv + optind;
+    c->nfiles = argc - optind;
+    if (strcmp(c->command, "verify") == 0 ? c->nfiles > 2
+        : c->nfiles > 1 && strcmp(c->command, "solve") != 0 &&
+              strcmp(c->command, "lab") != 0)
+        return usage_error("too many file arguments ('%s')",
+                           argv[argc - 1]);
     return -1;
 }
 
@@ -399,12 +427,12 @@ static int exit_status_of(enum ps_status st)
     return PS_EXIT_ERROR;
 }
 
-static int cmd_solve(struct cli *c, const struct ps_game *g)
+/* The algorithms of --algo and the --policy check, shared by solve and lab;
+ * returns -1 to go on, or an exit status. */
+static int parse_algos(const struct cli *c, const struct ps_game *g,
+                       const struct ps_algorithm **algos, int *nalgos)
 {
-    if (c->nfiles != 1)
-        return usage_error("%s", "solve needs exactly one puzzle FILE");
-    const struct ps_algorithm *algos[MAX_ALGOS];
-    int nalgos = 0;
+    *nalgos = 0;
     char list[256];
     snprintf(list, sizeof list, "%s", c->algos);
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
@@ -413,19 +441,79 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         if (!a)
             return usage_error("unknown algorithm '%s' (psolve list shows them)",
                                name);
-        if (nalgos == MAX_ALGOS)
+        if (*nalgos == MAX_ALGOS)
             return usage_error("%s", "too many algorithms in --algo");
-        algos[nalgos++] = a;
+        algos[(*nalgos)++] = a;
     }
-    if (nalgos == 0)
+    if (*nalgos == 0)
         return usage_error("%s", "--algo needs at least one algorithm");
-
     struct ps_error err;
     ps_error_clear(&err);
     if (c->opt.policy && !ps_policy_check(g, c->opt.policy, &err)) {
         fprintf(stderr, "psolve: %s\n", err.msg);
         return PS_EXIT_USAGE;
     }
+    return -1;
+}
+
+/* A lab: every puzzle of the file and directory arguments x every --algo. */
+static int cmd_lab(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles < 1)
+        return usage_error("%s", "lab needs puzzle FILEs or a DIRectory");
+    struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
+    int rc = parse_algos(c, g, setup.algos, &setup.nalgos);
+    if (rc >= 0)
+        return rc;
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &setup.opt, c->given,
+                                       &err);
+    if (!rules)
+        return print_error(&err);
+    setup.rules = rules;
+    setup.rules_name = c->rules_spec ? c->rules_spec : "default";
+    /* Parallel puzzles, not parallel runs: one thread per run unless asked,
+     * which also keeps Monte Carlo runs the same on every machine. */
+    if (!option_given(c, "threads"))
+        setup.opt.threads = 1;
+    char **paths;
+    int npaths;
+    if (!ps_lab_collect(c->files, c->nfiles, &paths, &npaths, &err)) {
+        free(rules);
+        return print_error(&err);
+    }
+    struct ps_lab_layout lay;
+    ps_lab_layout_init(&lay, c->json ? PS_LAB_JSON : c->csv ? PS_LAB_CSV
+                                                            : PS_LAB_TEXT,
+                       g, (const char *const *)paths, npaths);
+    ps_install_interrupt_handler();
+    int status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
+                            npaths, c->jobs > 0 ? c->jobs : 1, NULL, NULL);
+    for (int i = 0; i < npaths; i++)
+        free(paths[i]);
+    free(paths);
+    free(rules);
+    return status;
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int cmd_solve(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles > 1 || (c->nfiles == 1 && is_directory(c->files[0])))
+        return cmd_lab(c, g);
+    if (c->nfiles != 1)
+        return usage_error("%s", "solve needs a puzzle FILE");
+    const struct ps_algorithm *algos[MAX_ALGOS];
+    int nalgos;
+    int rc = parse_algos(c, g, algos, &nalgos);
+    if (rc >= 0)
+        return rc;
     struct puzzle pz;
     if (!puzzle_open(c, g, &pz))
         return PS_EXIT_ERROR;
@@ -642,5 +730,7 @@ int main(int argc, char **argv)
         return cmd_gen(&c, g);
     if (strcmp(c.command, "bench") == 0)
         return cmd_bench(&c, g);
+    if (strcmp(c.command, "lab") == 0)
+        return cmd_lab(&c, g);
     return cmd_solve(&c, g);
 }

@@ -103,6 +103,23 @@ void ps_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+void ps_json_stats(FILE *out, const struct ps_stats *st)
+{
+    fprintf(out,
+            "{\"expanded\":%llu,\"generated\":%llu,\"duplicates\":%llu,"
+            "\"pruned\":%llu,\"playouts\":%llu,\"table_probes\":%llu,"
+            "\"table_hits\":%llu,\"peak_table\":%llu,\"peak_frontier\":%llu,"
+            "\"peak_memory\":%llu,\"iterations\":%d,\"seconds\":%.6f}",
+            (unsigned long long)st->expanded, (unsigned long long)st->generated,
+            (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
+            (unsigned long long)st->playouts,
+            (unsigned long long)st->table_probes,
+            (unsigned long long)st->table_hits,
+            (unsigned long long)st->peak_table,
+            (unsigned long long)st->peak_frontier,
+            (unsigned long long)st->peak_memory, st->iterations, st->seconds);
+}
+
 static void json_run_body(FILE *out, const struct ps_game *g, const void *inst,
                           const struct ps_run *r)
 {
@@ -145,20 +162,8 @@ static void json_run_body(FILE *out, const struct ps_game *g, const void *inst,
         free(next);
         fprintf(out, "]");
     }
-    const struct ps_stats *st = &r->stats;
-    fprintf(out,
-            ",\"stats\":{\"expanded\":%llu,\"generated\":%llu,\"duplicates\":%llu,"
-            "\"pruned\":%llu,\"playouts\":%llu,\"table_probes\":%llu,"
-            "\"table_hits\":%llu,\"peak_table\":%llu,\"peak_frontier\":%llu,"
-            "\"peak_memory\":%llu,\"iterations\":%d,\"seconds\":%.6f}",
-            (unsigned long long)st->expanded, (unsigned long long)st->generated,
-            (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
-            (unsigned long long)st->playouts,
-            (unsigned long long)st->table_probes,
-            (unsigned long long)st->table_hits,
-            (unsigned long long)st->peak_table,
-            (unsigned long long)st->peak_frontier,
-            (unsigned long long)st->peak_memory, st->iterations, st->seconds);
+    fprintf(out, ",\"stats\":");
+    ps_json_stats(out, &r->stats);
 }
 
 void ps_report_json(FILE *out, const struct ps_game *g, const void *inst,

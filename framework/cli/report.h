@@ -49,5 +49,7 @@ void ps_report_table_json(FILE *out, const struct ps_game *g, const void *inst,
 bool ps_runs_agree(const struct ps_run *runs, int n, ps_value *optimum);
 
 void ps_json_string(FILE *out, const char *s);
+/* The statistics as one JSON object (the "stats" of every JSON output). */
+void ps_json_stats(FILE *out, const struct ps_stats *st);
 
 #endif

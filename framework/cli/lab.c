@@ -1,0 +1,693 @@
+/*
+ * lab.c - labs over many puzzles (lab.h): run, lay out, summarise.
+ */
+#include "lab.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "textfile.h"
+
+/* ---- running one puzzle ---- */
+
+static void row_start(struct ps_lab_row *row, const char *path,
+                      const struct ps_lab_setup *setup, const char *algo)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->puzzle, sizeof row->puzzle, "%s", path);
+    snprintf(row->game, sizeof row->game, "%s", setup->game->name);
+    snprintf(row->rules, sizeof row->rules, "%s", setup->rules_name);
+    snprintf(row->algo, sizeof row->algo, "%s", algo);
+    row->maximise = setup->game->flags & PS_MAXIMISE;
+}
+
+void ps_lab_row_from_run(struct ps_lab_row *row, const char *path,
+                         const struct ps_lab_setup *setup,
+                         const struct ps_run *run, bool maximise)
+{
+    row_start(row, path, setup, run->algo);
+    row->maximise = maximise;
+    row->status = run->status;
+    row->stop = run->stop;
+    row->found = run->found;
+    row->verified = run->verified;
+    row->value = run->value;
+    row->len = run->len;
+    row->stats = run->stats;
+    snprintf(row->message, sizeof row->message, "%s",
+             run->found && !run->verified ? run->verify_error : run->note);
+}
+
+static void rows_fail(struct ps_lab_row *rows, const char *path,
+                      const struct ps_lab_setup *setup, const char *why)
+{
+    for (int i = 0; i < setup->nalgos; i++) {
+        row_start(&rows[i], path, setup, setup->algos[i]->name);
+        rows[i].error = true;
+        snprintf(rows[i].message, sizeof rows[i].message, "%s", why);
+    }
+}
+
+bool ps_lab_run_puzzle(const struct ps_lab_setup *setup, const char *path,
+                       struct ps_lab_row *rows)
+{
+    const struct ps_game *g = setup->game;
+    struct ps_error err;
+    ps_error_clear(&err);
+    char *text = NULL;
+    size_t len;
+    void *inst = NULL;
+    if (ps_read_text_file(path, &text, &len, &err))
+        inst = g->load(setup->rules, path, text, len, &err);
+    free(text);
+    if (!inst) {
+        char why[sizeof rows->message];
+        ps_error_format(&err, why, sizeof why);
+        rows_fail(rows, path, setup, why);
+        return false;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    for (int i = 0; i < setup->nalgos; i++) {
+        const struct ps_algorithm *a = setup->algos[i];
+        if (maximise ? !a->for_score : !a->for_cost) {
+            char why[sizeof rows->message];
+            snprintf(why, sizeof why, "algorithm %s does not run on %s games",
+                     a->name, maximise ? "score" : "cost");
+            rows_fail(rows, path, setup, why);
+            g->free_instance(inst);
+            return false;
+        }
+    }
+    bool ok = true;
+    for (int i = 0; i < setup->nalgos; i++) {
+        struct ps_search s;
+        ps_search_init(&s, g, inst, &setup->limits, &setup->opt);
+        s.trace_out = stderr;
+        enum ps_status st = ps_search_run(&s, setup->algos[i]);
+        struct ps_run run;
+        ps_run_capture(&run, &s, st);
+        ps_search_free(&s);
+        ps_lab_row_from_run(&rows[i], path, setup, &run, maximise);
+        ps_run_free(&run);
+        if (rows[i].found && !rows[i].verified)
+            ok = false;
+    }
+    g->free_instance(inst);
+    return ok;
+}
+
+/* ---- collecting the puzzles ---- */
+
+static bool is_puzzle_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && n > 4 && strcmp(name + n - 4, ".txt") == 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool push_path(char ***paths, int *n, int *cap, const char *dir,
+                      const char *name)
+{
+    if (*n == *cap) {
+        int ncap = *cap ? 2 * *cap : 64;
+        char **np = realloc(*paths, (size_t)ncap * sizeof *np);
+        if (!np)
+            return false;
+        *paths = np;
+        *cap = ncap;
+    }
+    size_t len = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
+    char *p = malloc(len);
+    if (!p)
+        return false;
+    if (dir)
+        snprintf(p, len, "%s%s%s", dir,
+                 dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
+    else
+        snprintf(p, len, "%s", name);
+    (*paths)[(*n)++] = p;
+    return true;
+}
+
+/* Push the *.txt files of directory `dir`, sorted by name. */
+static bool push_directory(char ***paths, int *n, int *cap, const char *dir,
+                           struct ps_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return ps_error_set(err, dir, 0, 0, "cannot read the directory");
+    int first = *n;
+    bool ok = true;
+    for (struct dirent *e; ok && (e = readdir(d)) != NULL;)
+        if (is_puzzle_name(e->d_name))
+            ok = push_path(paths, n, cap, dir, e->d_name);
+    closedir(d);
+    if (!ok)
+        return ps_error_set(err, dir, 0, 0, "out of memory");
+    if (*n == first)
+        return ps_error_set(err, dir, 0, 0, "no puzzle files (*.txt) in the "
+                                            "directory");
+    qsort(*paths + first, (size_t)(*n - first), sizeof **paths, compare_names);
+    return true;
+}
+
+bool ps_lab_collect(const char *const *args, int nargs, char ***paths,
+                    int *npaths, struct ps_error *err)
+{
+    *paths = NULL;
+    *npaths = 0;
+    int cap = 0;
+    for (int i = 0; i < nargs; i++) {
+        struct stat st;
+        bool ok = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)
+                      ? push_directory(paths, npaths, &cap, args[i], err)
+                      : push_path(paths, npaths, &cap, NULL, args[i]) ||
+                            ps_error_set(err, NULL, 0, 0, "out of memory");
+        if (!ok) {
+            for (int k = 0; k < *npaths; k++)
+                free((*paths)[k]);
+            free(*paths);
+            *paths = NULL;
+            *npaths = 0;
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- output ---- */
+
+void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
+                        const struct ps_game *g, const char *const *paths,
+                        int npaths)
+{
+    lay->format = format;
+    lay->puzzle_width = (int)strlen("puzzle");
+    for (int i = 0; i < npaths; i++) {
+        int w = (int)strlen(paths[i]);
+        if (w > lay->puzzle_width)
+            lay->puzzle_width = w;
+    }
+    if (lay->puzzle_width > 255)
+        lay->puzzle_width = 255;
+    lay->value_key = (g->flags & PS_MAXIMISE) ? "score" : "cost";
+}
+
+static const char *row_status(const struct ps_lab_row *r)
+{
+    return r->error ? "error" : ps_status_name(r->status);
+}
+
+void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
+                        const struct ps_lab_setup *setup, int npuzzles)
+{
+    switch (lay->format) {
+    case PS_LAB_TEXT:
+        fprintf(out, "# lab: %d puzzles x %d algorithms, game %s, rules %s\n",
+                npuzzles, setup->nalgos, setup->game->name, setup->rules_name);
+        fprintf(out, "%-*s %-10s %-10s %-10s %-11s %10s %6s %12s %12s %11s "
+                     "%11s %10s %12s %9s\n",
+                lay->puzzle_width, "puzzle", "game", "rules", "algorithm",
+                "status", lay->value_key, "moves", "expanded", "generated",
+                "duplicates", "pruned", "playouts", "peak_memory", "seconds");
+        break;
+    case PS_LAB_CSV:
+        fprintf(out, "puzzle,game,rules,algorithm,status,stopped,%s,moves,"
+                     "expanded,generated,duplicates,pruned,playouts,peak_table,"
+                     "peak_memory,iterations,seconds,verified\n",
+                lay->value_key);
+        break;
+    case PS_LAB_JSON:
+        fprintf(out, "{\"game\":");
+        ps_json_string(out, setup->game->name);
+        fprintf(out, ",\"rules\":");
+        ps_json_string(out, setup->rules_name);
+        fprintf(out, ",\"puzzles\":%d,\"algorithms\":[", npuzzles);
+        for (int i = 0; i < setup->nalgos; i++) {
+            fprintf(out, "%s", i ? "," : "");
+            ps_json_string(out, setup->algos[i]->name);
+        }
+        fprintf(out, "],\n\"rows\":[\n");
+        break;
+    }
+}
+
+/* A CSV field: quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void row_text(FILE *out, const struct ps_lab_layout *lay,
+                     const struct ps_lab_row *r)
+{
+    char value[32] = "-", moves[16] = "-";
+    if (r->found) {
+        snprintf(value, sizeof value, "%lld", (long long)r->value);
+        snprintf(moves, sizeof moves, "%d", r->len);
+    }
+    const struct ps_stats *st = &r->stats;
+    fprintf(out, "%-*s %-10s %-10s %-10s %-11s %10s %6s %12llu %12llu %11llu "
+                 "%11llu %10llu %12llu %9.3f",
+            lay->puzzle_width, r->puzzle, r->game, r->rules, r->algo,
+            row_status(r), value, moves, (unsigned long long)st->expanded,
+            (unsigned long long)st->generated,
+            (unsigned long long)st->duplicates,
+            (unsigned long long)st->pruned, (unsigned long long)st->playouts,
+            (unsigned long long)st->peak_memory, st->seconds);
+    if (r->error)
+        fprintf(out, "  %s", r->message);
+    else if (r->found && !r->verified)
+        fprintf(out, "  NOT VERIFIED: %s", r->message);
+    fputc('\n', out);
+}
+
+static void row_csv(FILE *out, const struct ps_lab_layout *lay,
+                    const struct ps_lab_row *r)
+{
+    (void)lay;
+    const struct ps_stats *st = &r->stats;
+    csv_field(out, r->puzzle);
+    fprintf(out, ",%s,", r->game);
+    csv_field(out, r->rules);
+    fprintf(out, ",%s,%s,%s,", r->algo, row_status(r),
+            r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "");
+    if (r->found)
+        fprintf(out, "%lld,%d", (long long)r->value, r->len);
+    else
+        fprintf(out, ",");
+    fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%.3f,%s\n",
+            (unsigned long long)st->expanded, (unsigned long long)st->generated,
+            (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
+            (unsigned long long)st->playouts, (unsigned long long)st->peak_table,
+            (unsigned long long)st->peak_memory, st->iterations, st->seconds,
+            r->found ? (r->verified ? "yes" : "no") : "");
+}
+
+static void row_json(FILE *out, const struct ps_lab_layout *lay,
+                     const struct ps_lab_row *r, int index)
+{
+    fprintf(out, "%s{\"puzzle\":", index ? ",\n" : "");
+    ps_json_string(out, r->puzzle);
+    fprintf(out, ",\"game\":");
+    ps_json_string(out, r->game);
+    fprintf(out, ",\"rules\":");
+    ps_json_string(out, r->rules);
+    fprintf(out, ",\"algorithm\":");
+    ps_json_string(out, r->algo);
+    fprintf(out, ",\"status\":\"%s\",\"stopped\":", row_status(r));
+    if (r->stop != PS_STOP_NONE)
+        ps_json_string(out, ps_stop_name(r->stop));
+    else
+        fprintf(out, "null");
+    fprintf(out, ",\"%s\":", r->error ? "error" : "note");
+    ps_json_string(out, r->message);
+    fprintf(out, ",\"found\":%s", r->found ? "true" : "false");
+    if (r->found)
+        fprintf(out, ",\"%s\":%lld,\"length\":%d,\"verified\":%s",
+                lay->value_key, (long long)r->value, r->len,
+                r->verified ? "true" : "false");
+    fprintf(out, ",\"stats\":");
+    ps_json_stats(out, &r->stats);
+    fprintf(out, "}");
+}
+
+void ps_lab_print_row(FILE *out, const struct ps_lab_layout *lay,
+                      const struct ps_lab_row *row, int index)
+{
+    switch (lay->format) {
+    case PS_LAB_TEXT: row_text(out, lay, row); break;
+    case PS_LAB_CSV: row_csv(out, lay, row); break;
+    case PS_LAB_JSON: row_json(out, lay, row, index); break;
+    }
+}
+
+/* ---- the summary ---- */
+
+/* Per algorithm, over the puzzles. */
+struct algo_summary {
+    const char *algo;
+    int runs, solved, optimal, unsolvable, incomplete, errors;
+    int exact;     /* finished with an exact answer (optimal / unsolvable) */
+    int agree;     /* ... agreeing with another exact answer on its puzzle */
+    ps_value sum_value; /* over the solved runs */
+    uint64_t sum_expanded;
+    double sum_seconds;
+    double median_expanded, gmean_expanded, median_seconds, gmean_seconds;
+};
+
+static bool row_exact(const struct ps_lab_row *r)
+{
+    return !r->error && (r->status == PS_OPTIMAL || r->status == PS_UNSOLVABLE);
+}
+
+/* Exact answers compare as values; unsolvable as "no value". */
+static ps_value exact_answer(const struct ps_lab_row *r)
+{
+    return r->status == PS_UNSOLVABLE ? INT64_MIN : r->value;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Geometric mean with a floor: a zero (no node expanded, a run under the
+ * clock's resolution) would make it zero, so values below `floor` count as
+ * `floor`. */
+static double gmean(const double *v, int n, double floor)
+{
+    if (n == 0)
+        return 0;
+    double sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += log(v[i] > floor ? v[i] : floor);
+    return exp(sum / n);
+}
+
+/* Puzzles are the runs of rows with the same puzzle next to each other (as
+ * ps_lab_run lays them out). For row `i`, is its exact answer confirmed by
+ * another exact answer on the same puzzle, and does any disagree? */
+static void exact_peers(const struct ps_lab_row *rows, int nrows, int i,
+                        bool *confirmed, bool *disagrees)
+{
+    *confirmed = *disagrees = false;
+    for (int k = 0; k < nrows; k++) {
+        if (k == i || !row_exact(&rows[k]) ||
+            strcmp(rows[k].puzzle, rows[i].puzzle) != 0)
+            continue;
+        if (exact_answer(&rows[k]) == exact_answer(&rows[i]))
+            *confirmed = true;
+        else
+            *disagrees = true;
+    }
+}
+
+static void summarise(struct algo_summary *sum, const char *algo,
+                      const struct ps_lab_row *rows, int nrows, double *scratch,
+                      bool *all_agree)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->algo = algo;
+    int n = 0;
+    for (int i = 0; i < nrows; i++) {
+        const struct ps_lab_row *r = &rows[i];
+        if (strcmp(r->algo, algo) != 0)
+            continue;
+        sum->runs++;
+        if (r->error) {
+            sum->errors++;
+            continue;
+        }
+        if (r->found && r->verified) {
+            sum->solved++;
+            sum->sum_value += r->value;
+        }
+        sum->optimal += r->status == PS_OPTIMAL;
+        sum->unsolvable += r->status == PS_UNSOLVABLE;
+        sum->incomplete += r->status == PS_INCOMPLETE;
+        if (row_exact(r)) {
+            bool confirmed, disagrees;
+            exact_peers(rows, nrows, i, &confirmed, &disagrees);
+            sum->exact++;
+            sum->agree += confirmed && !disagrees;
+            if (disagrees)
+                *all_agree = false;
+        }
+        sum->sum_expanded += r->stats.expanded;
+        sum->sum_seconds += r->stats.seconds;
+        scratch[n++] = (double)r->stats.expanded;
+    }
+    sum->gmean_expanded = gmean(scratch, n, 1);
+    sum->median_expanded = median(scratch, n);
+    n = 0;
+    for (int i = 0; i < nrows; i++)
+        if (strcmp(rows[i].algo, algo) == 0 && !rows[i].error)
+            scratch[n++] = rows[i].stats.seconds;
+    sum->gmean_seconds = gmean(scratch, n, 1e-3);
+    sum->median_seconds = median(scratch, n);
+}
+
+static void summary_text(FILE *out, const struct ps_lab_layout *lay,
+                         const struct algo_summary *s, bool header)
+{
+    char sum_key[32];
+    snprintf(sum_key, sizeof sum_key, "sum_%s", lay->value_key);
+    if (header)
+        fprintf(out, "\n# summary per algorithm (gm = geometric mean; values "
+                     "below 1 node or 1 ms count as 1 node or 1 ms)\n"
+                     "%-10s %5s %6s %7s %10s %10s %6s %12s %13s %12s %12s "
+                     "%10s %10s %10s %7s\n",
+                "algorithm", "runs", "solved", "optimal", "unsolvable",
+                "incomplete", "errors", sum_key, "sum_expanded",
+                "med_expanded", "gm_expanded", "sum_sec", "med_sec", "gm_sec",
+                "agree");
+    char agree[24] = "-";
+    if (s->exact)
+        snprintf(agree, sizeof agree, "%d/%d", s->agree, s->exact);
+    fprintf(out, "%-10s %5d %6d %7d %10d %10d %6d %12lld %13llu %12.1f %12.1f "
+                 "%10.3f %10.4f %10.4f %7s\n",
+            s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
+            s->incomplete, s->errors, (long long)s->sum_value,
+            (unsigned long long)s->sum_expanded, s->median_expanded,
+            s->gmean_expanded, s->sum_seconds, s->median_seconds,
+            s->gmean_seconds, agree);
+}
+
+static void summary_csv(FILE *out, const struct ps_lab_layout *lay,
+                        const struct algo_summary *s, bool header)
+{
+    if (header)
+        fprintf(out, "\nalgorithm,runs,solved,optimal,unsolvable,incomplete,"
+                     "errors,sum_%s,sum_expanded,median_expanded,gmean_expanded,"
+                     "sum_seconds,median_seconds,gmean_seconds,exact,agree\n",
+                lay->value_key);
+    fprintf(out, "%s,%d,%d,%d,%d,%d,%d,%lld,%llu,%.1f,%.1f,%.3f,%.4f,%.4f,%d,%d\n",
+            s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
+            s->incomplete, s->errors, (long long)s->sum_value,
+            (unsigned long long)s->sum_expanded, s->median_expanded,
+            s->gmean_expanded, s->sum_seconds, s->median_seconds,
+            s->gmean_seconds, s->exact, s->agree);
+}
+
+static void summary_json(FILE *out, const struct ps_lab_layout *lay,
+                         const struct algo_summary *s, bool header)
+{
+    fprintf(out, "%s{\"algorithm\":", header ? "],\n\"summary\":[\n" : ",\n");
+    ps_json_string(out, s->algo);
+    fprintf(out, ",\"runs\":%d,\"solved\":%d,\"optimal\":%d,\"unsolvable\":%d,"
+                 "\"incomplete\":%d,\"errors\":%d,\"sum_%s\":%lld,"
+                 "\"sum_expanded\":%llu,\"median_expanded\":%.1f,"
+                 "\"gmean_expanded\":%.1f,\"sum_seconds\":%.6f,"
+                 "\"median_seconds\":%.6f,\"gmean_seconds\":%.6f,\"exact\":%d,"
+                 "\"agree\":%d}",
+            s->runs, s->solved, s->optimal, s->unsolvable, s->incomplete,
+            s->errors, lay->value_key, (long long)s->sum_value,
+            (unsigned long long)s->sum_expanded, s->median_expanded,
+            s->gmean_expanded, s->sum_seconds, s->median_seconds,
+            s->gmean_seconds, s->exact, s->agree);
+}
+
+/* How many puzzles had two or more exact answers to compare. */
+static int puzzles_compared(const struct ps_lab_row *rows, int nrows)
+{
+    int compared = 0;
+    for (int i = 0; i < nrows; i++) {
+        if (i > 0 && strcmp(rows[i].puzzle, rows[i - 1].puzzle) == 0)
+            continue;
+        int exact = 0;
+        for (int k = i; k < nrows && strcmp(rows[k].puzzle, rows[i].puzzle) == 0;
+             k++)
+            exact += row_exact(&rows[k]);
+        compared += exact >= 2;
+    }
+    return compared;
+}
+
+bool ps_lab_print_summary(FILE *out, const struct ps_lab_layout *lay,
+                          const struct ps_lab_setup *setup,
+                          const struct ps_lab_row *rows, int nrows)
+{
+    double *scratch = malloc((size_t)(nrows > 0 ? nrows : 1) * sizeof *scratch);
+    bool agree = true;
+    if (lay->format == PS_LAB_JSON && setup->nalgos == 0)
+        fprintf(out, "],\n\"summary\":[");
+    for (int i = 0; i < setup->nalgos && scratch; i++) {
+        struct algo_summary s;
+        summarise(&s, setup->algos[i]->name, rows, nrows, scratch, &agree);
+        switch (lay->format) {
+        case PS_LAB_TEXT: summary_text(out, lay, &s, i == 0); break;
+        case PS_LAB_CSV: summary_csv(out, lay, &s, i == 0); break;
+        case PS_LAB_JSON: summary_json(out, lay, &s, i == 0); break;
+        }
+    }
+    free(scratch);
+    int compared = puzzles_compared(rows, nrows);
+    switch (lay->format) {
+    case PS_LAB_TEXT:
+        if (!agree)
+            fprintf(out, "# ERROR: the exact algorithms disagree (the agree "
+                         "column counts the answers confirmed by another)\n");
+        else if (compared)
+            fprintf(out, "# exact algorithms agree on all %d puzzles where two "
+                         "or more finished\n",
+                    compared);
+        else
+            fprintf(out, "# no puzzle had two exact algorithms finish: nothing "
+                         "to compare\n");
+        break;
+    case PS_LAB_CSV: break;
+    case PS_LAB_JSON:
+        fprintf(out, "],\n\"agree\":%s,\"compared\":%d}\n",
+                agree ? "true" : "false", compared);
+        break;
+    }
+    return agree;
+}
+
+/* ---- the whole lab, on worker threads ---- */
+
+struct lab_pool {
+    const struct ps_lab_setup *setup;
+    const char *const *paths;
+    int npaths;
+    struct ps_lab_row *rows;   /* npaths x nalgos */
+    bool *done, *ok;
+    int next;                  /* the next puzzle to take */
+    pthread_mutex_t lock;
+    pthread_cond_t finished;
+};
+
+static void *lab_worker(void *arg)
+{
+    struct lab_pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int i = ps_interrupted ? p->npaths : p->next++;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->npaths)
+            break;
+        bool ok = ps_lab_run_puzzle(p->setup, p->paths[i],
+                                    &p->rows[(size_t)i * p->setup->nalgos]);
+        pthread_mutex_lock(&p->lock);
+        p->ok[i] = ok;
+        p->done[i] = true;
+        pthread_cond_broadcast(&p->finished);
+        pthread_mutex_unlock(&p->lock);
+    }
+    /* Wake the printer in case it waits for a puzzle nobody will take. */
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->finished);
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Wait until puzzle i is done (true) or will never be (interrupted). */
+static bool wait_for(struct lab_pool *p, int i)
+{
+    pthread_mutex_lock(&p->lock);
+    while (!p->done[i] && !(ps_interrupted && p->next <= i))
+        pthread_cond_wait(&p->finished, &p->lock);
+    bool done = p->done[i];
+    pthread_mutex_unlock(&p->lock);
+    return done;
+}
+
+int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
+               const struct ps_lab_setup *setup, const char *const *paths,
+               int npaths, int jobs, struct ps_lab_row **rows_out,
+               int *nrows_out)
+{
+    size_t nrows = (size_t)npaths * (size_t)setup->nalgos;
+    struct lab_pool p = {.setup = setup, .paths = paths, .npaths = npaths};
+    p.rows = calloc(nrows ? nrows : 1, sizeof *p.rows);
+    p.done = calloc((size_t)npaths + 1, sizeof *p.done);
+    p.ok = calloc((size_t)npaths + 1, sizeof *p.ok);
+    if (!p.rows || !p.done || !p.ok) {
+        free(p.rows);
+        free(p.done);
+        free(p.ok);
+        fprintf(stderr, "psolve: out of memory\n");
+        return PS_EXIT_ERROR;
+    }
+    pthread_mutex_init(&p.lock, NULL);
+    pthread_cond_init(&p.finished, NULL);
+    if (jobs > npaths)
+        jobs = npaths;
+    pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
+    int started = 0;
+    if (jobs > 1 && threads)
+        for (; started < jobs; started++)
+            if (pthread_create(&threads[started], NULL, lab_worker, &p) != 0)
+                break;
+    ps_lab_print_begin(out, lay, setup, npaths);
+    int printed = 0, status = PS_EXIT_OK;
+    for (int i = 0; i < npaths; i++) {
+        if (started == 0) {
+            /* No threads: run each puzzle here, in order. */
+            if (ps_interrupted)
+                break;
+            p.ok[i] = ps_lab_run_puzzle(setup, paths[i],
+                                        &p.rows[(size_t)i * setup->nalgos]);
+            p.done[i] = true;
+        } else if (!wait_for(&p, i)) {
+            break;
+        }
+        for (int k = 0; k < setup->nalgos; k++) {
+            const struct ps_lab_row *r = &p.rows[(size_t)i * setup->nalgos + k];
+            ps_lab_print_row(out, lay, r, printed++);
+            if (r->error && k == 0)
+                fprintf(stderr, "psolve: %s\n", r->message);
+        }
+        fflush(out);
+        if (!p.ok[i])
+            status = PS_EXIT_ERROR;
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    free(threads);
+    if (!ps_lab_print_summary(out, lay, setup, p.rows, printed)) {
+        fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
+        status = PS_EXIT_ERROR;
+    }
+    if (ps_interrupted && status == PS_EXIT_OK)
+        status = PS_EXIT_INCOMPLETE;
+    pthread_mutex_destroy(&p.lock);
+    pthread_cond_destroy(&p.finished);
+    free(p.done);
+    free(p.ok);
+    if (rows_out) {
+        *rows_out = p.rows;
+        *nrows_out = printed;
+    } else {
+        free(p.rows);
+    }
+    return status;
+}
