@@ -73,13 +73,14 @@ static struct ps_lab_row made_row(const char *puzzle, const char *algo,
     return r;
 }
 
-/* The summary as CSV (every number at full precision), into buf. */
-static bool summary_csv(const struct ps_lab_setup *setup,
-                        const struct ps_lab_row *rows, int n, char *buf,
-                        size_t len)
+/* The summary in `format` (CSV: every number at full precision), into buf. */
+static bool summary_in(enum ps_lab_format format,
+                       const struct ps_lab_setup *setup,
+                       const struct ps_lab_row *rows, int n, char *buf,
+                       size_t len)
 {
     struct ps_lab_layout lay;
-    ps_lab_layout_init(&lay, PS_LAB_CSV, setup->game, NULL, 0);
+    ps_lab_layout_init(&lay, format, setup->game, NULL, 0);
     FILE *f = fmemopen(buf, len, "w");
     assert_non_null(f);
     bool agree = ps_lab_print_summary(f, &lay, setup, rows, n);
@@ -106,7 +107,7 @@ static void test_summary_sums_medians_geometric_means(void **unused)
         made_row("d", "idastar", PS_INCOMPLETE, 0, 5000, 2.000),
     };
     char buf[4096];
-    assert_true(summary_csv(&setup, rows, 8, buf, sizeof buf));
+    assert_true(summary_in(PS_LAB_CSV, &setup, rows, 8, buf, sizeof buf));
     if (!strstr(buf, "\nastar,4,4,4,0,0,0,28,1111,55.0,31.6,1.111,0.0550,0.0316,"
                      "4,3\n"))
         fail_msg("astar summary wrong:\n%s", buf);
@@ -131,13 +132,9 @@ static void test_summary_catches_disagreement(void **unused)
     };
     char buf[4096];
     /* A heuristic answer differing from the optimum is no disagreement. */
-    assert_true(summary_csv(&setup, rows, 3, buf, sizeof buf));
-    assert_false(summary_csv(&setup, rows, 6, buf, sizeof buf));
-    struct ps_lab_layout lay;
-    ps_lab_layout_init(&lay, PS_LAB_TEXT, setup.game, NULL, 0);
-    FILE *f = fmemopen(buf, sizeof buf, "w");
-    assert_false(ps_lab_print_summary(f, &lay, &setup, rows, 6));
-    fclose(f);
+    assert_true(summary_in(PS_LAB_CSV, &setup, rows, 3, buf, sizeof buf));
+    assert_false(summary_in(PS_LAB_CSV, &setup, rows, 6, buf, sizeof buf));
+    assert_false(summary_in(PS_LAB_TEXT, &setup, rows, 6, buf, sizeof buf));
     assert_non_null(strstr(buf, "# ERROR: the exact algorithms disagree"));
     /* Each exact algorithm is confirmed on one puzzle of two. */
     assert_non_null(strstr(buf, " 1/2\n"));
