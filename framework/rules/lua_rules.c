@@ -2,154 +2,58 @@
 
 #include <lauxlib.h>
 #include <lua.h>
-#include <lualib.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua_sandbox.h"
 #include "suggest.h"
 #include "textfile.h"
 
-/* The count hook runs every HOOK_STEP instructions; past the limit it runs
- * on every instruction, so a script that catches the error with pcall in a
- * loop still cannot get further. */
-#define HOOK_STEP 1000
-#define MAX_TRACE_LINES 6
 #define MAX_KEYS 64
 #define PRUNE_PREFIX "prune_"
 #define MAX_INCLUDE_DEPTH 8
+/* rules() calls in one load: a variant includes a few scripts; each call
+ * compiles and runs a whole file in C, which no hook sees. */
+#define MAX_INCLUDES 64
+
+/* Where `name =` is first assigned in the script text: one entry per
+ * assignment, sorted by name then line. */
+struct key_line {
+    const char *name; /* into the script text, not terminated */
+    size_t len;
+    int line;
+};
 
 struct ps_lua_rules {
+    struct ps_lua_sandbox *sb;
     lua_State *L;
-    size_t mem_used, mem_limit;
-    uint64_t instructions, max_instructions;
-    bool quiet;
+    const char *path; /* the sandbox's copy */
     bool (*find_script)(const char *name, char *path, size_t len);
     int include_depth; /* rules() calls in progress */
-    char *path;
-    char *chunkname; /* "@" path: Lua's name for the script */
-    char *text;      /* the script, to find the line of a key */
-    /* Filled by the message handler: the script's lines on the stack when
-     * the last error was raised, innermost first. */
-    int trace[MAX_TRACE_LINES];
-    int ntrace;
+    int includes;      /* rules() calls so far */
+    char *text;        /* the script, to find the line of a key */
+    struct key_line *key_lines; /* built on the first look-up */
+    size_t nkey_lines;
+    bool key_lines_built;
 };
 
 /* Stack slots while the state is open, and in fill_protected's frame. */
-enum { SLOT_HANDLER = 1, SLOT_TABLE = 2 };
-
-/* ---- the sandbox ---- */
-
-static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    struct ps_lua_rules *s = ud;
-    /* osize is the old block size only when ptr is not NULL. */
-    size_t old = ptr ? osize : 0;
-    if (nsize == 0) {
-        free(ptr);
-        s->mem_used -= old;
-        return NULL;
-    }
-    if (nsize > old && nsize - old > s->mem_limit - s->mem_used)
-        return NULL; /* Lua raises a memory error */
-    void *p = realloc(ptr, nsize);
-    if (p)
-        s->mem_used = s->mem_used - old + nsize;
-    return p;
-}
-
-static struct ps_lua_rules *rules_of(lua_State *L)
-{
-    void *ud;
-    lua_getallocf(L, &ud);
-    return ud;
-}
-
-static void count_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    struct ps_lua_rules *s = rules_of(L);
-    s->instructions += s->instructions < s->max_instructions ? HOOK_STEP : 1;
-    if (s->instructions < s->max_instructions)
-        return;
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    luaL_error(L, "the script ran for more than %I Lua instructions (the "
-                  "rules sandbox limit; an endless loop?)",
-               (lua_Integer)s->max_instructions);
-}
-
-/* Message handler of every lua_pcall: keeps the message and records the
- * script's line numbers on the stack (a traceback of the script only). */
-static int message_handler(lua_State *L)
-{
-    struct ps_lua_rules *s = rules_of(L);
-    if (!lua_isstring(L, 1)) {
-        /* luaL_tolstring may run a __tostring metamethod: an error in it
-         * becomes LUA_ERRERR, which the caller reports. */
-        if (luaL_getmetafield(L, 1, "__tostring") != LUA_TNIL) {
-            lua_pop(L, 1);
-            luaL_tolstring(L, 1, NULL);
-        } else {
-            lua_pushfstring(L, "(error object is a %s value)",
-                            luaL_typename(L, 1));
-        }
-        lua_replace(L, 1);
-    }
-    s->ntrace = 0;
-    lua_Debug ar;
-    for (int level = 1; s->ntrace < MAX_TRACE_LINES &&
-                        lua_getstack(L, level, &ar);
-         level++) {
-        lua_getinfo(L, "Sl", &ar);
-        if (ar.currentline > 0 && strcmp(ar.source, s->chunkname) == 0 &&
-            (s->ntrace == 0 || s->trace[s->ntrace - 1] != ar.currentline))
-            s->trace[s->ntrace++] = ar.currentline;
-    }
-    lua_settop(L, 1);
-    return 1;
-}
-
-/* print() for scripts: to stderr, so stdout keeps only results. */
-static int sandbox_print(lua_State *L)
-{
-    if (rules_of(L)->quiet)
-        return 0;
-    int n = lua_gettop(L);
-    fputs("lua: ", stderr);
-    for (int i = 1; i <= n; i++) {
-        size_t len;
-        const char *str = luaL_tolstring(L, i, &len);
-        if (i > 1)
-            fputc('\t', stderr);
-        fwrite(str, 1, len, stderr);
-        lua_pop(L, 1);
-    }
-    fputc('\n', stderr);
-    return 0;
-}
-
-/* load() for scripts: the original load with mode forced to text, so a
- * binary chunk (which can crash the VM) is refused. */
-static int sandbox_load(lua_State *L)
-{
-    lua_settop(L, 4);
-    lua_pushliteral(L, "t");
-    lua_replace(L, 3);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 4, LUA_MULTRET);
-    return lua_gettop(L);
-}
+enum { SLOT_HANDLER = PS_LUA_SLOT_HANDLER, SLOT_TABLE = 2 };
 
 /* rules("NAME"): run the rule script NAME (found by name only) in this
  * sandbox and return its table: a variant starts from the rules it changes. */
 static int sandbox_rules(lua_State *L)
 {
-    struct ps_lua_rules *s = rules_of(L);
+    struct ps_lua_rules *s = ps_lua_sandbox_owner(L);
     const char *name = luaL_checkstring(L, 1);
     if (s->include_depth >= MAX_INCLUDE_DEPTH)
         return luaL_error(L, "rules('%s'): rule scripts include each other "
                              "more than %d deep (a cycle?)",
                           name, MAX_INCLUDE_DEPTH);
+    if (++s->includes > MAX_INCLUDES)
+        return luaL_error(L, "rules('%s'): more than %d rules() calls in "
+                             "one load (the rules sandbox limit)",
+                          name, MAX_INCLUDES);
     char path[4096];
     if (!s->find_script(name, path, sizeof path))
         return luaL_error(L, "rules('%s'): no rule script of that name", name);
@@ -159,11 +63,13 @@ static int sandbox_rules(lua_State *L)
     struct ps_error err;
     if (!ps_read_text_file(path, &text, &len, &err))
         return luaL_error(L, "rules('%s'): %s", name, err.msg);
-    /* lua_load does not raise: text is freed on every path. */
+    /* lua_load does not raise: text is freed on every path. Compiling is
+     * charged like load() (the charge may raise: free first). */
     int st = luaL_loadbufferx(L, text, len, chunkname, "t");
     free(text);
     if (st != LUA_OK)
         return lua_error(L);
+    ps_lua_sandbox_charge(L, (uint64_t)len);
     /* An error in the call ends the whole load, so the depth only needs
      * restoring on success. */
     s->include_depth++;
@@ -175,131 +81,92 @@ static int sandbox_rules(lua_State *L)
     return 1;
 }
 
-/* Runs protected: open the allowed libraries and trim them. */
-static int sandbox_setup(lua_State *L)
-{
-    static const luaL_Reg libs[] = {
-        {LUA_GNAME, luaopen_base},         {LUA_TABLIBNAME, luaopen_table},
-        {LUA_STRLIBNAME, luaopen_string},  {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8},   {NULL, NULL},
-    };
-    for (const luaL_Reg *lib = libs; lib->name; lib++) {
-        luaL_requiref(L, lib->name, lib->func, 1);
-        lua_pop(L, 1);
-    }
-    lua_pushglobaltable(L);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dofile");
-    lua_pushnil(L);
-    lua_setfield(L, -2, "loadfile");
-    lua_getfield(L, -1, "load");
-    lua_pushcclosure(L, sandbox_load, 1);
-    lua_setfield(L, -2, "load");
-    lua_pushcfunction(L, sandbox_print);
-    lua_setfield(L, -2, "print");
-    if (rules_of(L)->find_script) {
-        lua_pushcfunction(L, sandbox_rules);
-        lua_setfield(L, -2, "rules");
-    }
-    lua_getfield(L, -1, LUA_STRLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_pop(L, 1);
-    /* A fixed seed: the same script always gives the same rules. */
-    lua_getfield(L, -1, LUA_MATHLIBNAME);
-    lua_getfield(L, -1, "randomseed");
-    lua_pushinteger(L, 1);
-    lua_call(L, 1, 0);
-    lua_pop(L, 2);
-    return 0;
-}
-
 /* ---- errors ---- */
 
-/* If msg starts with "<the script's chunk id>:<line>: ", return the text
- * after it and set *line; else return msg. Lua shortens long chunk names
- * to "..." and the tail of the path. */
-static const char *strip_script_position(const struct ps_lua_rules *s,
-                                         const char *msg, int *line)
-{
-    for (const char *p = strchr(msg, ':'); p; p = strchr(p + 1, ':')) {
-        const char *q = p + 1;
-        int n = 0;
-        while (*q >= '0' && *q <= '9' && n < 100000000)
-            n = n * 10 + (*q++ - '0');
-        if (q == p + 1 || q[0] != ':' || q[1] != ' ')
-            continue;
-        size_t plen = (size_t)(p - msg), full = strlen(s->path);
-        bool same = plen == full && strncmp(msg, s->path, plen) == 0;
-        bool tail = plen > 3 && strncmp(msg, "...", 3) == 0 && plen - 3 <= full &&
-                    strncmp(msg + 3, s->path + full - (plen - 3), plen - 3) == 0;
-        if (!same && !tail)
-            return msg;
-        *line = n;
-        return q + 2;
-    }
-    return msg;
-}
-
-/* Turn a failed lua_pcall / lua_load (status, message on the stack top)
- * into err; `what` says what was running ("" or "score(3): "). Pops it. */
 static bool lua_failure(struct ps_lua_rules *s, int status, const char *what,
                         struct ps_error *err)
 {
-    lua_State *L = s->L;
-    if (status == LUA_ERRMEM) {
-        lua_pop(L, 1);
-        return ps_error_set(err, s->path, 0, 0,
-                            "%sthe script needs more than %zu MiB of memory "
-                            "(the rules sandbox limit)",
-                            what, s->mem_limit >> 20);
+    return ps_lua_sandbox_failure(s->sb, status, what, err);
+}
+
+static bool is_word_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+}
+
+static int compare_key_lines(const void *pa, const void *pb)
+{
+    const struct key_line *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->name, b->name, n);
+    if (c)
+        return c;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    return (a->line > b->line) - (a->line < b->line);
+}
+
+/* One pass over the script: every word followed by "=" (not "=="), with
+ * its line. Unknown keys are then found in O(log n) each, not by a scan of
+ * the whole text per key (20,000 keys in a 1 MB script took minutes). */
+static void build_key_lines(struct ps_lua_rules *s)
+{
+    s->key_lines_built = true;
+    size_t cap = 0;
+    int line = 1;
+    for (const char *p = s->text; *p;) {
+        if (*p == '\n') {
+            line++;
+            p++;
+            continue;
+        }
+        if (!is_word_char(*p)) {
+            p++;
+            continue;
+        }
+        const char *word = p;
+        while (is_word_char(*p))
+            p++;
+        const char *q = p;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (q[0] != '=' || q[1] == '=')
+            continue;
+        if (s->nkey_lines == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            struct key_line *k = realloc(s->key_lines, ncap * sizeof *k);
+            if (!k)
+                break; /* lines are a courtesy: fewer is still correct */
+            s->key_lines = k;
+            cap = ncap;
+        }
+        s->key_lines[s->nkey_lines++] =
+            (struct key_line){word, (size_t)(p - word), line};
     }
-    const char *raw = lua_isstring(L, -1) ? lua_tostring(L, -1)
-                                          : "(no error message)";
-    int line = 0;
-    const char *msg = strip_script_position(s, raw, &line);
-    if (status == LUA_ERRSYNTAX)
-        s->ntrace = 0;
-    else if (status == LUA_ERRERR)
-        msg = "error while handling an error";
-    if (line == 0 && s->ntrace > 0)
-        line = s->trace[0];
-    char calls[96] = "";
-    size_t k = 0;
-    for (int i = 1; i < s->ntrace && k < sizeof calls; i++)
-        k += (size_t)snprintf(calls + k, sizeof calls - k, "%s%d",
-                              i == 1 ? " (called from line " : ", ",
-                              s->trace[i]);
-    if (k > 0 && k < sizeof calls)
-        snprintf(calls + k, sizeof calls - k, ")");
-    ps_error_set(err, s->path, line, 0, "%s%s%s", what, msg, calls);
-    lua_pop(L, 1);
-    return false;
+    if (s->nkey_lines)
+        qsort(s->key_lines, s->nkey_lines, sizeof *s->key_lines,
+              compare_key_lines);
 }
 
 /* The first line of the script where `key` is assigned ("key =", not
  * "key =="), or 0: a table read as data has no line numbers of its own. */
-static int line_of_key(const struct ps_lua_rules *s, const char *key)
+static int line_of_key(struct ps_lua_rules *s, const char *key)
 {
-    size_t klen = strlen(key);
-    int line = 1;
-    for (const char *p = s->text; *p; p++) {
-        if (*p == '\n') {
-            line++;
-            continue;
-        }
-        if (strncmp(p, key, klen) != 0)
-            continue;
-        char before = p == s->text ? ' ' : p[-1];
-        if (before == '_' || (before >= 'a' && before <= 'z') ||
-            (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9'))
-            continue;
-        const char *q = p + klen;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        if (q[0] == '=' && q[1] != '=')
-            return line;
+    if (!s->key_lines_built)
+        build_key_lines(s);
+    struct key_line want = {key, strlen(key), 0};
+    size_t lo = 0, hi = s->nkey_lines;
+    while (lo < hi) { /* the first entry >= (key, line 0) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (compare_key_lines(&s->key_lines[mid], &want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
+    if (lo < s->nkey_lines && s->key_lines[lo].len == want.len &&
+        memcmp(s->key_lines[lo].name, key, want.len) == 0)
+        return s->key_lines[lo].line;
     return 0;
 }
 
@@ -309,11 +176,9 @@ void ps_lua_rules_close(struct ps_lua_rules *s)
 {
     if (!s)
         return;
-    if (s->L)
-        lua_close(s->L);
-    free(s->path);
-    free(s->chunkname);
+    ps_lua_sandbox_close(s->sb);
     free(s->text);
+    free(s->key_lines);
     free(s);
 }
 
@@ -329,33 +194,30 @@ struct ps_lua_rules *ps_lua_rules_open(const char *path,
     }
     if (!ps_read_text_file(path, &s->text, &len, err))
         goto fail;
-    s->path = strdup(path);
-    s->chunkname = malloc(strlen(path) + 2);
-    if (!s->path || !s->chunkname) {
-        ps_error_set(err, path, 0, 0, "out of memory");
+    const struct ps_lua_limits lim = {
+        .instructions = o && o->instructions ? o->instructions
+                                             : PS_LUA_MAX_INSTRUCTIONS,
+        .memory = o && o->memory ? o->memory : PS_LUA_MAX_MEMORY,
+        .seconds = PS_LUA_MAX_SECONDS - PS_LUA_GRACE_SECONDS,
+        .grace = PS_LUA_GRACE_SECONDS,
+        .limit_name = "the rules sandbox limit",
+        .quiet = o && o->quiet,
+    };
+    s->sb = ps_lua_sandbox_open(path, &lim, err);
+    if (!s->sb)
         goto fail;
-    }
-    s->chunkname[0] = '@';
-    strcpy(s->chunkname + 1, path);
-    s->mem_limit = o && o->memory ? o->memory : PS_LUA_MAX_MEMORY;
-    s->max_instructions = o && o->instructions ? o->instructions
-                                               : PS_LUA_MAX_INSTRUCTIONS;
-    s->quiet = o && o->quiet;
+    /* The whole load, up to ps_lua_rules_close, is one timed call. */
+    ps_lua_sandbox_enter(s->sb);
+    ps_lua_sandbox_set_owner(s->sb, s);
+    s->L = ps_lua_sandbox_state(s->sb);
+    s->path = ps_lua_sandbox_path(s->sb);
     s->find_script = o ? o->find_script : NULL;
-    s->L = lua_newstate(capped_alloc, s);
-    if (!s->L) {
-        ps_error_set(err, path, 0, 0, "out of memory");
-        goto fail;
-    }
     lua_State *L = s->L;
-    lua_sethook(L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
-    lua_pushcfunction(L, message_handler); /* SLOT_HANDLER */
-    lua_pushcfunction(L, sandbox_setup);
-    int st = lua_pcall(L, 0, 0, SLOT_HANDLER);
-    if (st == LUA_OK)
-        st = luaL_loadbufferx(L, s->text, len, s->chunkname, "t");
-    if (st == LUA_OK)
-        st = lua_pcall(L, 0, 1, SLOT_HANDLER);
+    if (s->find_script) {
+        lua_pushcfunction(L, sandbox_rules);
+        lua_setglobal(L, "rules");
+    }
+    int st = ps_lua_sandbox_run(s->sb, s->text, len, 1);
     if (st != LUA_OK) {
         lua_failure(s, st, "", err);
         goto fail;
@@ -548,7 +410,7 @@ static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
     for (int n = 0; n < p->table_len; n++) {
         lua_pushvalue(L, fn);
         lua_pushinteger(L, n);
-        int st = lua_pcall(L, 1, 1, SLOT_HANDLER);
+        int st = ps_lua_sandbox_pcall(c->s->sb, 1, 1);
         snprintf(entry, sizeof entry, "%s(%d)", p->key, n);
         if (st != LUA_OK) {
             char what[112];
@@ -822,7 +684,7 @@ bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
     lua_pushvalue(L, SLOT_HANDLER);
     lua_pushvalue(L, SLOT_TABLE);
     lua_pushlightuserdata(L, &c);
-    int st = lua_pcall(L, 3, 0, SLOT_HANDLER);
+    int st = ps_lua_sandbox_pcall(s->sb, 3, 0);
     if (st != LUA_OK)
         return lua_failure(s, st, "", err);
     lua_settop(L, top);

@@ -7,23 +7,18 @@
  * of n (score(n), end_bonus(r)) is evaluated for every index of its C table,
  * so the search never calls Lua. docs/rules.md documents every key.
  *
- * The sandbox is built by construction, not by deleting from a full state:
- *   - only the base, table, string, math and utf8 libraries are opened (no
- *     io, os, package/require, debug, coroutine);
- *   - dofile and loadfile are removed, load() only accepts text chunks,
- *     string.dump is removed, print() writes to stderr (stdout carries
- *     results), math.random has a fixed seed (rules are deterministic);
+ * The script runs in the sandbox of lua_sandbox.h (only safe libraries, no
+ * finalizers, bounded C functions, capped instructions, memory and wall
+ * time), plus one function of its own:
  *   - rules("NAME") runs another rule script, found by name only (no paths)
  *     in the rules directories, in the same sandbox and returns its table,
- *     so a variant can start from the rules it changes;
- *   - a count hook stops the script after PS_LUA_MAX_INSTRUCTIONS VM
- *     instructions (loading and tabulating together), and the allocator
- *     refuses to hold more than PS_LUA_MAX_MEMORY bytes;
- *   - every call into Lua goes through lua_pcall with a message handler that
- *     records the script's line numbers on the stack.
- * Known limit: the hook counts VM instructions, so one long-running C call
- * (a pathological string.find pattern on a long string) is not interrupted;
- * the memory cap bounds how long such a string can be.
+ *     so a variant can start from the rules it changes (at most 8 deep and
+ *     64 calls per load).
+ * Loading ANY script - from ps_lua_rules_open to ps_lua_rules_close -
+ * ends within PS_LUA_MAX_SECONDS, with rules or with an error: past
+ * PS_LUA_MAX_SECONDS - PS_LUA_GRACE_SECONDS the hook stops the script, and
+ * if it is stuck in one C call the watchdog ends the process at
+ * PS_LUA_MAX_SECONDS (docs/rules.md, "The sandbox").
  */
 #ifndef PS_LUA_RULES_H
 #define PS_LUA_RULES_H
@@ -39,6 +34,10 @@
 #define PS_LUA_MAX_INSTRUCTIONS 20000000u
 /* Bytes one script's Lua state may hold. */
 #define PS_LUA_MAX_MEMORY ((size_t)32 << 20)
+/* Wall-clock bound of one load, and the part of it left to a script stuck
+ * in C after the hook's deadline. */
+#define PS_LUA_MAX_SECONDS 10.0
+#define PS_LUA_GRACE_SECONDS 1.0
 
 struct ps_lua_options {
     uint64_t instructions; /* 0 = PS_LUA_MAX_INSTRUCTIONS */
