@@ -173,4 +173,32 @@ static inline void test_write_file(const char *dir, const char *name,
     fclose(f);
 }
 
+/* A temporary directory for one group of tests, as cmocka group setup and
+ * teardown: *state is a struct test_dir. */
+struct test_dir {
+    char dir[64];
+};
+
+static inline int test_dir_setup(void **state)
+{
+    struct test_dir *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    snprintf(f->dir, sizeof f->dir, "/tmp/psolve-test-XXXXXX");
+    if (!mkdtemp(f->dir))
+        return -1;
+    *state = f;
+    return 0;
+}
+
+static inline int test_dir_teardown(void **state)
+{
+    struct test_dir *f = *state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
+    int rc = system(cmd);
+    free(f);
+    return rc == 0 ? 0 : -1;
+}
+
 #endif

@@ -16,34 +16,8 @@
 
 #define SCRIPTS PSOLVE_SOURCE_DIR "/scripts/rules/"
 
-struct fixture {
-    char dir[64];
-};
-
-static int group_setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/psolve-lua-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    struct fixture *f = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    int rc = system(cmd);
-    free(f);
-    return rc == 0 ? 0 : -1;
-}
-
 /* Write text to dir/name; the path goes to `path`. */
-static void write_file(const struct fixture *f, const char *name,
+static void write_file(const struct test_dir *f, const char *name,
                        const char *text, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", f->dir, name);
@@ -129,7 +103,7 @@ static void *resolve_ok(const struct ps_game *g, const char *spec,
 }
 
 /* Resolve a script written from text; expect failure; return the error. */
-static struct ps_error script_error(const struct fixture *f,
+static struct ps_error script_error(const struct test_dir *f,
                                     const struct ps_game *g, const char *text)
 {
     char path[256];
@@ -268,7 +242,7 @@ static void test_watersort_scripts(void **state)
     free(r);
     /* The game's own prune keys live in prune = {...}; a cost game has no
      * upper bound. */
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     char path[256];
     write_file(f, "ws.lua",
                "return { game = 'watersort',\n"
@@ -291,7 +265,7 @@ static void test_watersort_scripts(void **state)
 /* `game` selects the game when --game is not given. */
 static void test_script_selects_game(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = NULL;
     struct ps_error err;
     ps_error_clear(&err);
@@ -405,7 +379,7 @@ static void test_scoring_changes_value(void **state)
 
 static void test_table_forms(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     char path[256];
     write_file(f, "tables.lua",
@@ -433,7 +407,7 @@ static void test_table_forms(void **state)
 /* Prune defaults go to ps_options; explicit command-line options win. */
 static void test_prune_and_cli(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     char path[256];
     write_file(f, "teach.lua",
@@ -482,7 +456,7 @@ static void test_prune_and_cli(void **state)
 
 static void test_bad_keys_and_values(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     /* script, expected line (0: none), the message (or a part of it) */
     static const struct {
@@ -536,7 +510,7 @@ static void test_bad_keys_and_values(void **state)
 
 static void test_lua_errors_name_line(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     struct ps_error e = script_error(f, g, "-- a comment\nreturn { x = = 1 }\n");
     assert_int_equal(e.line, 2);
@@ -565,7 +539,7 @@ static void test_lua_errors_name_line(void **state)
 
 static void test_sandbox_escapes(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     static const struct {
         const char *script, *error;
@@ -612,7 +586,7 @@ static void test_sandbox_escapes(void **state)
 
 static void test_runaway_scripts(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     /* The documented default limits, through the normal path. */
     struct ps_error e = script_error(f, g, "local n = 0\nwhile true do n = n + 1 end\n");
@@ -685,7 +659,7 @@ static const struct ps_game toy_game = {
     .params = toy_params,
 };
 
-static bool toy_fill(const struct fixture *f, const char *text,
+static bool toy_fill(const struct test_dir *f, const char *text,
                      struct toy_rules *r, struct ps_options *opt,
                      struct ps_error *err)
 {
@@ -705,7 +679,7 @@ static bool toy_fill(const struct fixture *f, const char *text,
 
 static void test_generic_schema(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     struct toy_rules r;
     struct ps_options opt;
     struct ps_error e;
@@ -740,7 +714,7 @@ static void test_generic_schema(void **state)
 /* A real cost game: memo is a search default, an upper bound is not. */
 static void test_cost_game_prune(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = ps_game_find("npuzzle");
     if (!g)
         skip();
@@ -779,7 +753,7 @@ static void test_suggest(void **state)
 
 static void test_search_path(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     const struct ps_game *g = samegame();
     char path[256];
     write_file(f, "samegame.lua", "return { clear_bonus = 7 }\n", path,
@@ -890,7 +864,7 @@ static void read_all(const char *path, char *buf, size_t len)
 
 static void test_cli_verify_rules(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     char board[256], sol[256], out[256], errf[256], text[4096];
     write_file(f, "board.txt", "121\n121\n", board, sizeof board);
     /* No shift, worked by hand: 2s at (0,1), then the 1s at (0,0) and (0,2)
@@ -934,7 +908,7 @@ static void test_cli_verify_rules(void **state)
 
 static void test_cli_errors(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     char board[256], script[256], errf[256], text[4096];
     write_file(f, "board.txt", "121\n121\n", board, sizeof board);
     write_file(f, "typo.lua", "return {\n  min_group = 2,\n  shfit = 'none',\n}\n",
@@ -1000,5 +974,5 @@ int main(void)
         cmocka_unit_test(test_cli_verify_rules),
         cmocka_unit_test(test_cli_errors),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -15,33 +15,7 @@
 #include "rules.h"
 #include "search.h"
 
-struct fixture {
-    char dir[64];
-};
-
-static int group_setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    if (!f)
-        return -1;
-    snprintf(f->dir, sizeof f->dir, "/tmp/psolve-sandbox-XXXXXX");
-    if (!mkdtemp(f->dir))
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    struct fixture *f = *state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    int rc = system(cmd);
-    free(f);
-    return rc == 0 ? 0 : -1;
-}
-
-static void write_script(const struct fixture *f, const char *text, char *path,
+static void write_script(const struct test_dir *f, const char *text, char *path,
                          size_t len)
 {
     snprintf(path, len, "%s/script.lua", f->dir);
@@ -132,7 +106,7 @@ static void assert_contains(const char *hay, const char *needle)
 
 /* The script ends within `limit` seconds with an error containing
  * `needle` (at line `line` of the script when line > 0). */
-static void expect_error(const struct fixture *f, const char *text,
+static void expect_error(const struct test_dir *f, const char *text,
                          double limit, int line, const char *needle)
 {
     char path[256];
@@ -149,7 +123,7 @@ static void expect_error(const struct fixture *f, const char *text,
     }
 }
 
-static void expect_rules(const struct fixture *f, const char *text,
+static void expect_rules(const struct test_dir *f, const char *text,
                          double limit, int min_group)
 {
     char path[256];
@@ -166,7 +140,7 @@ static void expect_rules(const struct fixture *f, const char *text,
 
 static void test_finalizers_refused(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_gc_finalizer_loop.lua: a finalizer runs with the hook off. */
     expect_error(f,
                  "-- a looping finalizer\n"
@@ -191,7 +165,7 @@ static void test_finalizers_refused(void **state)
 
 static void test_xpcall_handler_hooked(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_xpcall_handler_loop.lua */
     expect_error(f,
                  "xpcall(function() while true do end end, function() while "
@@ -209,7 +183,7 @@ static void test_xpcall_handler_hooked(void **state)
 
 static void test_long_c_loops(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_rep_empty.lua, lua_rep_empty_1e9.lua: an empty result at once. */
     expect_rules(f,
                  "local s = string.rep('', math.maxinteger)\n"
@@ -251,7 +225,7 @@ static void test_long_c_loops(void **state)
 
 static void test_memory_error_final(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_pcall_memory_storm.lua: each caught memory error used to cost a
      * full emergency collection, for hours. */
     expect_error(f,
@@ -265,7 +239,7 @@ static void test_memory_error_final(void **state)
  * comment; the line of each was found by a scan of the whole text. */
 static void test_unknown_keys_linear(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     size_t big = 1000000;
     char *text = malloc(big + 512);
     assert_non_null(text);
@@ -280,7 +254,7 @@ static void test_unknown_keys_linear(void **state)
 
 static void test_randomseed_deterministic(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_randomseed.lua: without a seed, the clock. */
     expect_error(f, "math.randomseed()\nreturn { min_group = math.random(2, 5) }\n",
                  10, 1, "math.randomseed() needs a seed");
@@ -297,7 +271,7 @@ static void test_randomseed_deterministic(void **state)
 
 static void test_slow_c_work_counted(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     /* lua_rules_many.lua: each rules() compiles a file in C. */
     expect_error(f,
                  "for i = 1, 100000 do rules('samegame') end\n"
@@ -321,7 +295,7 @@ static void test_slow_c_work_counted(void **state)
  * watchdog ends the process at PS_LUA_MAX_SECONDS (10 s). */
 static void test_watchdog_ends_stuck_c(void **state)
 {
-    struct fixture *f = *state;
+    struct test_dir *f = *state;
     char path[256];
     write_script(f,
                  "local r = ('a'):rep(3000):find('.-.-.-b')\nreturn {}\n",
@@ -346,5 +320,5 @@ int main(void)
         cmocka_unit_test(test_slow_c_work_counted),
         cmocka_unit_test(test_watchdog_ends_stuck_c),
     };
-    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }
