@@ -35,6 +35,9 @@ static const char usage_text[] =
     "\n"
     "Common options:\n"
     "  --game NAME        the puzzle kind (default samegame; see psolve list)\n"
+    "  --plugin FILE.so   load a game built outside the tree (repeatable; also\n"
+    "                     $PSOLVE_PLUGIN_PATH, ':'-separated files or\n"
+    "                     directories of .so files; docs/plugins.md)\n"
     "  --rules SPEC       rules: NAME (scripts/rules/NAME.lua, else the built-in\n"
     "                     preset NAME), PATH.lua, or builtin:NAME; a script's\n"
     "                     `game` picks the game when --game is not given, its\n"
@@ -121,7 +124,7 @@ enum {
     OPT_MAX_DEPTH, OPT_NO_MEMO, OPT_NO_BOUND, OPT_WEIGHT, OPT_ROLLOUTS,
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
-    OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS,
+    OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
 };
 
 static const struct option long_options[] = {
@@ -161,6 +164,7 @@ static const struct option long_options[] = {
     {"jobs", required_argument, 0, OPT_JOBS},
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, OPT_VERSION},
+    {"plugin", required_argument, 0, OPT_PLUGIN},
     {0, 0, 0, 0},
 };
 
@@ -178,6 +182,8 @@ struct cli {
     int jobs;
     const char *const *files; /* the file arguments (in argv) */
     int nfiles;
+    const char *plugins[PS_MAX_ADDED_GAMES]; /* --plugin FILE, in order */
+    int nplugins;
     /* Long options given, NULL-terminated: they win over a rule script's
      * search defaults. */
     const char *given[sizeof long_options / sizeof long_options[0]];
@@ -272,6 +278,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
             printf("psolve %s\n", PSOLVE_VERSION);
             return PS_EXIT_OK;
         case OPT_GAME: c->game_name = optarg; break;
+        case OPT_PLUGIN:
+            if (c->nplugins == PS_MAX_ADDED_GAMES)
+                return usage_error("%s", "too many --plugin options");
+            c->plugins[c->nplugins++] = optarg;
+            break;
         case OPT_RULES: c->rules_spec = optarg; break;
         case OPT_ALGO: c->algos = optarg; break;
         case OPT_JSON: c->json = true; break;
@@ -711,9 +722,13 @@ int main(int argc, char **argv)
     struct ps_error err;
     ps_error_clear(&err);
     /* A game that breaks the vtable contract is named here, before any
-     * search could crash on a NULL slot. */
-    if (!ps_game_check_all(&err))
+     * search could crash on a NULL slot (plug-ins are checked as they load). */
+    if (!ps_game_check_all(&err) ||
+        !ps_plugin_load_path(getenv("PSOLVE_PLUGIN_PATH"), &err))
         return print_error(&err);
+    for (int i = 0; i < c.nplugins; i++)
+        if (!ps_plugin_load(c.plugins[i], &err))
+            return print_error(&err);
     if (strcmp(c.command, "list") == 0)
         return cmd_list();
     const struct ps_game *g = ps_game_find(c.game_name);

@@ -39,6 +39,12 @@
 #include "error.h"
 #include "rng.h"
 
+/* The version of this header's contract (struct ps_game and its helpers).
+ * A plug-in records the version it was built against (PS_PLUGIN below);
+ * psolve refuses a plug-in built for another version. Raised whenever
+ * struct ps_game or a helper a game calls changes incompatibly. */
+#define PS_API_VERSION 1
+
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
 
@@ -274,5 +280,38 @@ bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
  * Returns false and fills err for an unknown preset name. */
 bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
                      struct ps_error *err);
+
+/* ---- Games built outside the tree (docs/plugins.md) ----
+ * A shared object built against the installed headers
+ * (cc -shared -fPIC $(pkg-config --cflags psolve) mygame.c -o mygame.so)
+ * ends with one line, PS_PLUGIN(mygame_game), which defines the one symbol
+ * psolve looks up, psolve_plugin, returning the game and the version of
+ * this header it was compiled with. `psolve --plugin ./mygame.so` loads it.
+ * The plug-in calls the helpers of game.h, error.h, rng.h, hash.h and
+ * textfile.h, which the psolve executable exports: it links no library. */
+struct ps_plugin {
+    int api_version; /* PS_API_VERSION; always the first field */
+    const struct ps_game *game;
+};
+
+#define PS_PLUGIN_SYMBOL "psolve_plugin"
+const struct ps_plugin *psolve_plugin(void);
+
+#define PS_PLUGIN(game_struct)                                                 \
+    const struct ps_plugin *psolve_plugin(void)                                \
+    {                                                                          \
+        static const struct ps_plugin plugin = {PS_API_VERSION, &game_struct}; \
+        return &plugin;                                                        \
+    }
+
+/* Load the plug-in at `path` (dlopen), check its version and its game, and
+ * add the game to the registry (ps_game_register). False with err (naming
+ * the file) when the file cannot be loaded, lacks psolve_plugin, was built
+ * for another PS_API_VERSION, or its game breaks the contract. */
+bool ps_plugin_load(const char *path, struct ps_error *err);
+/* Load each entry of a ':'-separated list ($PSOLVE_PLUGIN_PATH): a file as
+ * ps_plugin_load, a directory as every NAME.so in it, in name order. NULL or
+ * "" loads nothing. False with err at the first failure. */
+bool ps_plugin_load_path(const char *list, struct ps_error *err);
 
 #endif

@@ -1,14 +1,28 @@
+/* realpath() is XSI. */
+#define _XOPEN_SOURCE 700
+
 #include "rules.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lua_rules.h"
 
+/* Compiled in by CMakeLists.txt: the source tree's scripts, the build tree
+ * (the source tree's scripts are used only by programs run from it), the
+ * rules directory relative to the installed executable's directory, and
+ * the configured install prefix's rules directory. */
 #ifndef PSOLVE_RULES_SOURCE_DIR
 #define PSOLVE_RULES_SOURCE_DIR ""
+#endif
+#ifndef PSOLVE_BUILD_DIR
+#define PSOLVE_BUILD_DIR ""
+#endif
+#ifndef PSOLVE_RULES_FROM_BIN
+#define PSOLVE_RULES_FROM_BIN "../share/psolve/rules"
 #endif
 #ifndef PSOLVE_RULES_INSTALL_DIR
 #define PSOLVE_RULES_INSTALL_DIR ""
@@ -18,12 +32,47 @@
 #define MAX_DIRS 16
 #define MAX_PATH_LEN 4096
 
-/* The directories searched for NAME.lua, in order. */
+/* The directories searched for NAME.lua, in order (docs/rules.md). */
 struct rules_dirs {
     char env[MAX_PATH_LEN];
+    char beside_exe[2 * PATH_MAX]; /* <exe dir>/PSOLVE_RULES_FROM_BIN */
     const char *dir[MAX_DIRS];
     int n;
 };
+
+/* The running executable's directory, symbolic links resolved, into dir
+ * (PATH_MAX bytes); false when the system does not say. */
+static bool executable_dir(char *dir)
+{
+    char exe[PATH_MAX];
+    if (!realpath("/proc/self/exe", exe))
+        return false;
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    slash[slash == exe] = '\0'; /* keep the root's '/' */
+    strcpy(dir, exe);
+    return true;
+}
+
+/* Is `dir` the directory `root` or below it? Both are canonical paths. */
+static bool path_within(const char *dir, const char *root)
+{
+    char real_root[PATH_MAX];
+    if (!root[0] || !realpath(root, real_root))
+        return false;
+    size_t n = strlen(real_root);
+    return strncmp(dir, real_root, n) == 0 && (dir[n] == '\0' || dir[n] == '/');
+}
+
+static void rules_dirs_add(struct rules_dirs *d, const char *dir)
+{
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->dir[i], dir) == 0)
+            return;
+    if (d->n < MAX_DIRS)
+        d->dir[d->n++] = dir;
+}
 
 static void rules_dirs_get(struct rules_dirs *d)
 {
@@ -31,12 +80,25 @@ static void rules_dirs_get(struct rules_dirs *d)
     const char *env = getenv("PSOLVE_RULES_PATH");
     snprintf(d->env, sizeof d->env, "%s", env ? env : "");
     for (char *save = NULL, *dir = strtok_r(d->env, ":", &save);
-         dir && d->n < MAX_DIRS - 2; dir = strtok_r(NULL, ":", &save))
+         dir && d->n < MAX_DIRS - 3; dir = strtok_r(NULL, ":", &save))
         d->dir[d->n++] = dir;
-    if (PSOLVE_RULES_SOURCE_DIR[0])
-        d->dir[d->n++] = PSOLVE_RULES_SOURCE_DIR;
+    char exe_dir[PATH_MAX], joined[2 * PATH_MAX];
+    if (executable_dir(exe_dir)) {
+        /* A program run from its build tree reads the scripts being edited
+         * in the source tree; a copied or installed one never does: the
+         * build tree may have changed or gone. */
+        if (PSOLVE_RULES_SOURCE_DIR[0] && path_within(exe_dir, PSOLVE_BUILD_DIR)) {
+            rules_dirs_add(d, PSOLVE_RULES_SOURCE_DIR);
+        } else {
+            snprintf(joined, sizeof joined, "%s/%s", exe_dir,
+                     PSOLVE_RULES_FROM_BIN);
+            if (!realpath(joined, d->beside_exe)) /* shown as it is if missing */
+                snprintf(d->beside_exe, sizeof d->beside_exe, "%s", joined);
+            rules_dirs_add(d, d->beside_exe);
+        }
+    }
     if (PSOLVE_RULES_INSTALL_DIR[0])
-        d->dir[d->n++] = PSOLVE_RULES_INSTALL_DIR;
+        rules_dirs_add(d, PSOLVE_RULES_INSTALL_DIR);
 }
 
 /* Where a spec's rules come from: a script file, or a built-in preset. */

@@ -5,8 +5,11 @@
  *   PATH.lua or a/b  a rule script file (a name ending in .lua or holding '/')
  *   NAME             the script NAME.lua, searched in this order:
  *                      each directory of $PSOLVE_RULES_PATH (':'-separated),
- *                      the source tree's scripts/rules (PSOLVE_RULES_SOURCE_DIR),
- *                      the install prefix's share/psolve/rules
+ *                      for a program run from its build tree: the source
+ *                      tree's scripts/rules (PSOLVE_RULES_SOURCE_DIR),
+ *                      otherwise: ../share/psolve/rules from the directory
+ *                      of the executable (/proc/self/exe),
+ *                      the configured install prefix's share/psolve/rules
  *                      (PSOLVE_RULES_INSTALL_DIR);
  *                    if no script is found, the game's built-in preset NAME
  *   builtin:NAME     the game's built-in C preset NAME, never a script

@@ -1,0 +1,121 @@
+/* Games in shared objects built outside the tree (docs/plugins.md): load
+ * one with dlopen, ask it for its game through the one symbol psolve_plugin,
+ * and register the game after checking its version and its contract. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "game.h"
+
+#define MAX_PATH_LEN 4096
+
+typedef const struct ps_plugin *(*plugin_entry)(void);
+
+bool ps_plugin_load(const char *path, struct ps_error *err)
+{
+    /* A bare name is a file in the current directory, as the user means it,
+     * not a library that dlopen would look for in the system's directories. */
+    char file[MAX_PATH_LEN];
+    int n = snprintf(file, sizeof file, "%s%s", strchr(path, '/') ? "" : "./",
+                     path);
+    if (n < 0 || (size_t)n >= sizeof file)
+        return ps_error_set(err, NULL, 0, 0, "plug-in path too long");
+    /* Never closed: the game's functions and tables live in the object,
+     * and the registry holds them until the process ends. */
+    void *so = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (!so)
+        return ps_error_set(err, path, 0, 0, "cannot load the plug-in: %s",
+                            dlerror());
+    void *sym = dlsym(so, PS_PLUGIN_SYMBOL);
+    if (!sym) {
+        dlclose(so);
+        return ps_error_set(err, path, 0, 0,
+                            "not a psolve plug-in: no symbol '%s' (a plug-in "
+                            "ends with PS_PLUGIN(its_game); docs/plugins.md)",
+                            PS_PLUGIN_SYMBOL);
+    }
+    plugin_entry entry;
+    /* POSIX guarantees a function's address survives this round trip. */
+    memcpy(&entry, &sym, sizeof entry);
+    const struct ps_plugin *p = entry();
+    int version = p ? p->api_version : -1;
+    if (version != PS_API_VERSION) {
+        dlclose(so); /* p points into it: read before */
+        return ps_error_set(err, path, 0, 0,
+                            "plug-in built for psolve API version %d, but this "
+                            "psolve has API version %d: rebuild it against "
+                            "this psolve's headers (pkg-config --cflags psolve)",
+                            version, PS_API_VERSION);
+    }
+    if (!ps_game_register(p->game, err)) {
+        dlclose(so);
+        /* The message names the game and the slot; add the file. */
+        snprintf(err->file, sizeof err->file, "%s", path);
+        return false;
+    }
+    return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every NAME.so in dir, in name order (so the games are listed alike on
+ * every machine). */
+static bool load_directory(const char *dir, struct ps_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return ps_error_set(err, dir, 0, 0, "cannot read the plug-in directory");
+    enum { MAX_FILES = PS_MAX_ADDED_GAMES + 1 };
+    char *names[MAX_FILES];
+    int n = 0;
+    bool ok = true;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len <= 3 || strcmp(e->d_name + len - 3, ".so") != 0)
+            continue;
+        if (n == MAX_FILES) {
+            ok = ps_error_set(err, dir, 0, 0, "more than %d plug-ins",
+                              PS_MAX_ADDED_GAMES);
+            break;
+        }
+        char *path = malloc(strlen(dir) + len + 2);
+        if (!path) {
+            ok = ps_error_set(err, NULL, 0, 0, "out of memory");
+            break;
+        }
+        sprintf(path, "%s/%s", dir, e->d_name);
+        names[n++] = path;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], compare_names);
+    for (int i = 0; i < n; i++) {
+        ok = ok && ps_plugin_load(names[i], err);
+        free(names[i]);
+    }
+    return ok;
+}
+
+bool ps_plugin_load_path(const char *list, struct ps_error *err)
+{
+    if (!list)
+        return true;
+    char *copy = strdup(list);
+    if (!copy)
+        return ps_error_set(err, NULL, 0, 0, "out of memory");
+    bool ok = true;
+    for (char *save = NULL, *entry = strtok_r(copy, ":", &save); ok && entry;
+         entry = strtok_r(NULL, ":", &save)) {
+        struct stat st;
+        if (stat(entry, &st) == 0 && S_ISDIR(st.st_mode))
+            ok = load_directory(entry, err);
+        else
+            ok = ps_plugin_load(entry, err);
+    }
+    free(copy);
+    return ok;
+}

@@ -1,0 +1,70 @@
+/*
+ * lightsout_variants.c - the example plug-in (examples/plugin/lightsout.c),
+ * built once per VARIANT_* by tests/CMakeLists.txt: the sound one, and one
+ * broken on purpose in each way psolve must refuse with a clear error
+ * (tests/test_plugin.c).
+ */
+#include "game.h"
+#include "rng.h"
+
+/* Replace the example's entry point by the variant's below. */
+#undef PS_PLUGIN
+#define PS_PLUGIN(game_struct)
+#include "../../examples/plugin/lightsout.c"
+
+#ifdef VARIANT_sound
+/* Refer to every helper a game may call, so that loading this plug-in
+ * (dlopen with RTLD_NOW) proves the psolve executable exports them all. */
+void lightsout_uses_every_helper(void);
+void lightsout_uses_every_helper(void)
+{
+    struct ps_error err;
+    char buf[64], *text;
+    size_t len;
+    struct ps_rng rng;
+    struct ps_line_reader rd;
+    struct ps_line ln;
+    ps_error_clear(&err);
+    ps_error_set(&err, NULL, 0, 0, "x");
+    ps_error_format(&err, buf, sizeof buf);
+    ps_rng_seed(&rng, 1);
+    ps_rng_seed_stream(&rng, 1, 2);
+    (void)ps_rng_next(&rng), (void)ps_rng_below(&rng, 2),
+        (void)ps_rng_double(&rng);
+    if (ps_read_text_file("-", &text, &len, &err))
+        free(text);
+    ps_lines_begin(&rd, "", 0);
+    (void)ps_lines_next(&rd, &ln);
+    (void)ps_game_flags(&lightsout_game, NULL);
+    (void)ps_game_equal(&lightsout_game, NULL, buf, buf);
+    (void)ps_rules_preset(&lightsout_game, buf, NULL, &err);
+    (void)ps_game_check(&lightsout_game, &err);
+    (void)ps_game_find("lightsout");
+    (void)ps_game_list();
+}
+#endif
+
+#ifndef VARIANT_no_symbol
+static const struct ps_preset variant_presets[] = {
+    {"broken", "a preset without apply", NULL},
+    {NULL, NULL, NULL},
+};
+
+const struct ps_plugin *psolve_plugin(void)
+{
+    static struct ps_game game;
+    static struct ps_plugin plugin = {PS_API_VERSION, &game};
+    game = lightsout_game;
+#if defined(VARIANT_no_hash)
+    game.hash = NULL;
+#elif defined(VARIANT_preset_without_apply)
+    game.presets = variant_presets;
+#elif defined(VARIANT_wrong_version)
+    plugin.api_version = PS_API_VERSION + 1000;
+#elif defined(VARIANT_name_clash)
+    game.name = "samegame";
+#endif
+    (void)variant_presets;
+    return &plugin;
+}
+#endif
