@@ -11,7 +11,6 @@
 
 #include "support.h"
 
-static char tmpdir[] = "/tmp/psolve_plugin_XXXXXX";
 static char out[1 << 16];
 
 /* Run a shell command line (stderr merged into stdout) into `out`; return
@@ -39,27 +38,13 @@ static void expect_output(const char *needle)
         fail_msg("'%s' not in the output:\n%s", needle, out);
 }
 
-static int setup(void **unused)
-{
-    (void)unused;
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **unused)
-{
-    (void)unused;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
 #define EXAMPLE PSOLVE_SOURCE_DIR "/examples/plugin"
 
 /* The user's path: install, build the example against the installed
  * pkg-config file, load it, solve to the optimum, verify. */
-static void test_example_builds_against_the_install(void **unused)
+static void test_example_builds_against_the_install(void **state)
 {
-    (void)unused;
+    const char *tmpdir = ((struct test_dir *)*state)->dir;
     if (shell("%s --install %s --prefix %s/usr", PSOLVE_CMAKE,
               PSOLVE_BINARY_DIR, tmpdir) != 0)
         fail_msg("cmake --install failed:\n%s", out);
@@ -96,9 +81,9 @@ static void test_example_builds_against_the_install(void **unused)
 }
 
 /* Installed or copied, psolve finds rule scripts from its own place. */
-static void test_rules_found_from_the_install(void **unused)
+static void test_rules_found_from_the_install(void **state)
 {
-    (void)unused;
+    const char *tmpdir = ((struct test_dir *)*state)->dir;
     assert_int_equal(shell("%s --install %s --prefix %s/usr >/dev/null && "
                            "env -u PSOLVE_RULES_PATH %s/usr/bin/psolve list",
                            PSOLVE_CMAKE, PSOLVE_BINARY_DIR, tmpdir, tmpdir),
@@ -133,8 +118,8 @@ static void test_rules_found_from_the_install(void **unused)
 }
 
 /* psolve --plugin VARIANT.so ARGS: exit status `want`, output holds needle. */
-static void expect_plugin(const char *variant, const char *args, int want,
-                          const char *needle)
+static void expect_plugin(const char *tmpdir, const char *variant,
+                          const char *args, int want, const char *needle)
 {
     int got = shell("cd %s && printf '*.\\n.*\\n' > p.txt && %s --plugin "
                     "%s/plugin_%s.so %s",
@@ -144,23 +129,23 @@ static void expect_plugin(const char *variant, const char *args, int want,
     expect_output(needle);
 }
 
-static void test_broken_plugins_are_clear_errors(void **unused)
+static void test_broken_plugins_are_clear_errors(void **state)
 {
-    (void)unused;
+    const char *tmpdir = ((struct test_dir *)*state)->dir;
     /* The sound one also proves that psolve exports every helper. */
-    expect_plugin("sound", "--game lightsout --algo bfs p.txt", 0, "# cost: 2");
-    expect_plugin("no_hash", "--game lightsout p.txt", 1,
+    expect_plugin(tmpdir, "sound", "--game lightsout --algo bfs p.txt", 0, "# cost: 2");
+    expect_plugin(tmpdir, "no_hash", "--game lightsout p.txt", 1,
                   "plugin_no_hash.so: error: game lightsout: required slot "
                   "'hash' is NULL");
-    expect_plugin("preset_without_apply",
+    expect_plugin(tmpdir, "preset_without_apply",
                   "--game lightsout --rules builtin:broken p.txt", 1,
                   "game lightsout: preset 'broken' has no apply");
-    expect_plugin("wrong_version", "--game lightsout p.txt", 1,
+    expect_plugin(tmpdir, "wrong_version", "--game lightsout p.txt", 1,
                   "plug-in built for psolve API version 1001, but this psolve "
                   "has API version 1");
-    expect_plugin("no_symbol", "--game lightsout p.txt", 1,
+    expect_plugin(tmpdir, "no_symbol", "--game lightsout p.txt", 1,
                   "not a psolve plug-in: no symbol 'psolve_plugin'");
-    expect_plugin("name_clash", "list", 1, "game samegame is already known");
+    expect_plugin(tmpdir, "name_clash", "list", 1, "game samegame is already known");
     assert_int_equal(shell("cd %s && %s --plugin p.txt list", tmpdir,
                            PSOLVE_BIN),
                      1);
@@ -182,5 +167,5 @@ int main(void)
         cmocka_unit_test(test_rules_found_from_the_install),
         cmocka_unit_test(test_broken_plugins_are_clear_errors),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }
