@@ -3,10 +3,15 @@
 # configure and build into BUILD_DIR (default: build). Idempotent: with
 # everything in place it only runs an incremental build.
 #   scripts/setup.sh [BUILD_DIR [extra cmake args...]]
+# PSOLVE_EXTRA_PACKAGES names Debian packages that only some parts need
+# (clang for the fuzzers, Open MPI, chromium for the browser test); the test
+# command sets it, the demo does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcmocka-dev uthash-dev liblua5.4-dev)
+# shellcheck disable=SC2206 # a space-separated list on purpose
+packages+=(${PSOLVE_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,9 @@
 # any report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What the optional parts of the suite need: clang (libFuzzer smoke), Open MPI
+# (psolve-mpi and its tests), chromium (the HTML report in a real browser).
+export PSOLVE_EXTRA_PACKAGES="${PSOLVE_EXTRA_PACKAGES:-clang libopenmpi-dev openmpi-bin chromium}"
 scripts/setup.sh build
 (cd build && ctest --output-on-failure -j2)
 scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPSOLVE_SANITIZE=ON
