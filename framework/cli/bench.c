@@ -44,6 +44,9 @@ static void *bench_instance(const struct ps_game *g, const void *rules,
 bool ps_bench_playouts(FILE *out, const struct ps_game *g, const void *rules,
                        double seconds, uint64_t seed, struct ps_error *err)
 {
+    if (!(seconds > 0))
+        return ps_error_set(err, NULL, 0, 0,
+                            "the benchmark needs a time over 0 seconds");
     if (!g->bench_sizes || !g->generate)
         return ps_error_set(err, NULL, 0, 0, "game %s has no benchmark sizes",
                             g->name);

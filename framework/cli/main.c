@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "game.h"
 #include "lab.h"
+#include "number.h"
 #include "playout.h"
 #include "replay.h"
 #include "report.h"
@@ -206,29 +207,38 @@ static int usage_error(const char *fmt, const char *arg)
     return PS_EXIT_USAGE;
 }
 
-static bool parse_long(const char *s, long long min, long long max,
-                       long long *out)
+/* Every number on the command line is read here: a whole number in
+ * [min, max] (exactly, up to 2^64 - 1) or, when `decimal`, a plain decimal
+ * number (digits and one '.'; no hex, exponent, sign, inf or nan). Out of
+ * range or malformed: a usage error naming the option and the range. */
+static int cli_number(const char *option, const char *arg, bool decimal,
+                      double min, double max, uint64_t umin, uint64_t umax,
+                      double *d, uint64_t *u)
 {
-    char *end;
-    if (!*s)
-        return false;
-    long long v = strtoll(s, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    if (decimal ? ps_number_parse_decimal(arg, min, max, d)
+                : ps_number_parse_uint(arg, umin, umax, u))
+        return -1;
+    char msg[200];
+    if (decimal)
+        snprintf(msg, sizeof msg, "--%s expects a number %g..%g (digits and "
+                 "an optional '.'), got '%%s'", option, min, max);
+    else
+        snprintf(msg, sizeof msg, "--%s expects a whole number %llu..%llu, "
+                 "got '%%s'", option, (unsigned long long)umin,
+                 (unsigned long long)umax);
+    return usage_error(msg, arg);
 }
 
-static bool parse_double(const char *s, double min, double max, double *out)
+static int cli_whole(const char *option, const char *arg, uint64_t min,
+                     uint64_t max, uint64_t *out)
 {
-    char *end;
-    if (!*s)
-        return false;
-    double v = strtod(s, &end);
-    if (*end || !(v >= min && v <= max))
-        return false;
-    *out = v;
-    return true;
+    return cli_number(option, arg, false, 0, 0, min, max, NULL, out);
+}
+
+static int cli_decimal(const char *option, const char *arg, double min,
+                       double max, double *out)
+{
+    return cli_number(option, arg, true, min, max, 0, 0, out, NULL);
 }
 
 /* Without --max-memory, tables may take half of the physical memory: an
@@ -251,23 +261,15 @@ static int parse_args(int argc, char **argv, struct cli *c)
     c->game_name = "samegame";
     c->algos = "greedy";
     c->bench_seconds = 1.0;
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        static const char *const commands[] = {"solve", "verify", "gen", "show",
-                                               "bench", "list", "lab", NULL};
-        for (int i = 0; commands[i]; i++)
-            if (strcmp(argv[1], commands[i]) == 0) {
-                c->command = commands[i];
-                first = 2;
-            }
-    }
-    optind = first;
+    optind = 1;
     int ch, li = -1;
-    long long v;
+    uint64_t u;
     double d;
+    int rc;
     while ((ch = getopt_long(argc, argv, "h", long_options, &li)) != -1) {
-        if (li >= 0 && !option_given(c, long_options[li].name))
-            c->given[c->ngiven++] = long_options[li].name;
+        const char *name = li >= 0 ? long_options[li].name : "?";
+        if (li >= 0 && !option_given(c, name))
+            c->given[c->ngiven++] = name;
         li = -1;
         switch (ch) {
         case 'h':
@@ -306,45 +308,44 @@ static int parse_args(int argc, char **argv, struct cli *c)
         case OPT_TIME:
         case OPT_WEIGHT:
         case OPT_SECONDS:
-            if (!parse_double(optarg, 0, 1e9, &d))
-                return usage_error("expected a non-negative number, got '%s'",
-                                   optarg);
+            if ((rc = cli_decimal(name, optarg, 0, 1e9, &d)) >= 0)
+                return rc;
             if (ch == OPT_TIME)
                 c->limits.seconds = d;
             else if (ch == OPT_WEIGHT)
                 c->opt.weight = d;
-            else
+            else if (d > 0)
                 c->bench_seconds = d;
+            else
+                return usage_error("--seconds must be more than 0, got '%s'",
+                                   optarg);
             break;
         case OPT_SEED:
-            if (!parse_long(optarg, 0, INT64_MAX, &v))
-                return usage_error("--seed expects a whole number >= 0, got '%s'",
-                                   optarg);
-            c->opt.seed = (uint64_t)v;
-            c->gen.seed = (uint64_t)v;
+            /* Any 64-bit seed, taken exactly (gen prints it back). */
+            if ((rc = cli_whole(name, optarg, 0, UINT64_MAX, &u)) >= 0)
+                return rc;
+            c->opt.seed = u;
+            c->gen.seed = u;
             c->seed_set = true;
             break;
         case OPT_MAX_NODES:
-            if (!parse_long(optarg, 1, INT64_MAX, &v))
-                return usage_error("--max-nodes expects a whole number >= 1, got "
-                                   "'%s'",
-                                   optarg);
-            c->limits.max_nodes = (uint64_t)v;
+            if ((rc = cli_whole(name, optarg, 1, INT64_MAX, &u)) >= 0)
+                return rc;
+            c->limits.max_nodes = u;
             break;
         case OPT_MAX_MEMORY:
-            if (!parse_long(optarg, 1, 1 << 30, &v))
-                return usage_error("--max-memory expects megabytes >= 1, got '%s'",
-                                   optarg);
-            c->limits.max_memory = (uint64_t)v << 20;
+            if ((rc = cli_whole(name, optarg, 1, 1 << 30, &u)) >= 0)
+                return rc;
+            c->limits.max_memory = u << 20;
             break;
         default: {
             /* Every other option takes a whole number. */
             if (ch == '?')
                 return usage_error("%s", "unknown option or missing value");
-            if (!parse_long(optarg, 0, 1000000000, &v))
-                return usage_error("expected a whole number >= 0, got '%s'",
-                                   optarg);
-            int iv = (int)v;
+            uint64_t min = ch == OPT_JOBS ? 1 : 0;
+            if ((rc = cli_whole(name, optarg, min, 1000000000, &u)) >= 0)
+                return rc;
+            int iv = (int)u;
             switch (ch) {
             case OPT_TRACE: c->opt.trace = iv; break;
             case OPT_CANDIDATES: c->opt.candidates = iv; break;
@@ -360,12 +361,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_COLORS: c->gen.colors = iv; break;
             case OPT_TUBES: c->gen.tubes = iv; break;
             case OPT_CAPACITY: c->gen.capacity = iv; break;
-            case OPT_JOBS:
-                if (iv < 1)
-                    return usage_error("--jobs expects a whole number >= 1, "
-                                       "got '%s'", optarg);
-                c->jobs = iv;
-                break;
+            case OPT_JOBS: c->jobs = iv; break;
             default: return usage_error("%s", "internal: unhandled option");
             }
         }
@@ -375,6 +371,17 @@ static int parse_args(int argc, char **argv, struct cli *c)
         c->limits.max_memory = default_max_memory();
     c->files = (const char *const *)argv + optind;
     c->nfiles = argc - optind;
+    /* The command is the first word that is no option, wherever the options
+     * stand (getopt_long moved the words after them, in order). */
+    static const char *const commands[] = {"solve", "verify", "gen", "show",
+                                           "bench", "list", "lab", NULL};
+    for (int i = 0; c->nfiles > 0 && commands[i]; i++)
+        if (strcmp(c->files[0], commands[i]) == 0) {
+            c->command = commands[i];
+            c->files++;
+            c->nfiles--;
+            break;
+        }
     if (strcmp(c->command, "verify") == 0 ? c->nfiles > 2
         : c->nfiles > 1 && strcmp(c->command, "solve") != 0 &&
               strcmp(c->command, "lab") != 0)
@@ -611,6 +618,7 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
         goto done;
     }
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    const char *over_key = maximise ? "game_over" : "solved";
     struct ps_fact facts[PS_MAX_FACTS];
     int nfacts = g->facts ? g->facts(inst, final, facts, PS_MAX_FACTS) : 0;
     if (c->json) {
@@ -629,9 +637,11 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
         }
         printf("legal: yes\n%s: %lld\nmoves: %d\n%s: %s\n",
                maximise ? "score" : "cost", (long long)res.value, res.len,
-               maximise ? "game_over" : "solved", res.over ? "yes" : "no");
+               over_key, res.over ? "yes" : "no");
+        /* A game's fact may repeat that line (Water Sort's "solved"). */
         for (int i = 0; i < nfacts; i++)
-            printf("%s: %lld\n", facts[i].key, (long long)facts[i].value);
+            if (strcmp(facts[i].key, over_key) != 0)
+                printf("%s: %lld\n", facts[i].key, (long long)facts[i].value);
     }
     /* A cost-game solution that does not reach the goal is not a solution. */
     status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;

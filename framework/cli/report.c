@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 void ps_run_capture(struct ps_run *r, const struct ps_search *s,
                     enum ps_status status)
 {
@@ -57,15 +59,21 @@ static const char *value_key(const struct ps_game *g, const void *inst)
 void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
                     const struct ps_run *r, const char *path)
 {
-    fprintf(out, "# psolve: game %s, algorithm %s, %s\n", g->name, r->algo,
-            path);
+    /* Escaped: a newline in the path would end the comment and make this
+     * very output a solution file that does not verify. */
+    fprintf(out, "# psolve: game %s, algorithm %s, ", g->name, r->algo);
+    ps_print_escaped(out, path);
+    fputc('\n', out);
     if (r->found)
         ps_print_moves(out, g, inst, r->moves, r->len);
     fprintf(out, "# status: %s\n", ps_status_name(r->status));
     if (r->stop != PS_STOP_NONE)
         fprintf(out, "# stopped: %s\n", ps_stop_name(r->stop));
-    if (r->note[0])
-        fprintf(out, "# note: %s\n", r->note);
+    if (r->note[0]) {
+        fputs("# note: ", out);
+        ps_print_escaped(out, r->note);
+        fputc('\n', out);
+    }
     if (r->found) {
         fprintf(out, "# %s: %lld\n", value_key(g, inst), (long long)r->value);
         fprintf(out, "# moves: %d\n", r->len);
@@ -88,17 +96,55 @@ void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
             (unsigned long long)st->peak_memory, st->iterations, st->seconds);
 }
 
+/* The length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes
+ * there are no valid UTF-8 (a stray continuation byte, a cut sequence, an
+ * overlong form, a surrogate, a code point past U+10FFFF). */
+static int utf8_length(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    int n;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1fu;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0fu;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07u;
+    } else {
+        return 0;
+    }
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
 void ps_json_string(FILE *out, const char *s)
 {
+    const unsigned char *p = (const unsigned char *)s;
     fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*p) {
+        unsigned char c = *p;
+        int n = utf8_length(p);
         if (c == '"' || c == '\\')
             fprintf(out, "\\%c", c);
-        else if (c < 32)
+        else if (c < 32 || c == 127)
             fprintf(out, "\\u%04x", c);
+        else if (n == 0)
+            fputs("\\ufffd", out); /* JSON is UTF-8: a bad byte is replaced */
         else
-            fputc(c, out);
+            fwrite(p, 1, (size_t)n, out);
+        p += n > 0 ? n : 1;
     }
     fputc('"', out);
 }

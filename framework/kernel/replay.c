@@ -88,7 +88,8 @@ bool ps_read_solution(const struct ps_game *g, const void *inst,
         ps_error_clear(&why);
         ps_move m;
         if (!g->parse_move(inst, cur, buf, &m, &why)) {
-            ps_error_set(err, path, ln.number, 1, "move %d: %s", n + 1, why.msg);
+            ps_error_set(err, path, ln.number, why.col > 0 ? why.col : 1,
+                         "move %d: %s", n + 1, why.msg);
             goto fail;
         }
         if (n == cap) {

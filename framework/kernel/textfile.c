@@ -16,6 +16,10 @@ static bool check_text(const char *path, const char *text, size_t len,
             col = 1;
             continue;
         }
+        if (c == '\r' && i + 1 < len && text[i + 1] != '\n')
+            return ps_error_set(err, path, line, col,
+                                "a carriage return without a line feed (old "
+                                "Mac line ends?): use LF or CR LF line ends");
         if (c < 32 && c != '\t' && c != '\r')
             return ps_error_set(err, path, line, col,
                                 "not a text file (byte 0x%02x)", c);
@@ -69,6 +73,11 @@ bool ps_read_text_file(const char *path, char **text, size_t *len,
     if (failed) {
         free(buf);
         return ps_error_set(err, path, 0, 0, "read error");
+    }
+    /* A UTF-8 byte order mark (some editors write one) is no content. */
+    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+        memmove(buf, buf + 3, n - 3);
+        n -= 3;
     }
     buf[n] = '\0';
     if (!check_text(path, buf, n, err)) {

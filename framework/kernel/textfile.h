@@ -14,7 +14,8 @@
 
 /* Read `path` ("-" = stdin) into a NUL-terminated malloc'd buffer. Rejects a
  * missing or unreadable file, one over PS_MAX_INPUT_BYTES, and a binary file
- * (a NUL byte or another control character), naming line and column. */
+ * (a NUL byte or another control character), naming line and column. A
+ * UTF-8 byte order mark at the start is skipped, for every file format. */
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err);
 

@@ -15,6 +15,7 @@
 
 #include "game.h"
 #include "hash.h"
+#include "number.h"
 #include "textfile.h"
 
 #define NP_MIN 2
@@ -73,9 +74,21 @@ static void *np_load(const void *rules, const char *path, const char *text,
             if (ln.text[i] == '.') {
                 i++;
             } else if (ln.text[i] >= '0' && ln.text[i] <= '9') {
-                while (i < ln.len && ln.text[i] >= '0' && ln.text[i] <= '9' &&
-                       v < 1000)
-                    v = v * 10 + (ln.text[i++] - '0');
+                /* Tiles are checked against the size once it is known; any
+                 * number past the largest size is out of range already. */
+                long long tile;
+                size_t used;
+                if (ps_number_scan(ln.text + i, ln.len - i, 0,
+                                   NP_MAX * NP_MAX - 1, &tile,
+                                   &used) != PS_NUMBER_OK) {
+                    ps_error_set(err, path, ln.number, col,
+                                 "tile %.*s is out of range (a puzzle has at "
+                                 "most tiles 1..%d and one blank)",
+                                 (int)used, ln.text + i, NP_MAX * NP_MAX - 1);
+                    goto fail;
+                }
+                v = (int)tile;
+                i += used;
             } else {
                 ps_error_set(err, path, ln.number, col,
                              "expected a tile number or '.', got '%c'",
@@ -261,12 +274,11 @@ static bool np_parse_move(const void *p, const void *state, const char *text,
 {
     const struct np_instance *in = p;
     const unsigned char *s = state;
-    char *end;
-    long tile = strtol(text, &end, 10);
-    if (end == text || *end || tile < 1 || tile >= in->cells)
-        return ps_error_set(err, NULL, 0, 0,
-                            "expected a tile number 1..%d, got '%s'",
-                            in->cells - 1, text);
+    long long tile;
+    char expected[48];
+    snprintf(expected, sizeof expected, "a tile number 1..%d", in->cells - 1);
+    if (!ps_number_fields(text, 1, 1, in->cells - 1, &tile, expected, err))
+        return false;
     ps_move legal[4];
     int n = np_moves(p, state, legal, NULL);
     for (int i = 0; i < n; i++)
@@ -274,7 +286,7 @@ static bool np_parse_move(const void *p, const void *state, const char *text,
             *move = legal[i];
             return true;
         }
-    return ps_error_set(err, NULL, 0, 0, "tile %ld is not next to the blank",
+    return ps_error_set(err, NULL, 0, 0, "tile %lld is not next to the blank",
                         tile);
 }
 

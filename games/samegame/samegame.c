@@ -15,11 +15,13 @@
  * order, so each group has exactly one move code. The text form is
  * "row col", 0-based, row 0 = TOP, of the board before the move.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "hash.h"
+#include "number.h"
 #include "textfile.h"
 
 #define SG_MAX_ROWS 32
@@ -749,11 +751,11 @@ static bool sg_parse_move(const void *p, const void *state, const char *text,
                           ps_move *move, struct ps_error *err)
 {
     const struct sg_instance *in = p;
-    int row, col;
-    char extra;
-    if (sscanf(text, "%d %d %c", &row, &col, &extra) != 2)
-        return ps_error_set(err, NULL, 0, 0,
-                            "expected 'row col' (two numbers), got '%s'", text);
+    long long rc[2];
+    if (!ps_number_fields(text, 2, INT_MIN, INT_MAX, rc,
+                          "'row col' (two numbers)", err))
+        return false;
+    int row = (int)rc[0], col = (int)rc[1];
     if (row < 0 || row >= in->rows || col < 0 || col >= in->cols)
         return ps_error_set(err, NULL, 0, 0,
                             "cell (%d, %d) is outside the %dx%d board", row,

@@ -24,11 +24,13 @@
  * why the prunings are sound.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "hash.h"
+#include "number.h"
 #include "textfile.h"
 
 #define WS_MAX_TUBES 32
@@ -289,14 +291,16 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
     }
     char name[WS_NAME_LEN];
     if (digits) {
-        long v = len < 4 ? strtol(tok, NULL, 10) : 0;
-        if (v < 1 || v > WS_MAX_COLOURS) {
+        long long v;
+        size_t used;
+        if (ps_number_scan(tok, len, 1, WS_MAX_COLOURS, &v, &used) !=
+            PS_NUMBER_OK) {
             ps_error_set(err, ps->path, ln->number, col,
                          "colour number '%.*s' is out of range (1..%d)",
                          (int)len, tok, WS_MAX_COLOURS);
             return 0;
         }
-        snprintf(name, sizeof name, "%ld", v); /* "01" is colour 1 */
+        snprintf(name, sizeof name, "%lld", v); /* "01" is colour 1 */
     } else if (!word || len >= WS_NAME_LEN) {
         ps_error_set(err, ps->path, ln->number, col,
                      "unknown token '%.*s' (a colour is a number 1..%d or a "
@@ -334,13 +338,11 @@ static bool parse_capacity(struct ws_parse *ps, const struct ps_line *ln,
     if (!next_token(ln, &pos, &start, &len))
         return ps_error_set(err, ps->path, ln->number, (int)ln->len + 1,
                             "'capacity' needs a number");
-    char buf[8] = "";
-    if (len < sizeof buf)
-        memcpy(buf, ln->text + start, len);
-    char *end;
-    long v = strtol(buf, &end, 10);
-    if (len >= sizeof buf || end == buf || *end || v < 2 ||
-        v > WS_MAX_CAPACITY)
+    long long v;
+    size_t used;
+    if (ps_number_scan(ln->text + start, len, 2, WS_MAX_CAPACITY, &v, &used) !=
+            PS_NUMBER_OK ||
+        used != len)
         return ps_error_set(err, ps->path, ln->number, (int)start + 1,
                             "capacity must be a number 2..%d, not '%.*s'",
                             WS_MAX_CAPACITY, (int)len, ln->text + start);
@@ -821,12 +823,11 @@ static bool ws_parse_move(const void *p, const void *state, const char *text,
                           ps_move *move, struct ps_error *err)
 {
     const struct ws_instance *in = p;
-    int from, to;
-    char extra;
-    if (sscanf(text, "%d %d %c", &from, &to, &extra) != 2)
-        return ps_error_set(err, NULL, 0, 0,
-                            "expected 'from to' (two tube numbers), got '%s'",
-                            text);
+    long long ft[2];
+    if (!ps_number_fields(text, 2, INT_MIN, INT_MAX, ft,
+                          "'from to' (two tube numbers)", err))
+        return false;
+    int from = (int)ft[0], to = (int)ft[1];
     if (from < 1 || from > in->tubes || to < 1 || to > in->tubes)
         return ps_error_set(err, NULL, 0, 0,
                             "tube numbers are 1..%d, got '%s'", in->tubes, text);
@@ -888,9 +889,14 @@ static bool ws_generate(const struct ps_gen_options *o, FILE *out,
     if (cap < 2 || cap > WS_MAX_CAPACITY)
         return ps_error_set(err, NULL, 0, 0, "capacity must be 2..%d",
                             WS_MAX_CAPACITY);
-    if (colours < 1 || colours > WS_MAX_COLOURS)
-        return ps_error_set(err, NULL, 0, 0, "colours must be 1..%d",
-                            WS_MAX_COLOURS);
+    /* Each colour fills a tube of its own, so the tubes cap the colours. */
+    int max_colours = WS_MAX_COLOURS < WS_MAX_TUBES ? WS_MAX_COLOURS
+                                                    : WS_MAX_TUBES;
+    if (colours < 1 || colours > max_colours)
+        return ps_error_set(err, NULL, 0, 0,
+                            "colours must be 1..%d (each colour fills one of "
+                            "at most %d tubes)",
+                            max_colours, WS_MAX_TUBES);
     if (tubes < colours || tubes > WS_MAX_TUBES)
         return ps_error_set(err, NULL, 0, 0,
                             "tubes must be %d (the colours)..%d", colours,
