@@ -215,6 +215,11 @@ static void *slice_expand(void *arg)
             ps_rng_seed_stream(&rng, s->opt.seed,
                                (uint64_t)b->depth << 32 | (uint32_t)i);
         for (int k = 0; k < n; k++) {
+            /* One position can cost 100 ms and more (a 32x32 board with a
+             * playout per child), so the clock is consulted per child too:
+             * ps_search_stopped paces itself by the time its calls take. */
+            if (k > 0 && slice_stopped(sl))
+                return NULL;
             ps_value gain = g->apply(s->inst, st, sl->moves[k], sl->tmp);
             sl->generated++;
             struct beam_cand *c = &sl->cand[sl->nc++];
@@ -458,10 +463,17 @@ static bool beam_alloc(struct beam *b, int width)
     b->seen_slots = 1;
     while (b->seen_slots < 2 * w)
         b->seen_slots <<= 1;
+    /* The slices' scratch (a playout's buffers, the moves, a state and a
+     * line each) counts too: on a 32x32 board it is most of a narrow beam. */
+    uint64_t per_slice = ps_playout_bytes(s->game, s->inst) +
+                         (uint64_t)b->max_moves * sizeof(ps_move) +
+                         s->state_size + depth * sizeof(ps_move) +
+                         sizeof(struct beam_slice);
     uint64_t bytes = 2 * w * (s->state_size + sizeof(ps_value)) +
                      depth * w * sizeof(struct beam_step) +
                      w * ((size_t)b->max_moves + 1) * sizeof(struct beam_cand) +
-                     b->seen_slots * sizeof(uint64_t);
+                     b->seen_slots * sizeof(uint64_t) +
+                     (uint64_t)b->threads * per_slice;
     if (!ps_memory_reserve(s, bytes))
         return false;
     b->reserved = bytes;
@@ -506,7 +518,8 @@ static enum ps_status beam_run(struct ps_search *s)
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
     bool rollout = s->opt.beam_playout || !s->game->evaluate;
     int threads = ps_thread_count(s);
-    for (bool first = true;; first = false) {
+    bool first = true, narrowed = false;
+    for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
                          .max_moves = s->game->max_moves(s->inst),
@@ -519,13 +532,22 @@ static enum ps_status beam_run(struct ps_search *s)
         beam_free(&b);
         if (!room) {
             /* A wider beam than memory allows ends the widening, not the
-             * run; without a first beam there is no answer at all. */
+             * run. A first beam that does not fit is narrowed until it does
+             * (the same widths for the same limit: still deterministic);
+             * only when not even one position fits is there no answer. */
+            if (first && width > 1) {
+                width /= 2;
+                narrowed = true;
+                continue;
+            }
             if (first)
                 s->stop = PS_STOP_MEMORY;
             break;
         }
+        first = false;
         snprintf(s->note, sizeof s->note,
-                 "heuristic: beam width %d, %s, %d thread%s", width,
+                 "heuristic: beam width %d%s, %s, %d thread%s", width,
+                 narrowed ? " (narrowed to fit --max-memory)" : "",
                  rollout ? "playout evaluation" : "game evaluation", threads,
                  threads == 1 ? "" : "s");
         if (!done || s->limits.seconds <= 0)

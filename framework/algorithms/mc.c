@@ -84,10 +84,15 @@ static void mc_worker_run(struct ps_worker *w)
 {
     const struct ps_game *g = w->s.game;
     struct mc_worker c;
-    c.moves = malloc((size_t)g->max_moves(w->s.inst) * sizeof *c.moves);
-    c.path = malloc(((size_t)g->max_depth(w->s.inst) + 1) * sizeof *c.path);
-    c.cur = malloc(w->s.state_size);
-    c.child = malloc(w->s.state_size);
+    size_t nmoves = (size_t)g->max_moves(w->s.inst);
+    size_t depth = (size_t)g->max_depth(w->s.inst) + 1;
+    bool room = ps_memory_reserve(&w->s, nmoves * sizeof *c.moves +
+                                             depth * sizeof *c.path +
+                                             2 * w->s.state_size);
+    c.moves = room ? malloc(nmoves * sizeof *c.moves) : NULL;
+    c.path = room ? malloc(depth * sizeof *c.path) : NULL;
+    c.cur = room ? malloc(w->s.state_size) : NULL;
+    c.child = room ? malloc(w->s.state_size) : NULL;
     if (!c.moves || !c.path || !c.cur || !c.child)
         w->s.stop = PS_STOP_MEMORY;
     else

@@ -135,6 +135,12 @@ static bool nmcs_alloc(struct nmcs *c, int levels)
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
     size_t size = c->w->s.state_size;
+    size_t nmoves = (size_t)g->max_moves(inst);
+    uint64_t per_level = 2 * size + nmoves * sizeof(ps_move) +
+                         depth * sizeof(ps_move);
+    if (!ps_memory_reserve(&c->w->s, depth * sizeof(ps_move) +
+                                         (uint64_t)levels * per_level))
+        return false;
     c->path = malloc(depth * sizeof *c->path);
     if (!c->path)
         return false;

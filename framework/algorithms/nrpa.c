@@ -203,6 +203,18 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
     size_t nmoves = (size_t)g->max_moves(inst);
     c->space = g->move_codes && g->move_code_space ? g->move_code_space(inst)
                                                    : NRPA_FALLBACK_SPACE;
+    /* The policies are the large part (a weight per move code and level);
+     * all of it counts against --max-memory. */
+    c->max_deltas = depth * nmoves;
+    uint64_t bytes = (uint64_t)(levels + 1) *
+                         ((uint64_t)c->space * sizeof(double) +
+                          depth * sizeof(ps_move)) +
+                     3 * (uint64_t)c->w->s.state_size +
+                     nmoves * (sizeof(ps_move) + sizeof(uint32_t) +
+                               2 * sizeof(double)) +
+                     c->max_deltas * sizeof(struct nrpa_delta);
+    if (!ps_memory_reserve(&c->w->s, bytes))
+        return false;
     for (int l = 0; l <= levels; l++) {
         c->pol[l] = calloc(c->space, sizeof *c->pol[l]);
         c->seq[l] = malloc(depth * sizeof *c->seq[l]);
@@ -220,7 +232,6 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
         if (!c->bias)
             return false;
     }
-    c->max_deltas = depth * nmoves;
     c->deltas = malloc(c->max_deltas * sizeof *c->deltas);
     return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
            c->deltas;

@@ -27,6 +27,14 @@ bool ps_playout_init(struct ps_playout *p, const struct ps_game *g,
     return true;
 }
 
+uint64_t ps_playout_bytes(const struct ps_game *g, const void *inst)
+{
+    uint64_t nmoves = (uint64_t)g->max_moves(inst);
+    uint64_t depth = (uint64_t)g->max_depth(inst) + 1;
+    return nmoves * (sizeof(ps_move) + sizeof(ps_value)) +
+           depth * sizeof(ps_move) + 2 * (uint64_t)g->state_size(inst);
+}
+
 void ps_playout_free(struct ps_playout *p)
 {
     free(p->moves);

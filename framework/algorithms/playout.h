@@ -31,6 +31,9 @@ struct ps_playout {
 bool ps_playout_init(struct ps_playout *p, const struct ps_game *g,
                      const void *inst);
 void ps_playout_free(struct ps_playout *p);
+/* The bytes ps_playout_init allocates for (g, inst): what a thread's
+ * playout scratch counts against --max-memory. */
+uint64_t ps_playout_bytes(const struct ps_game *g, const void *inst);
 
 /* Play uniformly random legal moves from `start` until none is left (score
  * games) or the goal or `max_len` moves (cost games; 0 = max_depth). Returns

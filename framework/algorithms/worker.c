@@ -119,15 +119,33 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->s.progress = false;
     w->s.opt.trace = 0;
     w->s.tick = 0;
+    w->s.clock_every = 1;
     if (s->limits.max_nodes) {
         uint64_t share = s->limits.max_nodes / (uint64_t)threads;
         w->s.limits.max_nodes = share ? share : 1;
+    }
+    /* Memory too is shared out evenly (what is left of it after the caller's
+     * own reservations), so a run uses the same share on every thread and
+     * the total stays within --max-memory. */
+    if (s->limits.max_memory) {
+        uint64_t left = s->limits.max_memory > s->stats.memory
+                            ? s->limits.max_memory - s->stats.memory
+                            : 0;
+        w->s.limits.max_memory = left / (uint64_t)threads;
+        if (w->s.limits.max_memory == 0)
+            w->s.limits.max_memory = 1; /* 0 would mean no limit */
     }
     w->index = index;
     w->threads = threads;
     w->shared = sh;
     ps_rng_seed_stream(&w->rng, s->opt.seed, (uint64_t)index);
-    w->line = malloc(((size_t)s->game->max_depth(s->inst) + 1) * sizeof *w->line);
+    size_t depth = (size_t)s->game->max_depth(s->inst) + 1;
+    if (!ps_memory_reserve(&w->s, depth * sizeof *w->line +
+                                      ps_playout_bytes(s->game, s->inst)))
+        return ps_error_set(err, NULL, 0, 0,
+                            "--max-memory leaves a thread too little for its "
+                            "playouts");
+    w->line = malloc(depth * sizeof *w->line);
     if (!w->line || !ps_playout_init(&w->po, s->game, s->inst))
         return ps_error_set(err, NULL, 0, 0, "out of memory");
     return ps_playout_set_policy(&w->po, s->opt.policy, s->opt.topk, err);

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "game.h"
 #include "lab.h"
+#include "memory_limit.h"
 #include "number.h"
 #include "playout.h"
 #include "replay.h"
@@ -241,15 +242,13 @@ static int cli_decimal(const char *option, const char *arg, double min,
     return cli_number(option, arg, true, min, max, 0, 0, out, NULL);
 }
 
-/* Without --max-memory, tables may take half of the physical memory: an
- * exact search left unbounded would otherwise grow until the kernel's
- * out-of-memory killer ends it, losing the best solution so far. */
+/* Without --max-memory, tables may take half of the memory the process may
+ * use (physical memory, the cgroup limit, RLIMIT_AS/RLIMIT_DATA: the
+ * smallest): an exact search left unbounded would otherwise grow until the
+ * kernel's out-of-memory killer ends it, losing the best solution so far. */
 static uint64_t default_max_memory(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0)
-        return (uint64_t)4 << 30;
-    return (uint64_t)pages * (uint64_t)size / 2;
+    return ps_memory_limit() / 2;
 }
 
 /* Parse argv into cli; returns -1 to go on, or an exit status. */

@@ -119,9 +119,11 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->note[0] = '\0';
     s->traced = 0;
     s->tick = 0;
+    s->clock_every = 1;
     s->algo_name = a->name;
     s->start = ps_now();
     s->last_progress = s->start;
+    s->last_clock = s->start;
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
@@ -189,9 +191,8 @@ static bool stopped_cheap(struct ps_search *s)
     return false;
 }
 
-static bool stopped_by_clock(struct ps_search *s)
+static bool stopped_by_clock(struct ps_search *s, double now)
 {
-    double now = ps_now();
     if (s->limits.seconds > 0 && now - s->start >= s->limits.seconds) {
         s->stop = PS_STOP_TIME;
         return true;
@@ -203,19 +204,39 @@ static bool stopped_by_clock(struct ps_search *s)
     return false;
 }
 
+/* How often the clock is read: about every PS_CLOCK_PERIOD seconds of the
+ * caller's work, never less often than every PS_CLOCK_MAX_CALLS calls. */
+#define PS_CLOCK_PERIOD 1e-3
+#define PS_CLOCK_MAX_CALLS 1024u
+
 bool ps_search_stopped(struct ps_search *s)
 {
     if (stopped_cheap(s))
         return true;
-    /* The clock costs more than the rest; read it every 1024 calls. */
-    if ((++s->tick & 1023u) != 0)
+    /* The clock costs more than the rest, so it is read every clock_every
+     * calls. A fixed count would not do: a call stands for 100 ns of work on
+     * a small board and for 100 ms on a 32x32 board with playouts, so the
+     * count follows the measured time per call (the interval goes up to
+     * PS_CLOCK_MAX_CALLS when calls are cheap, and down to every call when
+     * they are dear). */
+    if (++s->tick < s->clock_every)
         return false;
-    return stopped_by_clock(s);
+    s->tick = 0;
+    double now = ps_now();
+    double took = now - s->last_clock;
+    s->last_clock = now;
+    unsigned every = s->clock_every ? s->clock_every : 1;
+    if (took > PS_CLOCK_PERIOD)
+        every = every / 2 > 0 ? every / 2 : 1;
+    else if (took < PS_CLOCK_PERIOD / 4 && every < PS_CLOCK_MAX_CALLS)
+        every *= 2;
+    s->clock_every = every;
+    return stopped_by_clock(s, now);
 }
 
 bool ps_search_poll(struct ps_search *s)
 {
-    return stopped_cheap(s) || stopped_by_clock(s);
+    return stopped_cheap(s) || stopped_by_clock(s, ps_now());
 }
 
 bool ps_search_improves(const struct ps_search *s, ps_value value)

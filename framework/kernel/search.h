@@ -3,8 +3,9 @@
  * problem, the options, the limits, the statistics and the best solution.
  *
  * An algorithm (struct ps_algorithm) only has to
- *   - call ps_search_stopped() often (it is cheap: it reads the clock every
- *     1024 calls) and return when it says so;
+ *   - call ps_search_stopped() often (it is cheap: it reads the clock about
+ *     once a millisecond of work, at most every 1024 calls) and return when
+ *     it says so;
  *   - count its work in s->stats;
  *   - hand every complete solution it finds to ps_search_offer();
  *   - reserve table memory with ps_memory_reserve() before allocating;
@@ -117,6 +118,10 @@ struct ps_search {
     double start;         /* monotonic seconds */
     double last_progress;
     unsigned tick;
+    /* ps_search_stopped reads the clock every clock_every calls, adapted to
+     * the time the calls take (see there); last_clock is the last reading. */
+    unsigned clock_every;
+    double last_clock;
     const char *algo_name;
     /* Score games: the most any line from the start can be worth (the
      * game's upper bound of the start, or the start's own value when it has
