@@ -175,6 +175,24 @@ static void merge_worker(struct ps_search *s, const struct ps_worker *w)
         ps_search_offer(s, w->s.best.moves, w->s.best.len, w->s.best.value);
 }
 
+/* A run stopped before any playout (a node budget of 1 shared by the
+ * threads, memory for no thread) still has an answer in a score game: the
+ * empty line, worth the start's value. */
+static void offer_empty_line(struct ps_search *s)
+{
+    if (s->best.found || !(s->flags & PS_MAXIMISE))
+        return;
+    unsigned char *start = malloc(s->state_size);
+    ps_move *moves = malloc((size_t)s->game->max_moves(s->inst) * sizeof *moves);
+    if (start && moves) {
+        s->game->initial_state(s->inst, start);
+        bool over = s->game->moves(s->inst, start, moves, NULL) == 0;
+        ps_search_offer(s, NULL, 0, over ? ps_final_value(s, start, 0) : 0);
+    }
+    free(start);
+    free(moves);
+}
+
 /* The calling thread: progress lines and the clock, until all are done. */
 static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
 {
@@ -247,6 +265,7 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
         ps_search_free(&workers[i].s);
     }
 done:
+    offer_empty_line(s);
     free(workers);
     free(ids);
     pthread_mutex_destroy(&sh.lock);

@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 /* The memory limit of this process's cgroup, in bytes, or UINT64_MAX for
- * none: cgroup v2 `memory.max` of its cgroup and of every ancestor, and
+ * none: cgroup v2 `memory.max` of its cgroup and of every ancestor (under
+ * /sys/fs/cgroup, or /sys/fs/cgroup/unified on a hybrid system), and
  * cgroup v1 `memory.limit_in_bytes` likewise; the smallest wins. `root` is
  * prefixed to /proc/self/cgroup and /sys/fs/cgroup ("" on a real system; a
  * directory that mimics them in the tests). */
