@@ -80,8 +80,14 @@ static double nrpa_weights(struct nrpa *c, const double *pol, int n)
     return z;
 }
 
-/* A level-0 search: one playout from the root with policy pol[0]. */
-static ps_value nrpa_playout(struct nrpa *c)
+/* On a 32x32 board with every cell a move, one playout or one adaptation
+ * costs tens of milliseconds: the clock is consulted every this many moves
+ * as well, so a time limit is kept within a few milliseconds. */
+#define NRPA_CHECK_MOVES 64
+
+/* A level-0 search: one playout from the root with policy pol[0], its value
+ * in *value; false when a limit stopped it half way (no line then). */
+static bool nrpa_playout(struct nrpa *c, ps_value *value_out)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
@@ -91,6 +97,9 @@ static ps_value nrpa_playout(struct nrpa *c)
     ps_value value = 0;
     int len = 0;
     for (;;) {
+        if (len % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
+            ps_worker_stopped(w))
+            return false;
         int n = g->moves(inst, c->a, c->moves, NULL);
         w->s.stats.expanded++;
         if (n == 0)
@@ -116,7 +125,8 @@ static ps_value nrpa_playout(struct nrpa *c)
     c->len[0] = len;
     w->s.stats.playouts++;
     ps_worker_offer(w, c->seq[0], len, value);
-    return value;
+    *value_out = value;
+    return true;
 }
 
 /* Move pol towards seq[0..len): gradient steps computed from the policy as
@@ -129,6 +139,9 @@ static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
     size_t nd = 0;
     memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
+        /* Stopped half way: the policy is left as it was (the run ends). */
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(w))
+            return;
         int n = g->moves(inst, c->a, c->moves, NULL);
         nrpa_codes(c, c->a, n);
         double z = nrpa_weights(c, pol, n);
@@ -158,9 +171,8 @@ static bool nrpa_level(struct nrpa *c, int level, ps_value *value)
         memcpy(c->pol[level - 1], c->pol[level], bytes);
         ps_value v;
         if (level == 1) {
-            if (ps_worker_stopped(w))
+            if (ps_worker_stopped(w) || !nrpa_playout(c, &v))
                 break;
-            v = nrpa_playout(c);
         } else if (!nrpa_level(c, level - 1, &v)) {
             break;
         }
