@@ -8,7 +8,10 @@
 #   peak RSS  > --max-memory + RSS_BASELINE (what --max-memory does not
 #              count: the executable, its libraries, Lua, thread stacks,
 #              the allocator's own overhead)
-# Timing-based, so it is not part of ctest; run it on a quiet machine.
+# A run over the time limit is repeated once (a loaded machine's scheduler
+# can hold a process past its deadline) and the row says so; a second
+# overshoot fails. Timing-based, so it is not part of ctest; run it on a
+# quiet machine.
 #   scripts/stress.sh [BUILD_DIR]      (docs/benchmarks.md has its table)
 # Environment: PSOLVE_STRESS_START_ALLOWANCE (seconds, default 0.1),
 # PSOLVE_STRESS_RSS_BASELINE (MiB, default 16), PSOLVE_STRESS_ALGOS (a
@@ -66,6 +69,11 @@ run() {
   rss=$(awk '/Maximum resident set size/ { printf "%.1f", $NF / 1024 }' "$out.time")
 }
 
+# over A B: is A > B (decimals)?
+over() {
+  awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > b) }'
+}
+
 failures=0
 max_wall=$(awk -v s=$seconds -v a="$start_allowance" 'BEGIN { printf "%.2f", s + 0.1 + a }')
 max_rss=$((memory + rss_baseline))
@@ -83,9 +91,21 @@ for c in "${cases[@]}"; do
     # shellcheck disable=SC2206 # options are words on purpose
     opts=($options)
     verdict=ok
+    # A run over the time limit is run once more: on a loaded machine the
+    # scheduler, not psolve, may have held the process; the row says so.
     run "$work/t$n" "${opts[@]}" "${args[@]}" --time "$seconds" "$file"
+    if over "$wall" "$max_wall"; then
+      first=$wall
+      run "$work/t$n" "${opts[@]}" "${args[@]}" --time "$seconds" "$file"
+      verdict="ok (rerun; first $first s)"
+    fi
     t_wall=$wall t_rss=$rss t_rc=$rc
     run "$work/m$n" "${opts[@]}" "${args[@]}" --time "$seconds" --max-memory "$memory" "$file"
+    if over "$wall" "$max_wall"; then
+      first=$wall
+      run "$work/m$n" "${opts[@]}" "${args[@]}" --time "$seconds" --max-memory "$memory" "$file"
+      verdict="ok (rerun; first $first s)"
+    fi
     m_wall=$wall m_rss=$rss m_rc=$rc
     peak=$(awk '/^# peak_memory:/ { printf "%.1f", $3 / 1048576 }' "$work/m$n.stdout")
     for r in $t_rc $m_rc; do
@@ -93,11 +113,11 @@ for c in "${cases[@]}"; do
       # (an error, a crash) fails the run.
       case $r in 0|3|4) ;; *) verdict="exit $r"; failures=$((failures + 1)) ;; esac
     done
-    if awk -v a="$t_wall" -v b="$m_wall" -v m="$max_wall" 'BEGIN { exit !(a > m || b > m) }'; then
+    if over "$t_wall" "$max_wall" || over "$m_wall" "$max_wall"; then
       verdict="TIME over $max_wall s"
       failures=$((failures + 1))
     fi
-    if awk -v a="$m_rss" -v m="$max_rss" 'BEGIN { exit !(a > m) }'; then
+    if over "$m_rss" "$max_rss"; then
       verdict="RSS over $max_rss MiB"
       failures=$((failures + 1))
     fi
