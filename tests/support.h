@@ -143,6 +143,21 @@ static inline void test_release(const struct ps_game *g, void *inst,
     free(rules);
 }
 
+/* The text `g` generates with options `o`; free() it. */
+static inline char *test_generate(const struct ps_game *g,
+                                  const struct ps_gen_options *o)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_true(g->generate(o, mem, &err));
+    fclose(mem);
+    return text;
+}
+
 /* Run `psolve ARGS` through the shell in directory `dir`; stdout (and stderr
  * if merge, else it is dropped) goes into out. Returns the exit status. */
 static inline int test_psolve_v(const char *dir, char *out, size_t outlen,

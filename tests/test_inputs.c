@@ -128,7 +128,7 @@ static void test_json_string_is_utf8(void **unused)
 
 /* ---- through the command line ---- */
 
-static char dir[] = "/tmp/psolve_inputs_XXXXXX";
+static const char *dir; /* the group's temporary directory */
 
 static int run(char *out, size_t outlen, const char *fmt, ...)
 {
@@ -309,18 +309,12 @@ static void test_options_on_both_sides_of_the_command(void **unused)
     assert_contains(out, "--rows 2 --cols 3");
 }
 
-static int setup(void **unused)
+static int setup(void **state)
 {
-    (void)unused;
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **unused)
-{
-    (void)unused;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    if (test_dir_setup(state) != 0)
+        return -1;
+    dir = ((struct test_dir *)*state)->dir;
+    return 0;
 }
 
 int main(void)
@@ -337,5 +331,5 @@ int main(void)
         cmocka_unit_test(test_command_line_numbers),
         cmocka_unit_test(test_options_on_both_sides_of_the_command),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_dir_teardown);
 }

@@ -29,14 +29,7 @@ static void board_gen(struct board *b, int rows, int cols, int colors)
     assert_non_null(b->g);
     struct ps_gen_options o = {.rows = rows, .cols = cols, .colors = colors,
                                .seed = 5};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_non_null(mem);
-    struct ps_error err;
-    ps_error_clear(&err);
-    assert_true(b->g->generate(&o, mem, &err));
-    fclose(mem);
+    char *text = test_generate(b->g, &o);
     b->rules = test_rules(b->g, NULL);
     b->inst = test_load(b->g, b->rules, text);
     free(text);
@@ -166,6 +159,23 @@ static void test_nrpa_policies_count_against_memory(void **unused)
     assert_true(s.stats.peak_memory <= lim.max_memory);
     assert_true(s.best.found);
     assert_int_equal(s.best.len, 0);
+    ps_search_free(&s);
+    board_free(&b);
+}
+
+/* A limit that holds the policies of a few threads, not of 16: fewer
+ * threads run (the note says how many) instead of none getting enough. */
+static void test_fewer_threads_when_memory_is_short(void **unused)
+{
+    (void)unused;
+    struct board b;
+    board_gen(&b, 32, 32, 9);
+    struct ps_limits lim = {.max_nodes = 20000, .max_memory = 3u << 20};
+    struct ps_search s = run_algo(&b, "nrpa", &lim, 16, 0);
+    assert_true(s.best.found);
+    assert_true(s.best.len > 0);
+    assert_null(strstr(s.note, "16 threads"));
+    assert_true(s.stats.peak_memory <= lim.max_memory);
     ps_search_free(&s);
     board_free(&b);
 }
@@ -300,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_clock_follows_the_cost_of_calls),
         cmocka_unit_test(test_beam_keeps_time_when_positions_are_dear),
         cmocka_unit_test(test_nrpa_policies_count_against_memory),
+        cmocka_unit_test(test_fewer_threads_when_memory_is_short),
         cmocka_unit_test(test_monte_carlo_threads_share_the_memory_limit),
         cmocka_unit_test(test_first_beam_narrows_to_fit),
         cmocka_unit_test(test_one_node_still_answers),

@@ -18,6 +18,7 @@
 #include "replay.h"
 #include "rules.h"
 #include "search.h"
+#include "support.h"
 
 struct board {
     const struct ps_game *g;
@@ -46,14 +47,7 @@ static void board_gen(struct board *b, const char *preset, int rows, int cols,
     const struct ps_game *g = ps_game_find("samegame");
     struct ps_gen_options o = {.rows = rows, .cols = cols, .colors = colors,
                                .seed = seed};
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    assert_non_null(mem);
-    struct ps_error err;
-    ps_error_clear(&err);
-    assert_true(g->generate(&o, mem, &err));
-    fclose(mem);
+    char *text = test_generate(g, &o);
     board_load(b, preset, text);
     free(text);
 }

@@ -80,15 +80,21 @@ static void mc_game(struct ps_worker *w, struct mc_worker *c)
     }
 }
 
+/* The bytes of a worker's struct mc_worker buffers. */
+static uint64_t mc_worker_bytes(const struct ps_search *s)
+{
+    uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
+    uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
+    return (nmoves + depth) * sizeof(ps_move) + 2 * (uint64_t)s->state_size;
+}
+
 static void mc_worker_run(struct ps_worker *w)
 {
     const struct ps_game *g = w->s.game;
     struct mc_worker c;
     size_t nmoves = (size_t)g->max_moves(w->s.inst);
     size_t depth = (size_t)g->max_depth(w->s.inst) + 1;
-    bool room = ps_memory_reserve(&w->s, nmoves * sizeof *c.moves +
-                                             depth * sizeof *c.path +
-                                             2 * w->s.state_size);
+    bool room = ps_memory_reserve(&w->s, mc_worker_bytes(&w->s));
     c.moves = room ? malloc(nmoves * sizeof *c.moves) : NULL;
     c.path = room ? malloc(depth * sizeof *c.path) : NULL;
     c.cur = room ? malloc(w->s.state_size) : NULL;
@@ -112,7 +118,7 @@ static enum ps_status mc_run(struct ps_search *s)
     char what[64];
     snprintf(what, sizeof what, "mc, %d rollouts, select %s", s->opt.rollouts,
              s->opt.select_max ? "max" : "mean");
-    return ps_mc_run(s, mc_worker_run, what);
+    return ps_mc_run(s, mc_worker_run, what, mc_worker_bytes(s));
 }
 
 const struct ps_algorithm ps_algo_mc = {

@@ -129,17 +129,24 @@ static void nmcs_free(struct nmcs *c)
     }
 }
 
+/* The bytes nmcs_alloc allocates: the path, and per level two states, the
+ * moves and the best line. */
+static uint64_t nmcs_bytes(const struct ps_search *s, int levels)
+{
+    uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
+    uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
+    uint64_t per_level = 2 * (uint64_t)s->state_size +
+                         (nmoves + depth) * sizeof(ps_move);
+    return depth * sizeof(ps_move) + (uint64_t)levels * per_level;
+}
+
 static bool nmcs_alloc(struct nmcs *c, int levels)
 {
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
     size_t size = c->w->s.state_size;
-    size_t nmoves = (size_t)g->max_moves(inst);
-    uint64_t per_level = 2 * size + nmoves * sizeof(ps_move) +
-                         depth * sizeof(ps_move);
-    if (!ps_memory_reserve(&c->w->s, depth * sizeof(ps_move) +
-                                         (uint64_t)levels * per_level))
+    if (!ps_memory_reserve(&c->w->s, nmcs_bytes(&c->w->s, levels)))
         return false;
     c->path = malloc(depth * sizeof *c->path);
     if (!c->path)
@@ -188,7 +195,7 @@ static enum ps_status nmcs_run(struct ps_search *s)
         s->opt.level = NMCS_MAX_LEVEL;
     char what[64];
     snprintf(what, sizeof what, "nmcs level %d", s->opt.level);
-    return ps_mc_run(s, nmcs_worker_run, what);
+    return ps_mc_run(s, nmcs_worker_run, what, nmcs_bytes(s, s->opt.level));
 }
 
 const struct ps_algorithm ps_algo_nmcs = {

@@ -28,11 +28,6 @@
 #define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
 
-struct nrpa_delta {
-    uint32_t code;
-    double d;
-};
-
 struct nrpa {
     struct ps_worker *w;
     uint32_t space;
@@ -44,8 +39,7 @@ struct nrpa {
     uint32_t *codes;
     double *prob;
     double *bias; /* the playout policy's prior, NULL for none */
-    struct nrpa_delta *deltas;
-    size_t max_deltas;
+    double *next_pol; /* nrpa_adapt's new policy, built beside the old */
 };
 
 /* Codes (and the prior, if any) of moves[0..n) of `state`. */
@@ -130,13 +124,16 @@ static bool nrpa_playout(struct nrpa *c, ps_value *value_out)
 }
 
 /* Move pol towards seq[0..len): gradient steps computed from the policy as
- * it was before this call, then applied together. */
+ * it was before this call, added in line order to a copy that then
+ * replaces it (a copy of the policy is far smaller than the steps of a long
+ * line on a large board: 36,864 weights against 1025 x 1025 steps). */
 static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    size_t nd = 0;
+    size_t bytes = (size_t)c->space * sizeof *pol;
+    memcpy(c->next_pol, pol, bytes);
     memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
         /* Stopped half way: the policy is left as it was (the run ends). */
@@ -145,19 +142,18 @@ static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
         int n = g->moves(inst, c->a, c->moves, NULL);
         nrpa_codes(c, c->a, n);
         double z = nrpa_weights(c, pol, n);
-        for (int i = 0; i < n && nd < c->max_deltas; i++) {
+        for (int i = 0; i < n; i++) {
             double d = -NRPA_ALPHA * c->prob[i] / z;
             if (c->moves[i] == seq[k])
                 d += NRPA_ALPHA;
-            c->deltas[nd++] = (struct nrpa_delta){c->codes[i], d};
+            c->next_pol[c->codes[i]] += d;
         }
         g->apply(inst, c->a, seq[k], c->b);
         unsigned char *t = c->a;
         c->a = c->b;
         c->b = t;
     }
-    for (size_t i = 0; i < nd; i++)
-        pol[c->deltas[i].code] += c->deltas[i].d;
+    memcpy(pol, c->next_pol, bytes);
 }
 
 /* Level >= 1: returns false when stopped before any line was found. */
@@ -204,7 +200,26 @@ static void nrpa_free(struct nrpa *c)
     free(c->codes);
     free(c->prob);
     free(c->bias);
-    free(c->deltas);
+    free(c->next_pol);
+}
+
+static uint32_t nrpa_code_space(const struct ps_search *s)
+{
+    const struct ps_game *g = s->game;
+    return g->move_codes && g->move_code_space ? g->move_code_space(s->inst)
+                                               : NRPA_FALLBACK_SPACE;
+}
+
+/* The bytes nrpa_alloc allocates: the policies are the large part (a weight
+ * per move code, for each level and the adaptation's copy). */
+static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
+{
+    uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
+    uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
+    uint64_t policy = (uint64_t)nrpa_code_space(s) * sizeof(double);
+    return (uint64_t)(levels + 1) * (policy + depth * sizeof(ps_move)) +
+           policy + 3 * (uint64_t)s->state_size +
+           nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
 static bool nrpa_alloc(struct nrpa *c, int levels)
@@ -213,19 +228,8 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
     size_t nmoves = (size_t)g->max_moves(inst);
-    c->space = g->move_codes && g->move_code_space ? g->move_code_space(inst)
-                                                   : NRPA_FALLBACK_SPACE;
-    /* The policies are the large part (a weight per move code and level);
-     * all of it counts against --max-memory. */
-    c->max_deltas = depth * nmoves;
-    uint64_t bytes = (uint64_t)(levels + 1) *
-                         ((uint64_t)c->space * sizeof(double) +
-                          depth * sizeof(ps_move)) +
-                     3 * (uint64_t)c->w->s.state_size +
-                     nmoves * (sizeof(ps_move) + sizeof(uint32_t) +
-                               2 * sizeof(double)) +
-                     c->max_deltas * sizeof(struct nrpa_delta);
-    if (!ps_memory_reserve(&c->w->s, bytes))
+    c->space = nrpa_code_space(&c->w->s);
+    if (!ps_memory_reserve(&c->w->s, nrpa_bytes(&c->w->s, levels)))
         return false;
     for (int l = 0; l <= levels; l++) {
         c->pol[l] = calloc(c->space, sizeof *c->pol[l]);
@@ -244,9 +248,9 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
         if (!c->bias)
             return false;
     }
-    c->deltas = malloc(c->max_deltas * sizeof *c->deltas);
+    c->next_pol = malloc((size_t)c->space * sizeof *c->next_pol);
     return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
-           c->deltas;
+           c->next_pol;
 }
 
 static void nrpa_worker_run(struct ps_worker *w)
@@ -286,7 +290,7 @@ static enum ps_status nrpa_run(struct ps_search *s)
     char what[64];
     snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
              s->opt.iterations);
-    return ps_mc_run(s, nrpa_worker_run, what);
+    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
 }
 
 const struct ps_algorithm ps_algo_nrpa = {

@@ -108,6 +108,29 @@ static void *worker_main(void *p)
     return NULL;
 }
 
+/* What every worker reserves for itself: its line and playout scratch. */
+static uint64_t worker_scratch_bytes(const struct ps_search *s)
+{
+    uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
+    return depth * sizeof(ps_move) + ps_playout_bytes(s->game, s->inst);
+}
+
+/* The threads --max-memory holds, each with `per` bytes (at least 1: that
+ * one then stops on its reservation, and the run answers the empty line). */
+static int threads_that_fit(const struct ps_search *s, int threads,
+                            uint64_t per)
+{
+    if (!s->limits.max_memory || per == 0)
+        return threads;
+    uint64_t left = s->limits.max_memory > s->stats.memory
+                        ? s->limits.max_memory - s->stats.memory
+                        : 0;
+    uint64_t fit = left / per;
+    if (fit < 1)
+        fit = 1;
+    return fit < (uint64_t)threads ? (int)fit : threads;
+}
+
 static bool worker_init(struct ps_worker *w, struct ps_search *s,
                         struct ps_mc_shared *sh, int index, int threads,
                         struct ps_error *err)
@@ -140,8 +163,7 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->shared = sh;
     ps_rng_seed_stream(&w->rng, s->opt.seed, (uint64_t)index);
     size_t depth = (size_t)s->game->max_depth(s->inst) + 1;
-    if (!ps_memory_reserve(&w->s, depth * sizeof *w->line +
-                                      ps_playout_bytes(s->game, s->inst)))
+    if (!ps_memory_reserve(&w->s, worker_scratch_bytes(s)))
         return ps_error_set(err, NULL, 0, 0,
                             "--max-memory leaves a thread too little for its "
                             "playouts");
@@ -215,9 +237,10 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
 }
 
 enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
-                         const char *what)
+                         const char *what, uint64_t worker_bytes)
 {
-    int threads = ps_thread_count(s);
+    int threads = threads_that_fit(s, ps_thread_count(s),
+                                   worker_scratch_bytes(s) + worker_bytes);
     struct ps_mc_shared sh;
     memset(&sh, 0, sizeof sh);
     sh.fn = fn;

@@ -40,10 +40,13 @@ struct ps_worker {
 typedef void (*ps_worker_fn)(struct ps_worker *w);
 
 /* Runs fn(worker) in every worker; `what` describes the run for the note
- * ("nmcs level 2"), followed by the playout policy. Returns PS_HEURISTIC
- * (the driver turns it into PS_INCOMPLETE when a limit stopped the run). */
+ * ("nmcs level 2"), followed by the playout policy. `worker_bytes` is what
+ * fn reserves (ps_memory_reserve on w->s) per thread: each worker gets an
+ * even share of --max-memory, and a limit that does not hold that many
+ * threads runs fewer (the note says how many). Returns PS_HEURISTIC (the
+ * driver turns it into PS_INCOMPLETE when a limit stopped the run). */
 enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
-                         const char *what);
+                         const char *what, uint64_t worker_bytes);
 
 /* The stop check of a worker: cheap, call it between playouts. */
 bool ps_worker_stopped(struct ps_worker *w);
