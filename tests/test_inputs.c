@@ -284,6 +284,11 @@ static void test_command_line_numbers(void **unused)
     assert_true(strstr(out, "nan") == NULL);
     assert_int_equal(run(out, sizeof out, "gen --game watersort --colors 40"), 2);
     assert_contains(out, "colours must be 1..32");
+    /* the user's own bad argument is echoed escaped too */
+    assert_int_equal(run(out, sizeof out, "--algo \"$(printf 'x\\r')\" b3.txt"),
+                     2);
+    assert_contains(out, "unknown algorithm 'x\\r'");
+    assert_printable(out);
 }
 
 static void test_options_on_both_sides_of_the_command(void **unused)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "escape.h"
 #include "game.h"
 #include "lab.h"
 #include "memory_limit.h"
@@ -204,8 +205,11 @@ static bool option_given(const struct cli *c, const char *name)
 
 static int usage_error(const char *fmt, const char *arg)
 {
+    /* The argument is the user's: a raw control byte would garble the line. */
+    char shown[512];
+    ps_escape(shown, sizeof shown, arg, strlen(arg), false);
     fprintf(stderr, "psolve: ");
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, shown);
     fprintf(stderr, "\nTry 'psolve --help'.\n");
     return PS_EXIT_USAGE;
 }
@@ -646,10 +650,11 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
     }
     /* A cost-game solution that does not reach the goal is not a solution. */
     status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;
-    if (status != PS_EXIT_OK)
-        fprintf(stderr, "psolve: %s: the moves are legal but do not solve the "
-                        "puzzle\n",
-                c->files[1]);
+    if (status != PS_EXIT_OK) {
+        fputs("psolve: ", stderr);
+        ps_print_escaped(stderr, c->files[1]);
+        fputs(": the moves are legal but do not solve the puzzle\n", stderr);
+    }
 done:
     free(final);
     free(text);
