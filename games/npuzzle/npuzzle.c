@@ -211,10 +211,24 @@ static bool np_is_goal(const void *p, const void *state)
     return true;
 }
 
+/* ---- heuristics (all but double-manhattan admissible; tested against
+ * breadth-first distances in tests/test_npuzzle.c) ---- */
+
+/* Tiles not at home: each needs at least one slide. */
+static ps_value np_misplaced(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    ps_value h = 0;
+    for (int i = 0; i < in->cells; i++)
+        h += s[i] && s[i] != i + 1;
+    return h;
+}
+
 /* Manhattan distance: every tile needs at least as many slides as rows and
  * columns between it and its home, and one slide moves one tile one step,
  * so the sum is a lower bound on the slides left (admissible). */
-static ps_value np_heuristic(const void *p, const void *state)
+static ps_value np_manhattan(const void *p, const void *state)
 {
     const struct np_instance *in = p;
     const unsigned char *s = state;
@@ -227,6 +241,72 @@ static ps_value np_heuristic(const void *p, const void *state)
     }
     return h;
 }
+
+/* The fewest of keys[0..n) to take out so that the rest increase: n minus
+ * the longest increasing subsequence (n <= NP_MAX, so quadratic is fine). */
+static int np_out_of_order(const int *keys, int n)
+{
+    int lis[NP_MAX], longest = 0;
+    for (int i = 0; i < n; i++) {
+        lis[i] = 1;
+        for (int j = 0; j < i; j++)
+            if (keys[j] < keys[i] && lis[j] + 1 > lis[i])
+                lis[i] = lis[j] + 1;
+        if (lis[i] > longest)
+            longest = lis[i];
+    }
+    return n - longest;
+}
+
+/* Manhattan plus linear conflicts (Hansson, Mayer and Yung 1992): tiles in
+ * their home row (column) that must pass each other in it. Of the tiles of
+ * one line that are home in it, all but an increasing subsequence of their
+ * home positions must leave the line and come back, two slides each beyond
+ * their Manhattan distance; rows and columns count different slides
+ * (vertical ones leave a row, horizontal ones a column), so both add up. */
+static ps_value np_linear_conflict(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    int n = in->n;
+    ps_value extra = 0;
+    for (int line = 0; line < n; line++) {
+        int row_keys[NP_MAX], col_keys[NP_MAX], nr = 0, nc = 0;
+        for (int k = 0; k < n; k++) {
+            int r = s[line * n + k], c = s[k * n + line];
+            if (r && (r - 1) / n == line)
+                row_keys[nr++] = (r - 1) % n;
+            if (c && (c - 1) % n == line)
+                col_keys[nc++] = (c - 1) / n;
+        }
+        extra += 2 * (np_out_of_order(row_keys, nr) +
+                      np_out_of_order(col_keys, nc));
+    }
+    return np_manhattan(p, state) + extra;
+}
+
+/* Twice Manhattan: not admissible, for the lab that shows what an
+ * overestimate costs (A* with it is weighted A* with w = 2). */
+static ps_value np_double_manhattan(const void *p, const void *state)
+{
+    return 2 * np_manhattan(p, state);
+}
+
+static const struct ps_heuristic np_heuristics[] = {
+    {"zero", "h = 0: A* is uniform-cost search (admissible)", true,
+     ps_heuristic_zero},
+    {"misplaced", "tiles not at home (admissible)", true, np_misplaced},
+    {"manhattan", "sum of the tiles' row and column distances to home "
+                  "(admissible, the default)",
+     true, np_manhattan},
+    {"linear-conflict", "Manhattan + 2 per tile that must leave its home "
+                        "row or column to let another pass (admissible)",
+     true, np_linear_conflict},
+    {"double-manhattan", "2 x Manhattan: NOT admissible, answers are "
+                         "heuristic",
+     false, np_double_manhattan},
+    {NULL, NULL, false, NULL},
+};
 
 /* ---- text forms ---- */
 
@@ -371,11 +451,12 @@ const struct ps_game npuzzle_game = {
     .moves = np_moves,
     .apply = np_apply,
     .is_goal = np_is_goal,
-    .heuristic = np_heuristic,
+    .heuristic = np_manhattan,
     .check = np_check,
     .print_state = np_print_state,
     .format_move = np_format_move,
     .parse_move = np_parse_move,
     .generate = np_generate,
     .bench_sizes = np_bench_sizes,
+    .heuristics = np_heuristics,
 };
