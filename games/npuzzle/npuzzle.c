@@ -395,8 +395,35 @@ static bool np_check(const void *p, char *why, size_t len)
 
 /* ---- generation ---- */
 
+/* --moves K: K random slides from the goal, never straight back, so the
+ * optimum is at most K (a lab can pick how hard its puzzles are). */
+static void np_scramble(int *t, int n, int moves, struct ps_rng *rng)
+{
+    int blank = n * n - 1, previous = -1;
+    for (int k = 0; k < moves; k++) {
+        int next[4], count = 0, r = blank / n, c = blank % n;
+        if (r > 0)
+            next[count++] = blank - n;
+        if (r + 1 < n)
+            next[count++] = blank + n;
+        if (c > 0)
+            next[count++] = blank - 1;
+        if (c + 1 < n)
+            next[count++] = blank + 1;
+        int pick;
+        do
+            pick = next[ps_rng_below(rng, (uint32_t)count)];
+        while (pick == previous);
+        t[blank] = t[pick];
+        t[pick] = 0;
+        previous = blank;
+        blank = pick;
+    }
+}
+
 /* A uniformly random solvable position: a random permutation, fixed up by
- * one swap of two tiles when its parity makes it unsolvable. */
+ * one swap of two tiles when its parity makes it unsolvable. Or, with
+ * --moves K, a scramble of K slides. */
 static bool np_generate(const struct ps_gen_options *o, FILE *out,
                         struct ps_error *err)
 {
@@ -404,24 +431,35 @@ static bool np_generate(const struct ps_gen_options *o, FILE *out,
     if (n < NP_MIN || n > NP_MAX)
         return ps_error_set(err, NULL, 0, 0, "size (--rows) must be %d..%d",
                             NP_MIN, NP_MAX);
+    if (o->moves < 0 || o->moves > 1000000)
+        return ps_error_set(err, NULL, 0, 0, "--moves must be 0..1000000");
     int cells = n * n, t[NP_MAX * NP_MAX];
     struct ps_rng rng;
     ps_rng_seed(&rng, o->seed);
-    for (int i = 0; i < cells; i++)
-        t[i] = i;
-    for (int i = cells - 1; i > 0; i--) {
-        int j = (int)ps_rng_below(&rng, (uint32_t)i + 1), x = t[i];
-        t[i] = t[j];
-        t[j] = x;
+    if (o->moves > 0) {
+        for (int i = 0; i < cells; i++)
+            t[i] = (i + 1) % cells;
+        np_scramble(t, n, o->moves, &rng);
+        fprintf(out, "# psolve gen --game npuzzle --rows %d --moves %d --seed "
+                     "%llu (optimum <= %d)\n",
+                n, o->moves, (unsigned long long)o->seed, o->moves);
+    } else {
+        for (int i = 0; i < cells; i++)
+            t[i] = i;
+        for (int i = cells - 1; i > 0; i--) {
+            int j = (int)ps_rng_below(&rng, (uint32_t)i + 1), x = t[i];
+            t[i] = t[j];
+            t[j] = x;
+        }
+        if (!np_solvable(t, n)) {
+            /* Swapping two tiles flips the parity. */
+            int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
+            t[a] = t[b];
+            t[b] = x;
+        }
+        fprintf(out, "# psolve gen --game npuzzle --rows %d --seed %llu\n", n,
+                (unsigned long long)o->seed);
     }
-    if (!np_solvable(t, n)) {
-        /* Swapping two tiles flips the parity. */
-        int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
-        t[a] = t[b];
-        t[b] = x;
-    }
-    fprintf(out, "# psolve gen --game npuzzle --rows %d --seed %llu\n", n,
-            (unsigned long long)o->seed);
     for (int i = 0; i < cells; i++)
         fprintf(out, "%d%c", t[i], i % n == n - 1 ? '\n' : ' ');
     return true;
