@@ -647,14 +647,16 @@ static bool solved_under_other_rules(const struct cli *c,
     rules_stamp(c, g, rules, now, now_len);
     uint64_t hash;
     int line;
-    if (!ps_rules_stamp_find(text, len, was, was_len, &hash, &line) ||
+    char name[64];
+    if (!ps_rules_stamp_find(text, len, name, sizeof name, &hash, &line) ||
         hash == ps_rules_hash(g, rules))
         return false;
+    snprintf(was, was_len, "%s hash %016llx", name, (unsigned long long)hash);
     fprintf(stderr,
             "psolve: warning: %s:%d: solved under rules '%s' (hash %016llx), "
             "replayed under rules %s: the %s may differ (give --rules %s)\n",
-            c->files[1], line, was, (unsigned long long)hash, now,
-            maximise ? "score" : "cost", was);
+            c->files[1], line, name, (unsigned long long)hash, now,
+            maximise ? "score" : "cost", name);
     return true;
 }
 
@@ -686,7 +688,7 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
     struct ps_fact facts[PS_MAX_FACTS];
     int nfacts = g->facts ? g->facts(inst, final, facts, PS_MAX_FACTS) : 0;
-    char now[96], was[64] = "";
+    char now[96], was[96] = "";
     bool other_rules = solved_under_other_rules(c, g, pz.rules, maximise, text,
                                                 len, now, sizeof now, was,
                                                 sizeof was);
