@@ -88,7 +88,8 @@ struct ps_options {
  *   duplicates  successors (A*, bfs, greedy, wastar) or nodes (dfs, IDA*)
  *               dropped because the same state was already known at no
  *               larger g: in the closed/open table, the transposition table,
- *               or on the current path (`cycles` counts that last part)
+ *               or on the current path (`cycles` counts that last part);
+ *               beam: candidates equal to one already in the next beam
  *   cycles      duplicates found on the current path (IDA*, dfs on cost
  *               games): a successor equal to one of its ancestors
  *   reexpanded  expansions of a state expanded before in this run: A* and
@@ -103,7 +104,8 @@ struct ps_options {
  *                      bound no better than the best (dfs on score games)
  *   pruned_commuting   moves skipped as the second order of two commuting
  *                      moves (the game's redundant_after; IDA*)
- *   pruned_candidates  moves left out by --candidates K (dfs)
+ *   pruned_candidates  moves left out by --candidates K (dfs), candidates
+ *                      left out of the beam by its width (beam)
  *   pruned_depth       nodes cut by --max-depth (dfs)
  *   peak_frontier  most entries on the open list (best-first), the widest
  *                  beam (beam); 0 for depth-first searches
