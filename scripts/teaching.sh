@@ -12,7 +12,8 @@ sheet=${1:-all}
 
 run() {
   echo "\$ psolve $*"
-  "$psolve" --quiet "$@" || echo "(exit status $?)"
+  if [ "$1" = lab ]; then shift; set -- lab --quiet "$@"; else set -- --quiet "$@"; fi
+  "$psolve" "$@" || echo "(exit status $?)"
   echo
 }
 

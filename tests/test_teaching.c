@@ -232,6 +232,17 @@ static void test_cli_heuristics(void **state)
                                 "peak_memory,seconds,verified,heuristic,h_start,"
                                 "ebf,iterations,stopped,cycles,reexpanded,"));
     assert_non_null(strstr(out, "astar:h=misplaced,optimal,2,2,"));
+    /* A lab: a row per puzzle x label and a summary row per label. */
+    test_write_file(d->dir, "q.txt", "1 2 3\n4 5 6\n7 0 8\n");
+    assert_int_equal(run(state, out, sizeof out, false,
+                         "lab --game npuzzle --algo astar,bfs --heuristic "
+                         "zero,misplaced --jobs 2 p.txt q.txt"),
+                     0);
+    assert_non_null(strstr(out, "# lab: 2 puzzles x 3 algorithms"));
+    assert_non_null(strstr(out, "p.txt  npuzzle    default    astar:h=zero"));
+    assert_non_null(strstr(out, "q.txt  npuzzle    default    astar:h=misplaced"));
+    assert_non_null(strstr(out, "\nastar:h=misplaced     2      2       2"));
+    assert_non_null(strstr(out, "\nbfs                   2      2       2"));
 }
 
 static void test_rules_recorded_and_checked(void **state)
