@@ -44,10 +44,12 @@ watersort() {
 
 samegame() {
   local ex=games/samegame/examples
-  run --algo dfs,dfs:h=colours,dfs:no-bound,dfs:no-memo $ex/samegame-7x7-4c.txt
-  run --algo dfs,greedy,mc,nmcs,nrpa,beam --threads 1 --max-nodes 3000000 $ex/samegame-7x7-4c.txt
-  run --algo dfs,nmcs,nrpa,beam --threads 1 --max-nodes 20000000 $ex/samegame-8x8-4c.txt
-  run --algo dfs,nrpa --max-nodes 3000000 --threads 1 --rules popstar $ex/samegame-7x7-4c.txt
+  run --algo dfs,dfs:h=colours,dfs:no-bound,dfs:no-memo --max-nodes 5000000 $ex/samegame-7x7-4c.txt
+  run --algo dfs,greedy,mc,nmcs,nmcs:level=3,nrpa,beam,beam:beam-width=1000 --threads 1 \
+    $ex/samegame-7x7-4c.txt
+  run --algo dfs,nmcs:level=3,nrpa,beam:beam-width=1000 --threads 1 $ex/samegame-8x8-4c.txt
+  run --algo dfs,nmcs:level=3,beam:beam-width=1000 --threads 1 --rules popstar \
+    $ex/samegame-7x7-4c.txt
 }
 
 start=$(date +%s.%N)
