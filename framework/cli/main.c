@@ -80,7 +80,7 @@ static const char usage_text[] =
  * docs/counters.md). */
 static const char usage_text_heuristics[] =
     "Heuristics, variants, counters:\n"
-    "  --heuristic H[,H2]  the game's heuristic (cost games) or bound (score\n"
+    "  --heuristic H,...  the game's heuristic (cost games) or bound (score\n"
     "                     games) by name (psolve list shows them, marked\n"
     "                     admissible or not); a comma list runs each\n"
     "                     heuristic-using --algo once per name, side by side.\n"

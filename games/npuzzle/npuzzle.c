@@ -293,16 +293,15 @@ static ps_value np_double_manhattan(const void *p, const void *state)
 }
 
 static const struct ps_heuristic np_heuristics[] = {
-    {"zero", "h = 0: A* is uniform-cost search (admissible)", true,
+    {"zero", "h = 0: A* is uniform-cost search", true,
      ps_heuristic_zero},
-    {"misplaced", "tiles not at home (admissible)", true, np_misplaced},
-    {"manhattan", "sum of the tiles' row and column distances to home "
-                  "(admissible, the default)",
+    {"misplaced", "tiles not at home", true, np_misplaced},
+    {"manhattan", "sum of the tiles' row and column distances to home",
      true, np_manhattan},
     {"linear-conflict", "Manhattan + 2 per tile that must leave its home "
-                        "row or column to let another pass (admissible)",
+                        "row or column to let another pass",
      true, np_linear_conflict},
-    {"double-manhattan", "2 x Manhattan: NOT admissible, answers are "
+    {"double-manhattan", "2 x Manhattan: overestimates, so answers are "
                          "heuristic",
      false, np_double_manhattan},
     {NULL, NULL, false, NULL},

@@ -730,10 +730,10 @@ static ps_value sg_bound_colours(const void *p, const void *state)
 
 static const struct ps_heuristic sg_bounds[] = {
     {"dead-cells", "per-colour bound by cell count + the best end value "
-                   "the dead cells allow (sound, the default)",
+                   "the dead cells allow",
      true, sg_upper_bound},
     {"colours", "per-colour bound by cell count + the best end value of any "
-                "ending (sound, looser)",
+                "ending (looser)",
      true, sg_bound_colours},
     {NULL, NULL, false, NULL},
 };

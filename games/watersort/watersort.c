@@ -751,13 +751,13 @@ static ps_value ws_heuristic_lookahead(const void *p, const void *state)
 }
 
 static const struct ps_heuristic ws_heuristics[] = {
-    {"zero", "h = 0: A* is uniform-cost search (admissible)", true,
+    {"zero", "h = 0: A* is uniform-cost search", true,
      ps_heuristic_zero},
-    {"phi", "segments beyond the tubes each colour fills, + missing bottoms "
-            "(admissible)",
+    {"phi", "segments beyond the tubes each colour fills, + missing "
+            "bottoms",
      true, ws_heuristic_phi},
-    {"lookahead", "phi + 1 when no move can lower phi (admissible; the "
-                  "default unless the rules set lookahead = false)",
+    {"lookahead", "phi + 1 when no move can lower phi (the default "
+                  "unless the rules set lookahead = false)",
      true, ws_heuristic_lookahead},
     {NULL, NULL, false, NULL},
 };
