@@ -214,6 +214,17 @@ static void test_exact_algorithms_agree(void **unused)
     free(rules);
 }
 
+/* psolve gen's text for these options; false with err when refused. */
+static bool gen_text(const struct ps_gen_options *o, char *text, size_t len,
+                     struct ps_error *err)
+{
+    FILE *f = fmemopen(text, len, "w");
+    assert_non_null(f);
+    bool ok = G->generate(o, f, err);
+    fclose(f);
+    return ok;
+}
+
 /* gen --moves K: K slides from the goal, so the optimum is at most K (and
  * of the parity of K); the same seed gives the same puzzle. */
 static void test_gen_moves_bounds_the_optimum(void **unused)
@@ -225,12 +236,8 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
             char text[256], again[256];
             struct ps_gen_options o = {.rows = 3, .seed = seed, .moves = k};
             struct ps_error err;
-            FILE *f = fmemopen(text, sizeof text, "w");
-            assert_true(G->generate(&o, f, &err));
-            fclose(f);
-            f = fmemopen(again, sizeof again, "w");
-            assert_true(G->generate(&o, f, &err));
-            fclose(f);
+            assert_true(gen_text(&o, text, sizeof text, &err));
+            assert_true(gen_text(&o, again, sizeof again, &err));
             assert_string_equal(text, again);
             if (k > 0)
                 assert_non_null(strstr(text, "--moves"));
@@ -251,9 +258,7 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
     char text[256];
     struct ps_gen_options o = {.rows = 4, .seed = 9, .moves = 30};
     struct ps_error err;
-    FILE *f = fmemopen(text, sizeof text, "w");
-    assert_true(G->generate(&o, f, &err));
-    fclose(f);
+    assert_true(gen_text(&o, text, sizeof text, &err));
     void *inst = test_load(G, rules, text);
     struct ps_search s;
     ps_search_init(&s, G, inst, NULL, NULL);
@@ -263,9 +268,7 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
     ps_search_free(&s);
     G->free_instance(inst);
     o.moves = -1;
-    f = fmemopen(text, sizeof text, "w");
-    assert_false(G->generate(&o, f, &err));
-    fclose(f);
+    assert_false(gen_text(&o, text, sizeof text, &err));
     assert_non_null(strstr(err.msg, "--moves"));
     free(rules);
 }

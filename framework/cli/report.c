@@ -405,6 +405,31 @@ void ps_report_layers(FILE *out, const struct ps_run *runs, int n)
     }
 }
 
+/* The cells of a run both tables print: `none` where a value is missing
+ * ("" in CSV, "-" in text), the ebf with `digits` decimals. */
+struct run_cells {
+    char value[32], moves[16], h0[24], ebf[24];
+};
+
+static void run_cells(const struct ps_run *r, const char *none, int digits,
+                      struct run_cells *c)
+{
+    const struct ps_stats *st = &r->stats;
+    snprintf(c->value, sizeof c->value, "%s", none);
+    snprintf(c->moves, sizeof c->moves, "%s", none);
+    snprintf(c->h0, sizeof c->h0, "%s", none);
+    snprintf(c->ebf, sizeof c->ebf, "%s", none);
+    if (r->found) {
+        snprintf(c->value, sizeof c->value, "%lld", (long long)r->value);
+        snprintf(c->moves, sizeof c->moves, "%d", r->len);
+    }
+    if (st->has_h_start)
+        snprintf(c->h0, sizeof c->h0, "%lld", (long long)st->h_start);
+    double b = ps_effective_branching(st->generated, r->found ? r->len : 0);
+    if (b > 0)
+        snprintf(c->ebf, sizeof c->ebf, "%.*f", digits, b);
+}
+
 /* The CSV table: the columns of earlier versions first, in their order,
  * then the newer ones; raw numbers throughout. */
 static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
@@ -419,19 +444,11 @@ static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
     for (int i = 0; i < n; i++) {
         const struct ps_run *r = &runs[i];
         const struct ps_stats *st = &r->stats;
-        char value[32] = "", moves[16] = "", h0[24] = "", ebf[24] = "";
-        if (r->found) {
-            snprintf(value, sizeof value, "%lld", (long long)r->value);
-            snprintf(moves, sizeof moves, "%d", r->len);
-        }
-        if (st->has_h_start)
-            snprintf(h0, sizeof h0, "%lld", (long long)st->h_start);
-        double b = ps_effective_branching(st->generated, r->found ? r->len : 0);
-        if (b > 0)
-            snprintf(ebf, sizeof ebf, "%.4f", b);
+        struct run_cells c;
+        run_cells(r, "", 4, &c);
         fprintf(out, "%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%s,"
                      "%s,%s,%s,%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-                r->algo, ps_status_name(r->status), value, moves,
+                r->algo, ps_status_name(r->status), c.value, c.moves,
                 (unsigned long long)st->expanded,
                 (unsigned long long)st->generated,
                 (unsigned long long)st->duplicates,
@@ -439,7 +456,7 @@ static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
                 (unsigned long long)st->peak_table,
                 (unsigned long long)st->peak_memory, st->seconds,
                 r->found ? (r->verified ? "yes" : "no") : "",
-                r->heuristic ? r->heuristic : "", h0, ebf, st->iterations,
+                r->heuristic ? r->heuristic : "", c.h0, c.ebf, st->iterations,
                 r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "",
                 (unsigned long long)st->cycles,
                 (unsigned long long)st->reexpanded,
@@ -472,30 +489,22 @@ void ps_report_table(FILE *out, const struct ps_game *g, const void *inst,
     for (int i = 0; i < n; i++) {
         const struct ps_run *r = &runs[i];
         const struct ps_stats *st = &r->stats;
-        char value[32] = "-", moves[16] = "-", h0[24] = "-", ebf[24] = "-";
+        struct run_cells c;
+        run_cells(r, "-", 3, &c);
         char iters[16] = "-", mem[24], time[24];
-        if (r->found) {
-            snprintf(value, sizeof value, "%lld", (long long)r->value);
-            snprintf(moves, sizeof moves, "%d", r->len);
-        }
-        if (st->has_h_start)
-            snprintf(h0, sizeof h0, "%lld", (long long)st->h_start);
-        double b = ps_effective_branching(st->generated, r->found ? r->len : 0);
-        if (b > 0)
-            snprintf(ebf, sizeof ebf, "%.3f", b);
         if (st->iterations)
             snprintf(iters, sizeof iters, "%d", st->iterations);
         ps_format_bytes(st->peak_memory, mem, sizeof mem);
         ps_format_seconds(st->seconds, time, sizeof time);
         fprintf(out, "%-*s %-10s %7s %5s %6s %11llu %11llu %10llu %10llu %10llu "
                      "%9llu %6s %5s %9s %8s %s%s\n",
-                aw, r->algo, ps_status_name(r->status), value, moves, h0,
+                aw, r->algo, ps_status_name(r->status), c.value, c.moves, c.h0,
                 (unsigned long long)st->expanded,
                 (unsigned long long)st->generated,
                 (unsigned long long)st->duplicates,
                 (unsigned long long)st->reexpanded,
                 (unsigned long long)st->pruned,
-                (unsigned long long)st->playouts, ebf, iters, mem, time,
+                (unsigned long long)st->playouts, c.ebf, iters, mem, time,
                 r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "-",
                 r->found && !r->verified ? "  NOT VERIFIED" : "");
     }
