@@ -149,6 +149,14 @@ static ps_value brute_value(struct brute *b, const void *state, int depth_left,
             fail_msg("upper bound %lld below the true value %lld",
                      (long long)ub, (long long)best);
     }
+    /* Every --heuristic (--bound) entry marked sound bounds it as well;
+     * with a depth cap the value is a greedy finish, below the truth. */
+    for (const struct ps_heuristic *e = b->g->heuristics; e && e->name; e++) {
+        ps_value ub = e->fn(b->inst, state);
+        if (e->admissible && ub < best)
+            fail_msg("bound %s: %lld below the true value %lld", e->name,
+                     (long long)ub, (long long)best);
+    }
     return best;
 }
 

@@ -185,6 +185,61 @@ static void test_objective_slots(void **unused)
     expect_refused(&g, "'bench_sizes'", "'generate'");
 }
 
+/* The --heuristic table: each entry named, documented and callable, each
+ * name once; ps_heuristic_check lists the choices. */
+static void test_heuristics_table(void **unused)
+{
+    (void)unused;
+    struct ps_game g = toy;
+    static const struct ps_heuristic good[] = {
+        {"zero", "h = 0", true, ps_heuristic_zero},
+        {"toy", "the toy's", true, toy_value},
+        {NULL, NULL, false, NULL},
+    };
+    g.heuristics = good;
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_true(ps_game_check(&g, &err));
+    assert_ptr_equal(ps_heuristic_find(&g, "toy"), &good[1]);
+    assert_null(ps_heuristic_find(&g, "nope"));
+    assert_true(ps_heuristic_check(&g, NULL, &err));
+    assert_false(ps_heuristic_check(&g, "nope", &err));
+    assert_string_equal(err.msg, "unknown heuristic 'nope' for game toy "
+                                 "(choices: zero, toy)");
+    /* The game's own slot is the default, named by its entry. */
+    assert_string_equal(ps_heuristic_default_name(&g, false), "toy");
+    g.heuristic = NULL;
+    assert_string_equal(ps_heuristic_default_name(&g, false), "default");
+    g = toy;
+    assert_false(ps_heuristic_check(&g, "zero", &err));
+    assert_non_null(strstr(err.msg, "offers no named heuristics"));
+    static const struct ps_heuristic twice[] = {
+        {"zero", "h = 0", true, ps_heuristic_zero},
+        {"zero", "again", true, ps_heuristic_zero},
+        {NULL, NULL, false, NULL},
+    };
+    g.heuristics = twice;
+    expect_refused(&g, "heuristic 'zero'", "listed twice");
+    static const struct ps_heuristic no_fn[] = {
+        {"broken", "no function", true, NULL},
+        {NULL, NULL, false, NULL},
+    };
+    g.heuristics = no_fn;
+    expect_refused(&g, "heuristic 'broken'", "has no fn");
+    static const struct ps_heuristic no_doc[] = {
+        {"broken", NULL, true, ps_heuristic_zero},
+        {NULL, NULL, false, NULL},
+    };
+    g.heuristics = no_doc;
+    expect_refused(&g, "heuristic 'broken'", "has no doc");
+    static const struct ps_heuristic bad_name[] = {
+        {"two words", "x", true, ps_heuristic_zero},
+        {NULL, NULL, false, NULL},
+    };
+    g.heuristics = bad_name;
+    expect_refused(&g, "heuristic 'two words'", "letters, digits");
+}
+
 static void preset_apply_null_case(const struct ps_preset *presets)
 {
     struct ps_game g = toy;
@@ -306,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_builtin_games_keep_the_contract),
         cmocka_unit_test(test_missing_required_slot_is_named),
         cmocka_unit_test(test_objective_slots),
+        cmocka_unit_test(test_heuristics_table),
         cmocka_unit_test(test_preset_without_apply),
         cmocka_unit_test(test_param_sanity),
         cmocka_unit_test(test_register_adds_checked_games),

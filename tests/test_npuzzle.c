@@ -1,7 +1,9 @@
 /*
- * test_npuzzle.c - the sliding-tile puzzle: parser, moves, goal, the
- * Manhattan heuristic against true distances (breadth-first search written
- * here, from the goal), generated puzzles being solvable.
+ * test_npuzzle.c - the sliding-tile puzzle: parser, moves, goal, every
+ * heuristic of its table against true distances (breadth-first search
+ * written here, from the goal), generated puzzles being solvable (also
+ * scrambled ones, gen --moves), and the counters of small searches checked
+ * by hand.
  */
 #include "support.h"
 
@@ -51,6 +53,7 @@ static void test_parser_rejections(void **unused)
 static void test_manhattan_is_admissible(void **unused)
 {
     (void)unused;
+    int overestimates = 0;
     void *rules = test_rules(G, NULL);
     void *inst = test_load(G, rules, "1 2 3\n4 5 6\n7 8 0\n");
     struct ps_search s;
@@ -67,6 +70,17 @@ static void test_manhattan_is_admissible(void **unused)
         memcpy(cur, ps_table_state(&t, head), size);
         int32_t d = *(int32_t *)ps_table_value(&t, head);
         assert_true(G->heuristic(inst, cur) <= d);
+        /* Every --heuristic entry marked admissible; at the goal all are 0. */
+        for (const struct ps_heuristic *e = G->heuristics; e->name; e++) {
+            ps_value h = e->fn(inst, cur);
+            if (e->admissible && h > d)
+                fail_msg("heuristic %s: %lld > distance %d", e->name,
+                         (long long)h, d);
+            if (d == 0)
+                assert_int_equal(h, 0);
+            else if (!e->admissible && h > d)
+                overestimates++;
+        }
         ps_move moves[4];
         int n = G->moves(inst, cur, moves, NULL);
         for (int i = 0; i < n; i++) {
@@ -78,6 +92,8 @@ static void test_manhattan_is_admissible(void **unused)
         }
     }
     assert_int_equal(t.count, 181440); /* 9!/2: half the permutations */
+    /* double-manhattan is marked inadmissible because it overestimates. */
+    assert_true(overestimates > 0);
     ps_table_free(&t);
     free(start);
     free(next);
@@ -198,12 +214,181 @@ static void test_exact_algorithms_agree(void **unused)
     free(rules);
 }
 
+/* psolve gen's text for these options; false with err when refused. */
+static bool gen_text(const struct ps_gen_options *o, char *text, size_t len,
+                     struct ps_error *err)
+{
+    FILE *f = fmemopen(text, len, "w");
+    assert_non_null(f);
+    bool ok = G->generate(o, f, err);
+    fclose(f);
+    return ok;
+}
+
+/* gen --moves K: K slides from the goal, so the optimum is at most K (and
+ * of the parity of K); the same seed gives the same puzzle. */
+static void test_gen_moves_bounds_the_optimum(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    for (int k = 0; k <= 24; k += 3) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            char text[256], again[256];
+            struct ps_gen_options o = {.rows = 3, .seed = seed, .moves = k};
+            struct ps_error err;
+            assert_true(gen_text(&o, text, sizeof text, &err));
+            assert_true(gen_text(&o, again, sizeof again, &err));
+            assert_string_equal(text, again);
+            if (k > 0)
+                assert_non_null(strstr(text, "--moves"));
+            void *inst = test_load(G, rules, text);
+            struct ps_search s;
+            ps_search_init(&s, G, inst, NULL, NULL);
+            assert_int_equal(ps_search_run(&s, ps_algorithm_find("astar")),
+                             PS_OPTIMAL);
+            if (k > 0) {
+                assert_true(s.best.value <= k);
+                assert_int_equal(s.best.value % 2, k % 2);
+            }
+            ps_search_free(&s);
+            G->free_instance(inst);
+        }
+    }
+    /* A 15-puzzle scrambled 30 slides is solved at once. */
+    char text[256];
+    struct ps_gen_options o = {.rows = 4, .seed = 9, .moves = 30};
+    struct ps_error err;
+    assert_true(gen_text(&o, text, sizeof text, &err));
+    void *inst = test_load(G, rules, text);
+    struct ps_search s;
+    ps_search_init(&s, G, inst, NULL, NULL);
+    assert_int_equal(ps_search_run(&s, ps_algorithm_find("idastar")),
+                     PS_OPTIMAL);
+    assert_true(s.best.value <= 30);
+    ps_search_free(&s);
+    G->free_instance(inst);
+    o.moves = -1;
+    assert_false(gen_text(&o, text, sizeof text, &err));
+    assert_non_null(strstr(err.msg, "--moves"));
+    free(rules);
+}
+
+static void run_counted(const void *inst, const char *algo, const char *h,
+                        struct ps_search *s)
+{
+    struct ps_options o;
+    ps_options_default(&o);
+    o.heuristic = h;
+    o.layers = true;
+    ps_search_init(s, G, inst, NULL, &o);
+    assert_int_equal(ps_search_run(s, ps_algorithm_find(algo)), PS_OPTIMAL);
+    assert_int_equal(s->best.value, 6);
+}
+
+/* The 2x2 puzzle's 12 positions form one cycle, and "0 3 / 2 1" is the one
+ * opposite the goal, 6 slides away: every count is known by hand.
+ *   bfs: layers g = 0..5 expand 1, 2, 2, 2, 2, 2 (the goal, at 6, is not
+ *   expanded); each position has 2 moves, so 22 generated, and 11 of them
+ *   were known (12 positions, 11 reached: the start was there).
+ *   idastar, h = 0: iteration B (B < 6) expands the root and two arms of B
+ *   positions (1 + 2B), prunes the 2 arm ends, and meets 2B cycles (each
+ *   non-root position's move back); the last expands one arm to depth 5 (6
+ *   positions, 5 cycles) and finds the goal. */
+static void test_counters_on_the_2x2_cycle(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    void *inst = test_load(G, rules, "0 3\n2 1\n");
+    struct ps_search s;
+    run_counted(inst, "bfs", NULL, &s);
+    assert_int_equal(s.stats.expanded, 11);
+    assert_int_equal(s.stats.generated, 22);
+    assert_int_equal(s.stats.duplicates, 11);
+    assert_int_equal(s.stats.reexpanded, 0);
+    assert_int_equal(s.stats.pruned, 0);
+    assert_int_equal(s.stats.peak_frontier, 2);
+    assert_false(s.stats.has_h_start); /* bfs reads no heuristic */
+    assert_string_equal(s.layers.kind, "g");
+    assert_int_equal(s.layers.n, 6);
+    for (int k = 0; k < 6; k++) {
+        assert_int_equal(s.layers.v[k].key, k);
+        assert_int_equal(s.layers.v[k].expanded, k == 0 ? 1 : 2);
+        assert_int_equal(s.layers.v[k].generated, k == 0 ? 2 : 4);
+    }
+    ps_search_free(&s);
+
+    run_counted(inst, "idastar", "zero", &s);
+    assert_int_equal(s.stats.iterations, 7);
+    assert_int_equal(s.stats.expanded, 42);
+    assert_int_equal(s.stats.generated, 84);
+    assert_int_equal(s.stats.cycles, 35);
+    assert_int_equal(s.stats.duplicates, 35);
+    assert_int_equal(s.stats.pruned_bound, 12);
+    assert_int_equal(s.stats.pruned, 12);
+    assert_int_equal(s.stats.pruned_commuting, 0);
+    assert_int_equal(s.stats.last_iteration_expanded, 6);
+    assert_int_equal(s.stats.reexpanded, 36);
+    assert_true(s.stats.has_h_start);
+    assert_int_equal(s.stats.h_start, 0);
+    assert_string_equal(s.layers.kind, "bound");
+    assert_int_equal(s.layers.n, 7);
+    for (int b = 0; b < 7; b++) {
+        assert_int_equal(s.layers.v[b].key, b);
+        assert_int_equal(s.layers.v[b].expanded, b < 6 ? 1 + 2 * b : 6);
+    }
+    ps_search_free(&s);
+
+    /* A* with h = 0 expands what bfs does, in f-layers equal to g. */
+    run_counted(inst, "astar", "zero", &s);
+    assert_int_equal(s.stats.expanded, 11);
+    assert_string_equal(s.layers.kind, "f");
+    assert_int_equal(s.layers.n, 6);
+    ps_search_free(&s);
+    G->free_instance(inst);
+    free(rules);
+}
+
+/* The classic table, on a position A* with h = 0 still solves quickly: the
+ * better informed the admissible heuristic, the fewer expansions. */
+static void test_better_heuristics_expand_less(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    void *inst = test_load(G, rules, "8 1 3\n4 0 2\n7 6 5\n");
+    const char *order[] = {"zero", "misplaced", "manhattan", "linear-conflict"};
+    uint64_t last = UINT64_MAX;
+    ps_value cost = -1;
+    for (int i = 0; i < 4; i++) {
+        struct ps_options o;
+        ps_options_default(&o);
+        o.heuristic = order[i];
+        struct ps_search s;
+        ps_search_init(&s, G, inst, NULL, &o);
+        assert_int_equal(ps_search_run(&s, ps_algorithm_find("astar")),
+                         PS_OPTIMAL);
+        if (cost >= 0)
+            assert_int_equal(s.best.value, cost);
+        cost = s.best.value;
+        if (s.stats.expanded > last)
+            fail_msg("%s expanded %llu, more than the weaker heuristic's %llu",
+                     order[i], (unsigned long long)s.stats.expanded,
+                     (unsigned long long)last);
+        last = s.stats.expanded;
+        ps_search_free(&s);
+    }
+    G->free_instance(inst);
+    free(rules);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_moves_and_goal),
         cmocka_unit_test(test_parser_rejections),
         cmocka_unit_test(test_manhattan_is_admissible),
+        cmocka_unit_test(test_gen_moves_bounds_the_optimum),
+        cmocka_unit_test(test_counters_on_the_2x2_cycle),
+        cmocka_unit_test(test_better_heuristics_expand_less),
         cmocka_unit_test(test_generated_2x2_are_solvable),
         cmocka_unit_test(test_check_matches_brute_force),
         cmocka_unit_test(test_exact_algorithms_agree),

@@ -408,6 +408,9 @@ static void test_heuristic_admissible_against_bfs(void **state)
     (void)state;
     const char *presets[] = {"watersort", "ballsort", "units", "partial"};
     const struct ps_game *g = ws();
+    assert_non_null(ps_heuristic_find(g, "zero"));
+    assert_non_null(ps_heuristic_find(g, "phi"));
+    assert_non_null(ps_heuristic_find(g, "lookahead"));
     int checked = 0;
     for (int p = 0; p < 4; p++) {
         struct ps_rng rng;
@@ -427,6 +430,17 @@ static void test_heuristic_admissible_against_bfs(void **state)
                                  (long long)left);
                     assert_true(h >= 0);
                     assert_int_equal(h == 0, g->is_goal(in, cur));
+                    /* Every --heuristic entry marked admissible, too. */
+                    for (const struct ps_heuristic *e = g->heuristics; e->name;
+                         e++) {
+                        ps_value he = e->fn(in, cur);
+                        assert_true(e->admissible);
+                        if (he > left || he < 0)
+                            fail_msg("%s level %d step %d: heuristic %s %lld > "
+                                     "distance %lld",
+                                     presets[p], level, k, e->name,
+                                     (long long)he, (long long)left);
+                    }
                     checked++;
                     if (k == o.len)
                         break;

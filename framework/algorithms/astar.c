@@ -15,5 +15,6 @@ const struct ps_algorithm ps_algo_astar = {
     .summary = "A* on g + h, admissible heuristic (exact)",
     .for_score = false,
     .for_cost = true,
+    .uses_heuristic = true,
     .run = astar_run,
 };

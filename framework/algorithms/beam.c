@@ -355,6 +355,7 @@ static int beam_choose(struct beam *b, int nc)
         done += want;
     }
     s->stats.pruned += (uint64_t)(nc - kept);
+    s->stats.pruned_candidates += (uint64_t)(nc - kept); /* past the width */
     return kept;
 }
 

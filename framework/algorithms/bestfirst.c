@@ -21,6 +21,7 @@ struct bf_node {
     ps_value g;
     uint32_t parent; /* entry index, NO_PARENT for the start */
     uint8_t closed;  /* expanded with this g */
+    uint8_t expanded_before; /* expanded at least once (re-expansions) */
 };
 
 struct bf_item {
@@ -40,6 +41,7 @@ struct bf {
     struct bf_heap open;
     int64_t gw, hw;  /* key = gw * g + hw * h */
     bool reopen;     /* exact orders reopen a closed state on a better g */
+    const char *layer_kind; /* --layers: "g" (bfs) or "f" */
 };
 
 static bool item_before(const struct bf_item *a, const struct bf_item *b)
@@ -99,11 +101,6 @@ static struct bf_item heap_pop(struct bf_heap *h)
     return top;
 }
 
-static ps_value heuristic_of(const struct ps_search *s, const void *state)
-{
-    return s->game->heuristic ? s->game->heuristic(s->inst, state) : 0;
-}
-
 /* Insert or improve a state reached with cost g from `parent`; push it on
  * the open list when it is new or its g improved. False when a limit hit. */
 static bool bf_reach(struct bf *b, const void *state, ps_value g,
@@ -127,7 +124,8 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     }
     node->g = g;
     node->parent = parent;
-    struct bf_item it = {b->gw * g + b->hw * heuristic_of(s, state), g,
+    /* bfs (hw = 0) never calls the heuristic. */
+    struct bf_item it = {b->gw * g + (b->hw ? b->hw * ps_search_h(s, state) : 0), g,
                          (uint32_t)idx};
     return heap_push(b, it);
 }
@@ -210,12 +208,12 @@ static void bf_trace(struct bf *b, const void *state, const struct bf_node *node
     for (uint32_t i = node->parent; i != NO_PARENT;
          i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
         depth++;
-    ps_search_trace(s, state, depth, node->g, heuristic_of(s, state), "expand");
+    ps_search_trace(s, state, depth, node->g, ps_search_h(s, state), "expand");
 }
 
 /* Expand entry `idx`: false when a limit stopped the search. */
-static bool bf_expand(struct bf *b, uint32_t idx, ps_move *moves,
-                      unsigned char *cur, unsigned char *next)
+static bool bf_expand(struct bf *b, uint32_t idx, int64_t layer_key,
+                      ps_move *moves, unsigned char *cur, unsigned char *next)
 {
     struct ps_search *s = b->s;
     const struct ps_game *g = s->game;
@@ -223,11 +221,17 @@ static bool bf_expand(struct bf *b, uint32_t idx, ps_move *moves,
     memcpy(cur, ps_table_state(&b->table, idx), s->state_size);
     struct bf_node *node = ps_table_value(&b->table, idx);
     node->closed = 1;
+    if (node->expanded_before)
+        s->stats.reexpanded++;
+    node->expanded_before = 1;
     ps_value g0 = node->g;
     if (ps_search_tracing(s))
         bf_trace(b, cur, node);
     s->stats.expanded++;
     int n = g->moves(s->inst, cur, moves, NULL);
+    /* The layer of a node: its key in g units (wastar's is scaled by 1024). */
+    ps_layer_add(s, b->layer_kind, layer_key / (b->gw ? b->gw : 1), 1,
+                 (uint64_t)n);
     for (int i = 0; i < n; i++) {
         ps_value cost = g->apply(s->inst, cur, moves[i], next);
         s->stats.generated++;
@@ -266,6 +270,8 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
                             : PS_HEURISTIC;
     if (st == PS_OPTIMAL && order == PS_BF_WEIGHTED)
         s->note[0] = '\0'; /* w <= 1 is plain A* with a smaller h */
+    s->used_heuristic = b.hw != 0;
+    b.layer_kind = b.hw == 0 ? "g" : b.gw == 0 ? "h" : "f";
     const struct ps_game *g = s->game;
     ps_move *moves = malloc((size_t)g->max_moves(s->inst) * sizeof *moves);
     unsigned char *cur = malloc(s->state_size), *next = malloc(s->state_size);
@@ -288,7 +294,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
             solved = true;
             break;
         }
-        if (!bf_expand(&b, it.entry, moves, cur, next))
+        if (!bf_expand(&b, it.entry, it.key, moves, cur, next))
             break;
     }
     if (!solved && s->stop == PS_STOP_NONE)

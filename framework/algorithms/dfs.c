@@ -81,6 +81,7 @@ struct dfs {
     ps_move *path;          /* the moves leading to each depth */
     struct ps_table tt;
     bool memo, table_full, bound;
+    bool use_h;             /* cost games: f = g + h (else g alone) */
     bool full_noted;        /* the note says the table filled up */
     int candidates;         /* 0 = all moves */
     int max_depth;          /* 0 = none */
@@ -331,12 +332,11 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
     /* The table and the bound come before the moves: most nodes are cut
      * here, and a terminal node is cut soundly too (its end value is at most
      * its upper bound). */
-    if (d->bound) {
-        ps_value ub = g->upper_bound(d->inst, state);
-        upper = ub;
-    }
+    if (d->bound)
+        upper = s->heuristic(d->inst, state);
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
+        s->stats.pruned_bound++;
         return upper;
     }
     if (d->memo && budget > 0) {
@@ -363,6 +363,7 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
     }
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
+        s->stats.pruned_bound++;
         return upper;
     }
 
@@ -386,6 +387,8 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
                         upper == INT64_MAX ? 0 : upper, NULL);
 
     int k = order_moves(d, depth, n);
+    s->stats.pruned += (uint64_t)(n - k);
+    s->stats.pruned_candidates += (uint64_t)(n - k);
     ps_value best = INT64_MIN;
     bool all_exact = true;
     for (int i = 0; i < k; i++) {
@@ -438,8 +441,11 @@ static enum ps_status score_run(struct dfs *d)
 /* ---- cost games ---- */
 
 /* Was the state at `depth` already entered with a g no larger (this round)?
- * Records g otherwise. */
-static bool cost_seen(struct dfs *d, int depth, ps_value g)
+ * Records g otherwise. Returns SEEN_NOT, SEEN_TABLE or SEEN_PATH (a cycle:
+ * an ancestor on the current path, checked when there is no table). */
+enum { SEEN_NOT, SEEN_TABLE, SEEN_PATH };
+
+static int cost_seen(struct dfs *d, int depth, ps_value g)
 {
     const void *state = state_at(d, depth);
     if (d->memo) {
@@ -450,15 +456,15 @@ static bool cost_seen(struct dfs *d, int depth, ps_value g)
             ps_value best_g;
             memcpy(&best_g, p, sizeof best_g);
             if (!added && best_g <= g)
-                return true;
+                return SEEN_TABLE;
             memcpy(p, &g, sizeof g);
-            return false;
+            return SEEN_NOT;
         }
     }
     for (int i = 0; i < depth; i++)
         if (ps_game_equal(d->g, d->inst, state_at(d, i), state))
-            return true;
-    return false;
+            return SEEN_PATH;
+    return SEEN_NOT;
 }
 
 /* One round below the threshold. True when a goal was found (and offered). */
@@ -469,11 +475,12 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
     if (ps_search_stopped(s))
         return false;
     const void *state = state_at(d, depth);
-    ps_value h = (s->flags & PS_HAS_HEURISTIC) ? gm->heuristic(d->inst, state) : 0;
+    ps_value h = d->use_h ? s->heuristic(d->inst, state) : 0;
     if (g + h > d->threshold) {
         if (g + h < d->next_threshold)
             d->next_threshold = g + h;
         s->stats.pruned++;
+        s->stats.pruned_bound++;
         return false;
     }
     if (gm->is_goal(d->inst, state)) {
@@ -483,10 +490,14 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
     if (d->max_depth && depth >= d->max_depth) {
         d->depth_cut = true;
         s->stats.pruned++;
+        s->stats.pruned_depth++;
         return false;
     }
-    if (cost_seen(d, depth, g)) {
+    int seen = cost_seen(d, depth, g);
+    if (seen != SEEN_NOT) {
         s->stats.duplicates++;
+        if (seen == SEEN_PATH)
+            s->stats.cycles++;
         return false;
     }
     if (!frames_reach(d, depth + 1))
@@ -514,7 +525,7 @@ static enum ps_status cost_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
-    d->threshold = (s->flags & PS_HAS_HEURISTIC) ? d->g->heuristic(d->inst, root) : 0;
+    d->threshold = d->use_h ? s->heuristic(d->inst, root) : 0;
     for (;;) {
         s->stats.iterations++;
         d->next_threshold = INT64_MAX;
@@ -523,7 +534,10 @@ static enum ps_status cost_run(struct dfs *d)
             ps_table_clear(&d->tt);
             d->table_full = false;
         }
-        if (cost_node(d, 0, 0))
+        uint64_t expanded = s->stats.expanded, generated = s->stats.generated;
+        bool found = cost_node(d, 0, 0);
+        ps_iteration_done(s, d->threshold, expanded, generated);
+        if (found)
             return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
         if (s->stop != PS_STOP_NONE)
             return PS_INCOMPLETE;
@@ -581,8 +595,13 @@ static enum ps_status dfs_run(struct ps_search *s)
     d.candidates = s->opt.candidates > 0 ? s->opt.candidates : 0;
     d.max_depth = s->opt.max_depth > 0 ? s->opt.max_depth : 0;
     bool score = s->flags & PS_MAXIMISE;
-    d.bound = score && !s->opt.no_bound && (s->flags & PS_HAS_BOUND) &&
-              d.g->upper_bound;
+    /* The bound (score) or h (cost) of the run: the game's default only
+     * with its flag (search.c), a --heuristic entry as chosen; an
+     * inadmissible one turns the answer heuristic (ps_search_run). */
+    d.bound = score && !s->opt.no_bound && s->heuristic;
+    d.use_h = !score && s->heuristic &&
+              (s->heuristic_admissible || s->opt.heuristic);
+    s->used_heuristic = d.bound || d.use_h;
     if (!frames_resize(&d, d.g->max_depth(s->inst) + 2) ||
         !ps_greedy_init(&d.greedy, d.g, s->inst)) {
         dfs_free(&d);
@@ -605,5 +624,7 @@ const struct ps_algorithm ps_algo_dfs = {
                "iterative deepening (cost)",
     .for_score = true,
     .for_cost = true,
+    .uses_heuristic = true,
+    .uses_bound = true,
     .run = dfs_run,
 };

@@ -126,5 +126,6 @@ const struct ps_algorithm ps_algo_greedy = {
     .summary = "largest gain first; cost games: best-first on h (heuristic)",
     .for_score = true,
     .for_cost = true,
+    .uses_heuristic = true,
     .run = greedy_run,
 };

@@ -131,6 +131,7 @@ static int ida_children(struct ida *d, int depth)
                                   d->level[depth - 1].taken, l->state,
                                   l->moves[i])) {
             s->stats.pruned++;
+            s->stats.pruned_commuting++;
             continue;
         }
         unsigned char *kid = l->kids + (size_t)i * s->state_size;
@@ -139,9 +140,10 @@ static int ida_children(struct ida *d, int depth)
         l->hashes[i] = game->hash(s->inst, kid);
         if (on_path(d, depth + 1, l->hashes[i], kid)) {
             s->stats.duplicates++;
+            s->stats.cycles++;
             continue;
         }
-        l->h[i] = game->heuristic ? game->heuristic(s->inst, kid) : 0;
+        l->h[i] = ps_search_h(s, kid);
         l->order[kept++] = i;
     }
     order_children(l, kept);
@@ -158,6 +160,8 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
     if (g + h > d->bound) {
         if (g + h < d->next_bound)
             d->next_bound = g + h;
+        s->stats.pruned++;
+        s->stats.pruned_bound++;
         return IDA_NOT_FOUND;
     }
     if (game->is_goal(s->inst, d->level[depth].state)) {
@@ -198,13 +202,15 @@ static enum ps_status idastar_run(struct ps_search *s)
     struct ida_level *root = &d.level[0];
     s->game->initial_state(s->inst, root->state);
     root->hash = s->game->hash(s->inst, root->state);
-    ps_value h0 = s->game->heuristic ? s->game->heuristic(s->inst, root->state)
-                                     : 0;
+    s->used_heuristic = true;
+    ps_value h0 = ps_search_h(s, root->state);
     d.bound = h0;
     for (;;) {
         s->stats.iterations++;
         d.next_bound = NO_BOUND;
+        uint64_t expanded = s->stats.expanded, generated = s->stats.generated;
         enum ida_result r = ida_search(&d, 0, 0, h0);
+        ps_iteration_done(s, d.bound, expanded, generated);
         if (r != IDA_NOT_FOUND)
             break;
         if (d.next_bound == NO_BOUND) {
@@ -236,5 +242,6 @@ const struct ps_algorithm ps_algo_idastar = {
                "(exact)",
     .for_score = false,
     .for_cost = true,
+    .uses_heuristic = true,
     .run = idastar_run,
 };

@@ -16,5 +16,6 @@ const struct ps_algorithm ps_algo_wastar = {
     .summary = "weighted A* on g + w*h (--weight W), cost <= W x optimum",
     .for_score = false,
     .for_cost = true,
+    .uses_heuristic = true,
     .run = wastar_run,
 };

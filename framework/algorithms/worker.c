@@ -139,6 +139,10 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->s = *s;
     memset(&w->s.stats, 0, sizeof w->s.stats);
     memset(&w->s.best, 0, sizeof w->s.best);
+    /* The copy owns no layers: ps_search_free of it must not free the
+     * caller's (Monte Carlo keeps none). */
+    memset(&w->s.layers, 0, sizeof w->s.layers);
+    w->s.opt.layers = false;
     w->s.progress = false;
     w->s.opt.trace = 0;
     w->s.tick = 0;

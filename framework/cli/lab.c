@@ -42,11 +42,23 @@ void ps_lab_row_from_run(struct ps_lab_row *row, const char *path,
              run->found && !run->verified ? run->verify_error : run->note);
 }
 
+const char *ps_lab_label(const struct ps_lab_setup *setup, int i)
+{
+    return setup->variant[i].algo ? setup->variant[i].label
+                                  : setup->algos[i]->name;
+}
+
+const struct ps_options *ps_lab_options(const struct ps_lab_setup *setup,
+                                        int i)
+{
+    return setup->variant[i].algo ? &setup->variant[i].opt : &setup->opt;
+}
+
 static void rows_fail(struct ps_lab_row *rows, const char *path,
                       const struct ps_lab_setup *setup, const char *why)
 {
     for (int i = 0; i < setup->nalgos; i++) {
-        row_start(&rows[i], path, setup, setup->algos[i]->name);
+        row_start(&rows[i], path, setup, ps_lab_label(setup, i));
         rows[i].error = true;
         snprintf(rows[i].message, sizeof rows[i].message, "%s", why);
     }
@@ -85,11 +97,12 @@ bool ps_lab_run_puzzle(const struct ps_lab_setup *setup, const char *path,
     bool ok = true;
     for (int i = 0; i < setup->nalgos; i++) {
         struct ps_search s;
-        ps_search_init(&s, g, inst, &setup->limits, &setup->opt);
+        ps_search_init(&s, g, inst, &setup->limits, ps_lab_options(setup, i));
         s.trace_out = stderr;
         enum ps_status st = ps_search_run(&s, setup->algos[i]);
         struct ps_run run;
         ps_run_capture(&run, &s, st);
+        run.algo = ps_lab_label(setup, i);
         ps_search_free(&s);
         ps_lab_row_from_run(&rows[i], path, setup, &run, maximise);
         ps_run_free(&run);
@@ -199,6 +212,7 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
     if (lay->puzzle_width > 255)
         lay->puzzle_width = 255;
     lay->value_key = (g->flags & PS_MAXIMISE) ? "score" : "cost";
+    lay->algo_width = 10;
 }
 
 static const char *row_status(const struct ps_lab_row *r)
@@ -213,9 +227,10 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     case PS_LAB_TEXT:
         fprintf(out, "# lab: %d puzzles x %d algorithms, game %s, rules %s\n",
                 npuzzles, setup->nalgos, setup->game->name, setup->rules_name);
-        fprintf(out, "%-*s %-10s %-10s %-10s %-11s %10s %6s %12s %12s %11s "
+        fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12s %12s %11s "
                      "%11s %10s %12s %9s\n",
-                lay->puzzle_width, "puzzle", "game", "rules", "algorithm",
+                lay->puzzle_width, "puzzle", "game", "rules", lay->algo_width,
+                "algorithm",
                 "status", lay->value_key, "moves", "expanded", "generated",
                 "duplicates", "pruned", "playouts", "peak_memory", "seconds");
         break;
@@ -233,7 +248,7 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
         fprintf(out, ",\"puzzles\":%d,\"algorithms\":[", npuzzles);
         for (int i = 0; i < setup->nalgos; i++) {
             fprintf(out, "%s", i ? "," : "");
-            ps_json_string(out, setup->algos[i]->name);
+            ps_json_string(out, ps_lab_label(setup, i));
         }
         fprintf(out, "],\n\"rows\":[\n");
         break;
@@ -265,9 +280,10 @@ static void row_text(FILE *out, const struct ps_lab_layout *lay,
         snprintf(moves, sizeof moves, "%d", r->len);
     }
     const struct ps_stats *st = &r->stats;
-    fprintf(out, "%-*s %-10s %-10s %-10s %-11s %10s %6s %12llu %12llu %11llu "
+    fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12llu %12llu %11llu "
                  "%11llu %10llu %12llu %9.3f",
-            lay->puzzle_width, r->puzzle, r->game, r->rules, r->algo,
+            lay->puzzle_width, r->puzzle, r->game, r->rules, lay->algo_width,
+            r->algo,
             row_status(r), value, moves, (unsigned long long)st->expanded,
             (unsigned long long)st->generated,
             (unsigned long long)st->duplicates,
@@ -463,18 +479,18 @@ static void summary_text(FILE *out, const struct ps_lab_layout *lay,
     if (header)
         fprintf(out, "\n# summary per algorithm (gm = geometric mean; values "
                      "below 1 node or 1 ms count as 1 node or 1 ms)\n"
-                     "%-10s %5s %6s %7s %10s %10s %6s %12s %13s %12s %12s "
+                     "%-*s %5s %6s %7s %10s %10s %6s %12s %13s %12s %12s "
                      "%10s %10s %10s %7s\n",
-                "algorithm", "runs", "solved", "optimal", "unsolvable",
+                lay->algo_width, "algorithm", "runs", "solved", "optimal", "unsolvable",
                 "incomplete", "errors", sum_key, "sum_expanded",
                 "med_expanded", "gm_expanded", "sum_sec", "med_sec", "gm_sec",
                 "agree");
     char agree[24] = "-";
     if (s->exact)
         snprintf(agree, sizeof agree, "%d/%d", s->agree, s->exact);
-    fprintf(out, "%-10s %5d %6d %7d %10d %10d %6d %12lld %13llu %12.1f %12.1f "
+    fprintf(out, "%-*s %5d %6d %7d %10d %10d %6d %12lld %13llu %12.1f %12.1f "
                  "%10.3f %10.4f %10.4f %7s\n",
-            s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
+            lay->algo_width, s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
             s->incomplete, s->errors, (long long)s->sum_value,
             (unsigned long long)s->sum_expanded, s->median_expanded,
             s->gmean_expanded, s->sum_seconds, s->median_seconds,
@@ -541,7 +557,7 @@ bool ps_lab_print_summary(FILE *out, const struct ps_lab_layout *lay,
         fprintf(out, "],\n\"summary\":[");
     for (int i = 0; i < setup->nalgos && scratch; i++) {
         struct algo_summary s;
-        summarise(&s, setup->algos[i]->name, rows, nrows, scratch, &agree);
+        summarise(&s, ps_lab_label(setup, i), rows, nrows, scratch, &agree);
         switch (lay->format) {
         case PS_LAB_TEXT: summary_text(out, lay, &s, i == 0); break;
         case PS_LAB_CSV: summary_csv(out, lay, &s, i == 0); break;

@@ -20,6 +20,7 @@
 
 #include "report.h"
 #include "search.h"
+#include "variant.h"
 
 #define PS_LAB_MAX_ALGOS 16
 
@@ -32,6 +33,11 @@ struct ps_lab_setup {
     int nalgos;
     struct ps_limits limits;
     struct ps_options opt;      /* threads: per run (the lab defaults to 1) */
+    /* Runs with their own options and labels (--algo astar:h=zero, or
+     * --heuristic lists): when variant[i].algo is set, run i uses
+     * variant[i].opt and is labelled variant[i].label; else algos[i], opt
+     * and the algorithm's name. variant[i].algo == algos[i] then. */
+    struct ps_variant variant[PS_LAB_MAX_ALGOS];
 };
 
 /* One puzzle x algorithm. */
@@ -39,7 +45,7 @@ struct ps_lab_row {
     char puzzle[256];
     char game[32];
     char rules[64];
-    char algo[32];
+    char algo[PS_VARIANT_LABEL];
     bool maximise;              /* score game (else cost game) */
     bool error;                 /* the puzzle could not be run: see message */
     char message[600];          /* the error (file:line:col), or the note */
@@ -58,12 +64,18 @@ struct ps_lab_layout {
     enum ps_lab_format format;
     int puzzle_width;           /* text: the puzzle column's width */
     const char *value_key;      /* "score" or "cost" */
+    int algo_width;             /* text: the algorithm column's width */
 };
 
 /* The layout for these puzzle paths (the widest names the column). */
 void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
                         const struct ps_game *g, const char *const *paths,
                         int npaths);
+/* The label and options of run i of a setup (its variant, or the plain
+ * algorithm with the common options). */
+const char *ps_lab_label(const struct ps_lab_setup *setup, int i);
+const struct ps_options *ps_lab_options(const struct ps_lab_setup *setup,
+                                        int i);
 
 /* Run every algorithm of `setup` on the puzzle at `path` and fill
  * rows[0..setup->nalgos). Safe to call from several threads at once. A

@@ -20,6 +20,7 @@
 #include "rules.h"
 #include "search.h"
 #include "textfile.h"
+#include "variant.h"
 
 #ifndef PSOLVE_VERSION
 #define PSOLVE_VERSION "0.1.0"
@@ -80,6 +81,31 @@ static const char usage_text[] =
     "                     'playout' (one playout of the policy per position)\n"
     "\n";
 
+/* Choosing the heuristic and reading the counters (docs/cli.md,
+ * docs/counters.md). */
+static const char usage_text_heuristics[] =
+    "Heuristics, variants, counters:\n"
+    "  --heuristic H,...  the game's heuristic (cost games) or bound (score\n"
+    "                     games) by name (psolve list shows them, marked\n"
+    "                     admissible or not); a comma list runs each\n"
+    "                     heuristic-using --algo once per name, side by side.\n"
+    "                     An exact algorithm with an inadmissible one says\n"
+    "                     'heuristic'. --bound is the same option.\n"
+    "  --algo A:KEY=V:... an algorithm with its own options, e.g.\n"
+    "                     --algo astar:h=zero,astar:h=manhattan,idastar\n"
+    "                     --algo dfs,dfs:no-memo,wastar:w=3; keys: h=NAME,\n"
+    "                     w=W, no-memo, no-bound, candidates=K, max-depth=D,\n"
+    "                     level=L, iterations=N, rollouts=R, beam-width=W,\n"
+    "                     topk=K\n"
+    "  --layers           expanded and generated per depth (bfs), per f-layer\n"
+    "                     (astar), per iteration and bound (idastar, dfs on\n"
+    "                     cost games, with the re-expansion overhead)\n"
+    "  The table shows h0 = h of the start, ebf = effective branching factor\n"
+    "  (N generated = b + b^2 + ... + b^d), iterations, memory, time and why a\n"
+    "  run stopped; --csv and --json give the raw numbers. docs/counters.md\n"
+    "  says what every counter means for every algorithm.\n"
+    "\n";
+
 /* The rest of --help (one literal would pass the 4095 characters C11
  * promises to support). */
 static const char usage_text_labs[] =
@@ -93,7 +119,9 @@ static const char usage_text_labs[] =
     "                     unless --threads is given.\n"
     "\n"
     "verify: --show prints the final board.\n"
-    "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S\n"
+    "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S;\n"
+    "     npuzzle: --rows N (size) and --moves K (K random slides from the\n"
+    "     goal: an optimum of at most K, solvable in lab time)\n"
     "bench: --seconds S per size (default 1)\n"
     "\n"
     "Algorithms (psolve list; docs/algorithms.md teaches them):\n"
@@ -130,6 +158,7 @@ enum {
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
+    OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES,
 };
 
 static const struct option long_options[] = {
@@ -170,6 +199,10 @@ static const struct option long_options[] = {
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, OPT_VERSION},
     {"plugin", required_argument, 0, OPT_PLUGIN},
+    {"heuristic", required_argument, 0, OPT_HEURISTIC},
+    {"bound", required_argument, 0, OPT_HEURISTIC},
+    {"layers", no_argument, 0, OPT_LAYERS},
+    {"moves", required_argument, 0, OPT_MOVES},
     {0, 0, 0, 0},
 };
 
@@ -178,6 +211,7 @@ struct cli {
     const char *game_name;
     const char *rules_spec;
     const char *algos;
+    const char *heuristics; /* --heuristic LIST, NULL = the game's default */
     bool json, csv, quiet, show;
     bool seed_set;
     struct ps_limits limits;
@@ -279,6 +313,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
         switch (ch) {
         case 'h':
             fputs(usage_text, stdout);
+            fputs(usage_text_heuristics, stdout);
             fputs(usage_text_labs, stdout);
             return PS_EXIT_OK;
         case OPT_VERSION:
@@ -292,6 +327,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
             break;
         case OPT_RULES: c->rules_spec = optarg; break;
         case OPT_ALGO: c->algos = optarg; break;
+        case OPT_HEURISTIC: c->heuristics = optarg; break;
+        case OPT_LAYERS: c->opt.layers = true; break;
         case OPT_JSON: c->json = true; break;
         case OPT_CSV: c->csv = true; break;
         case OPT_QUIET: c->quiet = true; break;
@@ -366,6 +403,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_COLORS: c->gen.colors = iv; break;
             case OPT_TUBES: c->gen.tubes = iv; break;
             case OPT_CAPACITY: c->gen.capacity = iv; break;
+            case OPT_MOVES: c->gen.moves = iv; break;
             case OPT_JOBS: c->jobs = iv; break;
             default: return usage_error("%s", "internal: unhandled option");
             }
@@ -450,33 +488,30 @@ static int exit_status_of(enum ps_status st)
     return PS_EXIT_ERROR;
 }
 
-/* The algorithms of --algo and the --policy check, shared by solve and lab;
- * returns -1 to go on, or an exit status. */
+/* The runs of --algo (with their variants and --heuristic lists) and the
+ * --policy check, shared by solve and lab; returns -1 to go on, or an exit
+ * status. `base` is the common options (after the rule script's). */
 static int parse_algos(const struct cli *c, const struct ps_game *g,
-                       const struct ps_algorithm **algos, int *nalgos)
+                       const struct ps_options *base,
+                       struct ps_variant *variants, int *nalgos)
 {
-    *nalgos = 0;
-    char list[256];
-    snprintf(list, sizeof list, "%s", c->algos);
-    for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
-         name = strtok_r(NULL, ",", &save)) {
-        const struct ps_algorithm *a = ps_algorithm_find(name);
-        if (!a)
-            return usage_error("unknown algorithm '%s' (psolve list shows them)",
-                               name);
-        if (*nalgos == MAX_ALGOS)
-            return usage_error("%s", "too many algorithms in --algo");
-        algos[(*nalgos)++] = a;
-    }
-    if (*nalgos == 0)
-        return usage_error("%s", "--algo needs at least one algorithm");
     struct ps_error err;
     ps_error_clear(&err);
+    if (!ps_variants_parse(c->algos, c->heuristics, g, base, variants,
+                           MAX_ALGOS, nalgos, &err))
+        return usage_error("%s", err.msg);
     if (c->opt.policy && !ps_policy_check(g, c->opt.policy, &err)) {
         fprintf(stderr, "psolve: %s\n", err.msg);
         return PS_EXIT_USAGE;
     }
     return -1;
+}
+
+/* The "# rules:" stamp of the rules a puzzle was loaded under. */
+static void rules_stamp(const struct cli *c, const struct ps_game *g,
+                        const void *rules, char *buf, size_t len)
+{
+    ps_rules_stamp(g, c->rules_spec, rules, buf, len);
 }
 
 /* A lab: every puzzle of the file and directory arguments x every --algo. */
@@ -485,21 +520,25 @@ static int cmd_lab(struct cli *c, const struct ps_game *g)
     if (c->nfiles < 1)
         return usage_error("%s", "lab needs puzzle FILEs or a DIRectory");
     struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
-    int rc = parse_algos(c, g, setup.algos, &setup.nalgos);
-    if (rc >= 0)
-        return rc;
     struct ps_error err;
     ps_error_clear(&err);
     void *rules = ps_rules_resolve_cli(g, c->rules_spec, &setup.opt, c->given,
                                        &err);
     if (!rules)
         return print_error(&err);
-    setup.rules = rules;
-    setup.rules_name = c->rules_spec ? c->rules_spec : "default";
     /* Parallel puzzles, not parallel runs: one thread per run unless asked,
      * which also keeps Monte Carlo runs the same on every machine. */
     if (!option_given(c, "threads"))
         setup.opt.threads = 1;
+    int rc = parse_algos(c, g, &setup.opt, setup.variant, &setup.nalgos);
+    if (rc >= 0) {
+        free(rules);
+        return rc;
+    }
+    for (int i = 0; i < setup.nalgos; i++)
+        setup.algos[i] = setup.variant[i].algo;
+    setup.rules = rules;
+    setup.rules_name = c->rules_spec ? c->rules_spec : "default";
     char **paths;
     int npaths;
     if (!ps_lab_collect(c->files, c->nfiles, &paths, &npaths, &err)) {
@@ -510,6 +549,9 @@ static int cmd_lab(struct cli *c, const struct ps_game *g)
     ps_lab_layout_init(&lay, c->json ? PS_LAB_JSON : c->csv ? PS_LAB_CSV
                                                             : PS_LAB_TEXT,
                        g, (const char *const *)paths, npaths);
+    for (int i = 0; i < setup.nalgos; i++)
+        if ((int)strlen(setup.variant[i].label) > lay.algo_width)
+            lay.algo_width = (int)strlen(setup.variant[i].label);
     ps_install_interrupt_handler();
     int status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
                             npaths, c->jobs > 0 ? c->jobs : 1, NULL, NULL);
@@ -532,14 +574,19 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         return cmd_lab(c, g);
     if (c->nfiles != 1)
         return usage_error("%s", "solve needs a puzzle FILE");
-    const struct ps_algorithm *algos[MAX_ALGOS];
-    int nalgos;
-    int rc = parse_algos(c, g, algos, &nalgos);
-    if (rc >= 0)
-        return rc;
     struct puzzle pz;
     if (!puzzle_open(c, g, &pz))
         return PS_EXIT_ERROR;
+    struct ps_variant variants[MAX_ALGOS];
+    const struct ps_algorithm *algos[MAX_ALGOS];
+    int nalgos;
+    int rc = parse_algos(c, g, &c->opt, variants, &nalgos);
+    if (rc >= 0) {
+        puzzle_close(&pz);
+        return rc;
+    }
+    for (int i = 0; i < nalgos; i++)
+        algos[i] = variants[i].algo;
     void *inst = pz.inst;
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
     for (int i = 0; i < nalgos; i++)
@@ -555,11 +602,13 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
     int status = PS_EXIT_OK;
     for (int i = 0; i < nalgos; i++) {
         struct ps_search s;
-        ps_search_init(&s, g, inst, &c->limits, &c->opt);
+        ps_search_init(&s, g, inst, &c->limits, &variants[i].opt);
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace_out = stderr;
         enum ps_status st = ps_search_run(&s, algos[i]);
         ps_run_capture(&runs[i], &s, st);
+        runs[i].algo = variants[i].label;
+        rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
         ps_search_free(&s);
         if (runs[i].found && !runs[i].verified) {
             fprintf(stderr, "psolve: internal error: %s returned a solution that "
@@ -597,6 +646,32 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
     return status;
 }
 
+/* Does the solution's "# rules:" stamp name other rules than the ones it
+ * is replayed under? Then say so on stderr: the moves may be legal under
+ * both and score differently (a PopStar line under the default rules). */
+static bool solved_under_other_rules(const struct cli *c,
+                                     const struct ps_game *g,
+                                     const void *rules, bool maximise,
+                                     const char *text, size_t len, char *now,
+                                     size_t now_len,
+                                     char *was, size_t was_len)
+{
+    rules_stamp(c, g, rules, now, now_len);
+    uint64_t hash;
+    int line;
+    char name[64];
+    if (!ps_rules_stamp_find(text, len, name, sizeof name, &hash, &line) ||
+        hash == ps_rules_hash(g, rules))
+        return false;
+    snprintf(was, was_len, "%s hash %016llx", name, (unsigned long long)hash);
+    fprintf(stderr,
+            "psolve: warning: %s:%d: solved under rules '%s' (hash %016llx), "
+            "replayed under rules %s: the %s may differ (give --rules %s)\n",
+            c->files[1], line, name, (unsigned long long)hash, now,
+            maximise ? "score" : "cost", name);
+    return true;
+}
+
 static int cmd_verify(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles != 2)
@@ -626,9 +701,19 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
     const char *over_key = maximise ? "game_over" : "solved";
     struct ps_fact facts[PS_MAX_FACTS];
     int nfacts = g->facts ? g->facts(inst, final, facts, PS_MAX_FACTS) : 0;
+    char now[96], was[96] = "";
+    bool other_rules = solved_under_other_rules(c, g, pz.rules, maximise, text,
+                                                len, now, sizeof now, was,
+                                                sizeof was);
     if (c->json) {
         printf("{\"game\":");
         ps_json_string(stdout, g->name);
+        printf(",\"rules\":");
+        ps_json_string(stdout, now);
+        if (other_rules) {
+            printf(",\"solved_under_rules\":");
+            ps_json_string(stdout, was);
+        }
         printf(",\"legal\":true,\"%s\":%lld,\"moves\":%d,\"game_over\":%s",
                maximise ? "score" : "cost", (long long)res.value, res.len,
                res.over ? "true" : "false");
@@ -721,6 +806,20 @@ static int cmd_list(void)
             printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
     }
     ps_rules_list_scripts(stdout);
+    printf("heuristics (cost games) and bounds (score games), --heuristic "
+           "NAME:\n");
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        const struct ps_heuristic *h = (*g)->heuristics;
+        if (!h || !h->name)
+            continue;
+        bool maximise = (*g)->flags & PS_MAXIMISE;
+        const char *def = ps_heuristic_default_name(*g, maximise);
+        printf("  %s:\n", (*g)->name);
+        for (; h->name; h++)
+            printf("    %-17s %-14s %s%s\n", h->name,
+                   h->admissible ? "[admissible]" : "[inadmissible]", h->doc,
+                   strcmp(def, h->name) == 0 ? " [default]" : "");
+    }
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
         printf("  %-12s %s%s%s\n", (*a)->name, (*a)->summary,

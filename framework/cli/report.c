@@ -16,6 +16,16 @@ void ps_run_capture(struct ps_run *r, const struct ps_search *s,
     snprintf(r->note, sizeof r->note, "%s", s->note);
     r->found = s->best.found;
     r->value = s->best.value;
+    r->heuristic = s->used_heuristic ? s->heuristic_name : NULL;
+    if (s->layers.n > 0) {
+        r->layers = malloc((size_t)s->layers.n * sizeof *r->layers);
+        if (r->layers) {
+            memcpy(r->layers, s->layers.v,
+                   (size_t)s->layers.n * sizeof *r->layers);
+            r->nlayers = s->layers.n;
+            r->layer_kind = s->layers.kind;
+        }
+    }
     if (!r->found)
         return;
     r->len = s->best.len;
@@ -49,6 +59,49 @@ void ps_run_free(struct ps_run *r)
 {
     free(r->moves);
     r->moves = NULL;
+    free(r->layers);
+    r->layers = NULL;
+    r->nlayers = 0;
+}
+
+double ps_effective_branching(uint64_t generated, int depth)
+{
+    if (depth <= 0 || generated == 0)
+        return 0;
+    double n = (double)generated, lo = 0, hi = n > 2 ? n : 2;
+    /* sum_{i=1..d} b^i grows with b: bisect, stopping a sum once past n. */
+    for (int it = 0; it < 200; it++) {
+        double b = (lo + hi) / 2, term = 1, sum = 0;
+        for (int i = 1; i <= depth && sum <= n; i++) {
+            term *= b;
+            sum += term;
+        }
+        if (sum > n)
+            hi = b;
+        else
+            lo = b;
+    }
+    return (lo + hi) / 2;
+}
+
+void ps_format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+    if (bytes < 1024)
+        snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+    else if (bytes < (uint64_t)1 << 20)
+        snprintf(buf, len, "%.1f KB", (double)bytes / 1024);
+    else if (bytes < (uint64_t)1 << 30)
+        snprintf(buf, len, "%.1f MB", (double)bytes / (1 << 20));
+    else
+        snprintf(buf, len, "%.2f GB", (double)bytes / (1 << 30));
+}
+
+void ps_format_seconds(double seconds, char *buf, size_t len)
+{
+    if (seconds < 10)
+        snprintf(buf, len, "%.0f ms", seconds * 1000);
+    else
+        snprintf(buf, len, "%.2f s", seconds);
 }
 
 static const char *value_key(const struct ps_game *g, const void *inst)
@@ -64,6 +117,15 @@ void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
     fprintf(out, "# psolve: game %s, algorithm %s, ", g->name, r->algo);
     ps_print_escaped(out, path);
     fputc('\n', out);
+    if (r->rules[0]) { /* may name a script by its path: escaped too */
+        fputs("# rules: ", out);
+        ps_print_escaped(out, r->rules);
+        fputc('\n', out);
+    }
+    if (r->heuristic)
+        fprintf(out, "# %s: %s\n",
+                (ps_game_flags(g, inst) & PS_MAXIMISE) ? "bound" : "heuristic",
+                r->heuristic);
     if (r->found)
         ps_print_moves(out, g, inst, r->moves, r->len);
     fprintf(out, "# status: %s\n", ps_status_name(r->status));
@@ -94,6 +156,25 @@ void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
             (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
             (unsigned long long)st->playouts, (unsigned long long)st->peak_table,
             (unsigned long long)st->peak_memory, st->iterations, st->seconds);
+    fprintf(out,
+            "# cycles: %llu\n# reexpanded: %llu\n# pruned_bound: %llu\n"
+            "# pruned_commuting: %llu\n# pruned_candidates: %llu\n"
+            "# pruned_depth: %llu\n# peak_frontier: %llu\n",
+            (unsigned long long)st->cycles, (unsigned long long)st->reexpanded,
+            (unsigned long long)st->pruned_bound,
+            (unsigned long long)st->pruned_commuting,
+            (unsigned long long)st->pruned_candidates,
+            (unsigned long long)st->pruned_depth,
+            (unsigned long long)st->peak_frontier);
+    if (st->iterations)
+        fprintf(out, "# last_iteration_expanded: %llu\n",
+                (unsigned long long)st->last_iteration_expanded);
+    if (st->has_h_start)
+        fprintf(out, "# h_start: %lld\n", (long long)st->h_start);
+    double ebf = ps_effective_branching(st->generated, r->found ? r->len : 0);
+    if (ebf > 0)
+        fprintf(out, "# ebf: %.3f\n", ebf);
+    ps_report_layers(out, r, 1);
 }
 
 /* The length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes
@@ -155,7 +236,11 @@ void ps_json_stats(FILE *out, const struct ps_stats *st)
             "{\"expanded\":%llu,\"generated\":%llu,\"duplicates\":%llu,"
             "\"pruned\":%llu,\"playouts\":%llu,\"table_probes\":%llu,"
             "\"table_hits\":%llu,\"peak_table\":%llu,\"peak_frontier\":%llu,"
-            "\"peak_memory\":%llu,\"iterations\":%d,\"seconds\":%.6f}",
+            "\"peak_memory\":%llu,\"iterations\":%d,\"seconds\":%.6f,"
+            "\"cycles\":%llu,\"reexpanded\":%llu,\"pruned_bound\":%llu,"
+            "\"pruned_commuting\":%llu,\"pruned_candidates\":%llu,"
+            "\"pruned_depth\":%llu,\"last_iteration_expanded\":%llu,"
+            "\"h_start\":",
             (unsigned long long)st->expanded, (unsigned long long)st->generated,
             (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
             (unsigned long long)st->playouts,
@@ -163,7 +248,30 @@ void ps_json_stats(FILE *out, const struct ps_stats *st)
             (unsigned long long)st->table_hits,
             (unsigned long long)st->peak_table,
             (unsigned long long)st->peak_frontier,
-            (unsigned long long)st->peak_memory, st->iterations, st->seconds);
+            (unsigned long long)st->peak_memory, st->iterations, st->seconds,
+            (unsigned long long)st->cycles, (unsigned long long)st->reexpanded,
+            (unsigned long long)st->pruned_bound,
+            (unsigned long long)st->pruned_commuting,
+            (unsigned long long)st->pruned_candidates,
+            (unsigned long long)st->pruned_depth,
+            (unsigned long long)st->last_iteration_expanded);
+    if (st->has_h_start)
+        fprintf(out, "%lld}", (long long)st->h_start);
+    else
+        fprintf(out, "null}");
+}
+
+/* --layers as JSON: {"kind":"f","rows":[{"key":..,"expanded":..,
+ * "generated":..},...]} */
+static void json_layers(FILE *out, const struct ps_run *r)
+{
+    fprintf(out, "{\"kind\":\"%s\",\"rows\":[", r->layer_kind);
+    for (int i = 0; i < r->nlayers; i++)
+        fprintf(out, "%s{\"key\":%lld,\"expanded\":%llu,\"generated\":%llu}",
+                i ? "," : "", (long long)r->layers[i].key,
+                (unsigned long long)r->layers[i].expanded,
+                (unsigned long long)r->layers[i].generated);
+    fprintf(out, "]}");
 }
 
 static void json_run_body(FILE *out, const struct ps_game *g, const void *inst,
@@ -208,8 +316,26 @@ static void json_run_body(FILE *out, const struct ps_game *g, const void *inst,
         free(next);
         fprintf(out, "]");
     }
+    fprintf(out, ",\"heuristic\":");
+    if (r->heuristic)
+        ps_json_string(out, r->heuristic);
+    else
+        fprintf(out, "null");
+    if (r->rules[0]) {
+        fprintf(out, ",\"rules\":");
+        ps_json_string(out, r->rules);
+    }
+    double ebf = ps_effective_branching(r->stats.generated, r->found ? r->len : 0);
+    if (ebf > 0)
+        fprintf(out, ",\"ebf\":%.4f", ebf);
+    else
+        fprintf(out, ",\"ebf\":null");
     fprintf(out, ",\"stats\":");
     ps_json_stats(out, &r->stats);
+    if (r->nlayers) {
+        fprintf(out, ",\"layers\":");
+        json_layers(out, r);
+    }
 }
 
 void ps_report_json(FILE *out, const struct ps_game *g, const void *inst,
@@ -243,49 +369,196 @@ bool ps_runs_agree(const struct ps_run *runs, int n, ps_value *optimum)
     return true;
 }
 
-void ps_report_table(FILE *out, const struct ps_game *g, const void *inst,
-                     const struct ps_run *runs, int n, bool csv)
+static bool run_exact(const struct ps_run *r)
 {
-    const char *vk = value_key(g, inst);
-    if (csv)
-        fprintf(out, "algorithm,status,%s,moves,expanded,generated,duplicates,"
-                     "pruned,playouts,peak_table,peak_memory,seconds,verified\n",
-                vk);
-    else
-        fprintf(out, "%-10s %-11s %10s %6s %12s %12s %11s %11s %10s %11s %12s "
-                     "%9s\n",
-                "algorithm", "status", vk, "moves", "expanded", "generated",
-                "duplicates", "pruned", "playouts", "peak_table", "peak_memory",
-                "seconds");
+    return r->status == PS_OPTIMAL || r->status == PS_UNSOLVABLE;
+}
+
+void ps_report_agreement(FILE *out, const struct ps_run *runs, int n)
+{
+    ps_value opt;
+    if (!ps_runs_agree(runs, n, &opt)) {
+        fprintf(out, "# ERROR: the exact algorithms disagree on the optimum\n");
+        return;
+    }
+    int exact = 0, unfinished = 0;
+    for (int i = 0; i < n; i++) {
+        exact += run_exact(&runs[i]);
+        unfinished += runs[i].status == PS_INCOMPLETE;
+    }
+    if (exact >= 2) {
+        fprintf(out, "# exact algorithms agree (%d runs, ", exact);
+        if (opt != INT64_MIN)
+            fprintf(out, "optimum %lld)", (long long)opt);
+        else
+            fprintf(out, "unsolvable)");
+    } else if (exact == 1) {
+        for (int i = 0; i < n; i++)
+            if (run_exact(&runs[i]))
+                fprintf(out, "# only %s finished exactly: nothing to compare "
+                             "it with",
+                        runs[i].algo);
+    } else {
+        fprintf(out, "# no exact answer");
+    }
+    if (unfinished) {
+        fprintf(out, "; did not finish:");
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (runs[i].status == PS_INCOMPLETE)
+                fprintf(out, "%s %s (%s)", k++ ? "," : "", runs[i].algo,
+                        runs[i].stop != PS_STOP_NONE ? ps_stop_name(runs[i].stop)
+                                                     : runs[i].note);
+    }
+    fputc('\n', out);
+}
+
+static const char *layer_title(const char *kind)
+{
+    if (strcmp(kind, "bound") == 0)
+        return "one per iteration, by its bound";
+    if (strcmp(kind, "g") == 0)
+        return "by g, the depth when every move costs 1";
+    if (strcmp(kind, "h") == 0)
+        return "by h";
+    return "by f = g + h";
+}
+
+void ps_report_layers(FILE *out, const struct ps_run *runs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const struct ps_run *r = &runs[i];
+        if (!r->nlayers)
+            continue;
+        bool bound = strcmp(r->layer_kind, "bound") == 0;
+        fprintf(out, "# layers of %s (%s):\n# %10s %14s %14s%s\n", r->algo,
+                layer_title(r->layer_kind), r->layer_kind, "expanded",
+                "generated", bound ? "  expanded so far" : "");
+        uint64_t total = 0;
+        for (int k = 0; k < r->nlayers; k++) {
+            const struct ps_layer *l = &r->layers[k];
+            total += l->expanded;
+            fprintf(out, "# %10lld %14llu %14llu", (long long)l->key,
+                    (unsigned long long)l->expanded,
+                    (unsigned long long)l->generated);
+            if (bound)
+                fprintf(out, " %16llu", (unsigned long long)total);
+            fputc('\n', out);
+        }
+        uint64_t last = r->layers[r->nlayers - 1].expanded;
+        if (bound && last)
+            fprintf(out, "# re-expansion overhead of %s: %llu expanded in all, "
+                         "%llu in the last iteration (%.2fx)\n",
+                    r->algo, (unsigned long long)total,
+                    (unsigned long long)last, (double)total / (double)last);
+    }
+}
+
+/* The cells of a run both tables print: `none` where a value is missing
+ * ("" in CSV, "-" in text), the ebf with `digits` decimals. */
+struct run_cells {
+    char value[32], moves[16], h0[24], ebf[24];
+};
+
+static void run_cells(const struct ps_run *r, const char *none, int digits,
+                      struct run_cells *c)
+{
+    const struct ps_stats *st = &r->stats;
+    snprintf(c->value, sizeof c->value, "%s", none);
+    snprintf(c->moves, sizeof c->moves, "%s", none);
+    snprintf(c->h0, sizeof c->h0, "%s", none);
+    snprintf(c->ebf, sizeof c->ebf, "%s", none);
+    if (r->found) {
+        snprintf(c->value, sizeof c->value, "%lld", (long long)r->value);
+        snprintf(c->moves, sizeof c->moves, "%d", r->len);
+    }
+    if (st->has_h_start)
+        snprintf(c->h0, sizeof c->h0, "%lld", (long long)st->h_start);
+    double b = ps_effective_branching(st->generated, r->found ? r->len : 0);
+    if (b > 0)
+        snprintf(c->ebf, sizeof c->ebf, "%.*f", digits, b);
+}
+
+/* The CSV table: the columns of earlier versions first, in their order,
+ * then the newer ones; raw numbers throughout. */
+static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
+                      int n)
+{
+    fprintf(out, "algorithm,status,%s,moves,expanded,generated,duplicates,"
+                 "pruned,playouts,peak_table,peak_memory,seconds,verified,"
+                 "heuristic,h_start,ebf,iterations,stopped,cycles,reexpanded,"
+                 "pruned_bound,pruned_commuting,pruned_candidates,pruned_depth,"
+                 "peak_frontier,last_iteration_expanded\n",
+            vk);
     for (int i = 0; i < n; i++) {
         const struct ps_run *r = &runs[i];
         const struct ps_stats *st = &r->stats;
-        char value[32] = "-", moves[16] = "-";
-        if (r->found) {
-            snprintf(value, sizeof value, "%lld", (long long)r->value);
-            snprintf(moves, sizeof moves, "%d", r->len);
-        }
-        const char *fmt = csv ? "%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-                                "%.3f,%s\n"
-                              : "%-10s %-11s %10s %6s %12llu %12llu %11llu "
-                                "%11llu %10llu %11llu %12llu %9.3f%s\n";
-        const char *ver = csv ? (r->found ? (r->verified ? "yes" : "no") : "")
-                              : (r->found && !r->verified ? "  NOT VERIFIED" : "");
-        fprintf(out, fmt, r->algo, ps_status_name(r->status), value, moves,
+        struct run_cells c;
+        run_cells(r, "", 4, &c);
+        fprintf(out, "%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%s,"
+                     "%s,%s,%s,%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+                r->algo, ps_status_name(r->status), c.value, c.moves,
                 (unsigned long long)st->expanded,
                 (unsigned long long)st->generated,
                 (unsigned long long)st->duplicates,
                 (unsigned long long)st->pruned, (unsigned long long)st->playouts,
                 (unsigned long long)st->peak_table,
-                (unsigned long long)st->peak_memory, st->seconds, ver);
+                (unsigned long long)st->peak_memory, st->seconds,
+                r->found ? (r->verified ? "yes" : "no") : "",
+                r->heuristic ? r->heuristic : "", c.h0, c.ebf, st->iterations,
+                r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "",
+                (unsigned long long)st->cycles,
+                (unsigned long long)st->reexpanded,
+                (unsigned long long)st->pruned_bound,
+                (unsigned long long)st->pruned_commuting,
+                (unsigned long long)st->pruned_candidates,
+                (unsigned long long)st->pruned_depth,
+                (unsigned long long)st->peak_frontier,
+                (unsigned long long)st->last_iteration_expanded);
     }
-    if (csv)
+}
+
+void ps_report_table(FILE *out, const struct ps_game *g, const void *inst,
+                     const struct ps_run *runs, int n, bool csv)
+{
+    const char *vk = value_key(g, inst);
+    if (csv) {
+        table_csv(out, vk, runs, n);
         return;
-    ps_value opt;
-    if (!ps_runs_agree(runs, n, &opt))
-        fprintf(out, "# ERROR: the exact algorithms disagree on the optimum\n");
-    else
-        fprintf(out, "# exact algorithms agree\n");
+    }
+    int aw = 10;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(runs[i].algo) > aw)
+            aw = (int)strlen(runs[i].algo);
+    fprintf(out, "%-*s %-10s %7s %5s %6s %11s %11s %10s %10s %10s %9s %6s %5s "
+                 "%9s %8s %s\n",
+            aw, "algorithm", "status", vk, "moves", "h0", "expanded",
+            "generated", "duplicates", "reexpanded", "pruned", "playouts",
+            "ebf", "iters", "memory", "time", "stopped");
+    for (int i = 0; i < n; i++) {
+        const struct ps_run *r = &runs[i];
+        const struct ps_stats *st = &r->stats;
+        struct run_cells c;
+        run_cells(r, "-", 3, &c);
+        char iters[16] = "-", mem[24], time[24];
+        if (st->iterations)
+            snprintf(iters, sizeof iters, "%d", st->iterations);
+        ps_format_bytes(st->peak_memory, mem, sizeof mem);
+        ps_format_seconds(st->seconds, time, sizeof time);
+        fprintf(out, "%-*s %-10s %7s %5s %6s %11llu %11llu %10llu %10llu %10llu "
+                     "%9llu %6s %5s %9s %8s %s%s\n",
+                aw, r->algo, ps_status_name(r->status), c.value, c.moves, c.h0,
+                (unsigned long long)st->expanded,
+                (unsigned long long)st->generated,
+                (unsigned long long)st->duplicates,
+                (unsigned long long)st->reexpanded,
+                (unsigned long long)st->pruned,
+                (unsigned long long)st->playouts, c.ebf, iters, mem, time,
+                r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "-",
+                r->found && !r->verified ? "  NOT VERIFIED" : "");
+    }
+    ps_report_agreement(out, runs, n);
+    ps_report_layers(out, runs, n);
 }
 
 void ps_report_table_json(FILE *out, const struct ps_game *g, const void *inst,

@@ -28,6 +28,12 @@ struct ps_run {
     struct ps_fact facts[PS_MAX_FACTS];
     int nfacts;
     char verify_error[600];
+    /* Set by the caller: the "# rules:" stamp (ps_rules_stamp), "" = none. */
+    char rules[96];
+    const char *heuristic;  /* the run's heuristic or bound name, NULL = none used */
+    struct ps_layer *layers; /* --layers (malloc'd copy), nlayers of them */
+    int nlayers;
+    const char *layer_kind;
 };
 
 /* Take the result of a finished search (copies the solution, replays it). */
@@ -47,6 +53,22 @@ void ps_report_table_json(FILE *out, const struct ps_game *g, const void *inst,
 
 /* Do all runs that claim optimal agree on the value? */
 bool ps_runs_agree(const struct ps_run *runs, int n, ps_value *optimum);
+/* The table's last line: "# exact algorithms agree: ..." only when two or
+ * more exact answers came out; otherwise which exact runs finished and
+ * which did not (and why); an ERROR line when they disagree. */
+void ps_report_agreement(FILE *out, const struct ps_run *runs, int n);
+/* --layers: each run's per-depth / f-layer / iteration counts, as '#' lines
+ * (IDA* and dfs with the re-expansion overhead). */
+void ps_report_layers(FILE *out, const struct ps_run *runs, int n);
+
+/* The effective branching factor b*: N = b* + b*^2 + ... + b*^d for N
+ * generated nodes and a solution of depth d (AIMA 3.6.1); 0 when undefined
+ * (no solution, d = 0, nothing generated). */
+double ps_effective_branching(uint64_t generated, int depth);
+/* Human units for the text table: "512 B", "12.3 KB", "4.0 MB"; "15 ms",
+ * "2.35 s". */
+void ps_format_bytes(uint64_t bytes, char *buf, size_t len);
+void ps_format_seconds(double seconds, char *buf, size_t len);
 
 void ps_json_string(FILE *out, const char *s);
 /* The statistics as one JSON object (the "stats" of every JSON output). */

@@ -167,9 +167,84 @@ static bool check_rules(const struct ps_game *g, struct ps_error *err)
     return true;
 }
 
+/* The heuristics table: named, documented, callable, each name once. */
+static bool check_heuristics(const struct ps_game *g, struct ps_error *err)
+{
+    const char *name = game_name(g);
+    for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++) {
+        if (!name_is_plain(h->name))
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: heuristic '%s': a name is letters, "
+                                "digits, '_' and '-'",
+                                name, h->name);
+        if (!h->fn || !h->doc)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: heuristic '%s' has no %s", name,
+                                h->name, h->fn ? "doc" : "fn");
+        for (const struct ps_heuristic *k = g->heuristics; k != h; k++)
+            if (strcmp(k->name, h->name) == 0)
+                return ps_error_set(err, NULL, 0, 0,
+                                    "game %s: heuristic '%s' is listed twice",
+                                    name, h->name);
+    }
+    return true;
+}
+
+ps_value ps_heuristic_zero(const void *inst, const void *state)
+{
+    (void)inst;
+    (void)state;
+    return 0;
+}
+
+const struct ps_heuristic *ps_heuristic_find(const struct ps_game *g,
+                                             const char *name)
+{
+    for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++)
+        if (strcmp(h->name, name) == 0)
+            return h;
+    return NULL;
+}
+
+bool ps_heuristic_check(const struct ps_game *g, const char *name,
+                        struct ps_error *err)
+{
+    if (!name || ps_heuristic_find(g, name))
+        return true;
+    char list[256] = "";
+    size_t used = 0;
+    for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s",
+                         used ? ", " : "", h->name);
+        if (n < 0 || (size_t)n >= sizeof list - used)
+            break;
+        used += (size_t)n;
+    }
+    if (!used)
+        return ps_error_set(err, NULL, 0, 0,
+                            "unknown heuristic '%s': game %s offers no "
+                            "named heuristics",
+                            name, g->name);
+    return ps_error_set(err, NULL, 0, 0,
+                        "unknown heuristic '%s' for game %s (choices: %s)",
+                        name, g->name, list);
+}
+
+const char *ps_heuristic_default_name(const struct ps_game *g, bool maximise)
+{
+    ps_value (*fn)(const void *, const void *) =
+        maximise ? g->upper_bound : g->heuristic;
+    for (const struct ps_heuristic *h = g->heuristics; fn && h && h->name; h++)
+        if (h->fn == fn)
+            return h->name;
+    return "default";
+}
+
 static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
 {
     const char *name = game_name(g);
+    if (!check_heuristics(g, err))
+        return false;
     for (const struct ps_policy *p = g->policies; p && p->name; p++)
         if (!p->choose || !p->doc)
             return ps_error_set(err, NULL, 0, 0,

@@ -43,7 +43,7 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-#define PS_API_VERSION 1
+#define PS_API_VERSION 2
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -97,6 +97,7 @@ struct ps_preset {
 struct ps_gen_options {
     int rows, cols, colors, tubes, capacity;
     uint64_t seed;
+    int moves; /* scramble depth: random moves from the solved state (npuzzle) */
 };
 
 /* A playout policy a game offers to the Monte Carlo algorithms (--policy).
@@ -116,6 +117,21 @@ struct ps_policy {
      * NULL: no prior. */
     void (*bias)(const void *inst, const void *state, const ps_move *moves,
                  int n, double *out);
+};
+
+/* A named heuristic (cost games: an estimate of the cost still to pay) or
+ * bound (score games: an estimate of the score still to gain), chosen with
+ * --heuristic NAME (docs/cli.md), as pyperplan and Fast Downward keep their
+ * heuristics apart from the task. */
+struct ps_heuristic {
+    const char *name; /* [required] letters, digits, '_', '-'; unique */
+    const char *doc;  /* [required] one line, for psolve list */
+    /* Cost games: never above the true remaining cost (A*, IDA* and dfs stay
+     * exact). Score games: never below the best remaining score (dfs may
+     * prune with it and stay exact). An exact algorithm run with an entry
+     * not marked admissible reports its answer as heuristic. */
+    bool admissible;
+    ps_value (*fn)(const void *inst, const void *state); /* [required] */
 };
 
 struct ps_game {
@@ -251,6 +267,14 @@ struct ps_game {
     /* [optional: NULL = psolve bench has no sizes] terminated by rows == 0;
      * needs generate. */
     const struct ps_gen_options *bench_sizes;
+
+    /* --- chosen knowledge --- */
+    /* [optional: NULL = only the heuristic/upper_bound slot] The heuristics
+     * (cost games) or bounds (score games) a user may pick with --heuristic,
+     * terminated by name == NULL. Without --heuristic the `heuristic` (cost)
+     * or `upper_bound` (score) slot above is used, as before; list it here
+     * too to give it a name in reports. */
+    const struct ps_heuristic *heuristics;
 };
 
 /* Does g keep the contract above? False with err naming the game and the
@@ -270,6 +294,20 @@ bool ps_game_check_all(struct ps_error *err);
  * the list is not locked. Registering the same struct twice is a no-op. */
 #define PS_MAX_ADDED_GAMES 16
 bool ps_game_register(const struct ps_game *g, struct ps_error *err);
+
+/* h = 0: the heuristic every cost game can offer as "zero" (A* becomes
+ * uniform-cost search). */
+ps_value ps_heuristic_zero(const void *inst, const void *state);
+
+/* The entry of g->heuristics called `name`, or NULL. */
+const struct ps_heuristic *ps_heuristic_find(const struct ps_game *g,
+                                             const char *name);
+/* NULL or a known name: true; else false with err listing the choices. */
+bool ps_heuristic_check(const struct ps_game *g, const char *name,
+                        struct ps_error *err);
+/* The name of the default (the entry whose fn is the game's heuristic or
+ * upper_bound slot, for its kind of game), or "default". */
+const char *ps_heuristic_default_name(const struct ps_game *g, bool maximise);
 
 /* Helpers over the vtable, so callers need not test optional slots. */
 unsigned ps_game_flags(const struct ps_game *g, const void *inst);

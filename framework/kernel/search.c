@@ -34,6 +34,33 @@ void ps_options_default(struct ps_options *o)
     o->beam_width = 100;
 }
 
+/* The heuristic (cost) or bound (score) of the run: the --heuristic entry,
+ * else the game's slot as before the table existed (a score game's bound
+ * only with PS_HAS_BOUND; a cost game's h whenever set, admissible with
+ * PS_HAS_HEURISTIC). */
+static void search_choose_heuristic(struct ps_search *s)
+{
+    const struct ps_game *g = s->game;
+    bool maximise = s->flags & PS_MAXIMISE;
+    if (s->opt.heuristic) {
+        const struct ps_heuristic *h = ps_heuristic_find(g, s->opt.heuristic);
+        s->heuristic = h ? h->fn : NULL;
+        s->heuristic_admissible = h && h->admissible;
+        s->heuristic_name = h ? h->name : s->opt.heuristic;
+        s->heuristic_unknown = !h;
+        return;
+    }
+    if (maximise) {
+        s->heuristic = (s->flags & PS_HAS_BOUND) ? g->upper_bound : NULL;
+        s->heuristic_admissible = s->heuristic != NULL;
+    } else {
+        s->heuristic = g->heuristic;
+        s->heuristic_admissible = (s->flags & PS_HAS_HEURISTIC) != 0;
+    }
+    s->heuristic_name = s->heuristic ? ps_heuristic_default_name(g, maximise)
+                                     : "none";
+}
+
 void ps_search_init(struct ps_search *s, const struct ps_game *game,
                     const void *inst, const struct ps_limits *limits,
                     const struct ps_options *opt)
@@ -50,6 +77,7 @@ void ps_search_init(struct ps_search *s, const struct ps_game *game,
     else
         ps_options_default(&s->opt);
     s->trace_out = stdout;
+    search_choose_heuristic(s);
 }
 
 void ps_search_free(struct ps_search *s)
@@ -57,6 +85,38 @@ void ps_search_free(struct ps_search *s)
     free(s->best.moves);
     s->best.moves = NULL;
     s->best.len = s->best.cap = 0;
+    free(s->layers.v);
+    memset(&s->layers, 0, sizeof s->layers);
+}
+
+void ps_layer_add(struct ps_search *s, const char *kind, int64_t key,
+                  uint64_t expanded, uint64_t generated)
+{
+    if (!s->opt.layers)
+        return;
+    struct ps_layers *l = &s->layers;
+    l->kind = kind;
+    /* Layers mostly arrive in order (f grows in A*, the bound in IDA*):
+     * look from the back, keep the array sorted by key. */
+    int i = l->n;
+    while (i > 0 && l->v[i - 1].key > key)
+        i--;
+    if (i > 0 && l->v[i - 1].key == key) {
+        l->v[i - 1].expanded += expanded;
+        l->v[i - 1].generated += generated;
+        return;
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        struct ps_layer *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return; /* the layers are a report: losing one costs no answer */
+        l->v = v;
+        l->cap = cap;
+    }
+    memmove(l->v + i + 1, l->v + i, (size_t)(l->n - i) * sizeof *l->v);
+    l->v[i] = (struct ps_layer){key, expanded, generated};
+    l->n++;
 }
 
 /* The most any line from the start can be worth, for score games: the
@@ -75,9 +135,9 @@ static void find_root_bound(struct ps_search *s)
         if (g->moves(s->inst, root, moves, NULL) == 0) {
             s->bounded = true;
             s->root_bound = ps_final_value(s, root, 0);
-        } else if ((s->flags & PS_HAS_BOUND) && g->upper_bound) {
+        } else if (s->heuristic && s->heuristic_admissible) {
             s->bounded = true;
-            s->root_bound = g->upper_bound(s->inst, root);
+            s->root_bound = s->heuristic(s->inst, root);
         }
     }
     free(root);
@@ -110,6 +170,21 @@ static bool best_is_proven(const struct ps_search *s)
     return over;
 }
 
+/* h(start) (or the start's bound) of a run that used its heuristic. */
+static void note_heuristic_start(struct ps_search *s)
+{
+    s->stats.has_h_start = false;
+    if (!s->used_heuristic || !s->heuristic)
+        return;
+    unsigned char *root = malloc(s->state_size);
+    if (!root)
+        return;
+    s->game->initial_state(s->inst, root);
+    s->stats.h_start = s->heuristic(s->inst, root);
+    s->stats.has_h_start = true;
+    free(root);
+}
+
 enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
 {
     memset(&s->stats, 0, sizeof s->stats);
@@ -121,9 +196,19 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->tick = 0;
     s->clock_every = 1;
     s->algo_name = a->name;
+    s->used_heuristic = false;
+    s->layers.n = 0;
+    s->layers.kind = NULL;
     s->start = ps_now();
     s->last_progress = s->start;
     s->last_clock = s->start;
+    if (s->heuristic_unknown) {
+        /* The command line checks the name first; a library caller that
+         * did not gets a run that ends at once and says why. */
+        snprintf(s->note, sizeof s->note, "unknown heuristic '%s'",
+                 s->opt.heuristic);
+        return PS_INCOMPLETE;
+    }
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
@@ -133,6 +218,16 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
+    note_heuristic_start(s);
+    if (st == PS_OPTIMAL && s->used_heuristic && s->opt.heuristic &&
+        !s->heuristic_admissible) {
+        /* An inadmissible h may hide the cheapest goal (or cut the best
+         * line): the answer is no proof. */
+        st = PS_HEURISTIC;
+        snprintf(s->note, sizeof s->note,
+                 "heuristic: %s '%s' is not admissible",
+                 (s->flags & PS_MAXIMISE) ? "bound" : "h", s->heuristic_name);
+    }
     if (st != PS_UNSOLVABLE && best_is_proven(s)) {
         /* Whatever stopped the run, this line cannot be beaten. */
         if (st != PS_OPTIMAL) {
@@ -302,6 +397,16 @@ void ps_search_trace(struct ps_search *s, const void *state, int depth,
             depth, (long long)g, (long long)h, (long long)(g + h),
             what ? "  " : "", what ? what : "");
     s->game->print_state(s->inst, state, out, false);
+}
+
+void ps_iteration_done(struct ps_search *s, ps_value bound, uint64_t expanded,
+                       uint64_t generated)
+{
+    struct ps_stats *st = &s->stats;
+    st->last_iteration_expanded = st->expanded - expanded;
+    st->reexpanded = expanded;
+    ps_layer_add(s, "bound", bound, st->expanded - expanded,
+                 st->generated - generated);
 }
 
 ps_value ps_final_value(const struct ps_search *s, const void *state,

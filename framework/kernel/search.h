@@ -74,13 +74,52 @@ struct ps_options {
     int beam_width;   /* beam */
     bool beam_playout; /* beam: judge positions by a playout */
     int trace;        /* print the first N expansions */
+    /* --heuristic NAME: an entry of the game's heuristics table (cost
+     * games: h; score games: the upper bound); NULL = the game's default. */
+    const char *heuristic;
+    bool layers;      /* --layers: count per depth / f-layer / iteration */
 };
 
+/* What every counter means, for every algorithm: docs/counters.md has
+ * the same table with examples. A counter an algorithm does not keep stays 0.
+ *
+ *   expanded    states whose moves were generated (every algorithm; mc,
+ *               nmcs, nrpa, beam: each playout move counts one)
+ *   generated   successor states made by apply()
+ *   duplicates  successors (A*, bfs, greedy, wastar) or nodes (dfs, IDA*)
+ *               dropped because the same state was already known at no
+ *               larger g: in the closed/open table, the transposition table,
+ *               or on the current path (`cycles` counts that last part);
+ *               beam: candidates equal to one already in the next beam
+ *   cycles      duplicates found on the current path (IDA*, dfs on cost
+ *               games): a successor equal to one of its ancestors
+ *   reexpanded  expansions of a state expanded before in this run: A* and
+ *               bfs a closed state reopened with a smaller g; IDA* and dfs on
+ *               cost games the expansions of every iteration before the last
+ *               (the iterative-deepening overhead; transpositions inside an
+ *               iteration are not detected without a table)
+ *   pruned      = pruned_bound + pruned_commuting + pruned_candidates +
+ *                 pruned_depth
+ *   pruned_bound       nodes cut by the bound: f = g + h over the iteration's
+ *                      bound (IDA*, dfs on cost games), score so far + upper
+ *                      bound no better than the best (dfs on score games)
+ *   pruned_commuting   moves skipped as the second order of two commuting
+ *                      moves (the game's redundant_after; IDA*)
+ *   pruned_candidates  moves left out by --candidates K (dfs), candidates
+ *                      left out of the beam by its width (beam)
+ *   pruned_depth       nodes cut by --max-depth (dfs)
+ *   peak_frontier  most entries on the open list (best-first), the widest
+ *                  beam (beam); 0 for depth-first searches
+ *   peak_memory    most bytes of tables and lists reserved at once
+ *   iterations     IDA* / dfs (cost) bounds tried
+ *   h_start        h (cost) or the upper bound (score) of the start, when
+ *                  the algorithm uses one (has_h_start)
+ */
 struct ps_stats {
     uint64_t expanded;      /* states whose moves were generated */
     uint64_t generated;     /* successor states made */
-    uint64_t duplicates;    /* successors already known (closed set / TT) */
-    uint64_t pruned;        /* cut by a bound or a pruning rule */
+    uint64_t duplicates;    /* successors already known (closed set / TT / path) */
+    uint64_t pruned;        /* the sum of the pruned_* below */
     uint64_t playouts;      /* Monte Carlo playouts */
     uint64_t table_probes;
     uint64_t table_hits;
@@ -91,6 +130,25 @@ struct ps_stats {
     uint64_t peak_memory;   /* bytes */
     int iterations;         /* IDA* / iterative deepening rounds */
     double seconds;         /* wall time of the run */
+    uint64_t cycles;        /* duplicates on the current path */
+    uint64_t reexpanded;
+    uint64_t pruned_bound, pruned_commuting, pruned_candidates, pruned_depth;
+    uint64_t last_iteration_expanded; /* IDA*, dfs (cost): the last one's */
+    ps_value h_start;
+    bool has_h_start;
+};
+
+/* --layers: work per depth (bfs: g), per f-layer (A*: g + h; wastar:
+ * g + w h; greedy: h) or per iteration (IDA*, dfs on cost games: the bound). */
+struct ps_layer {
+    int64_t key;
+    uint64_t expanded, generated;
+};
+
+struct ps_layers {
+    const char *kind; /* "g", "f", "bound" */
+    struct ps_layer *v;
+    int n, cap;
 };
 
 struct ps_solution {
@@ -128,6 +186,14 @@ struct ps_search {
      * no move), when known. A line offered at this value is proven best. */
     bool bounded;
     ps_value root_bound;
+    /* The heuristic (cost games) or bound (score games) of this run: the
+     * --heuristic entry or the game's slot; NULL = none (h = 0, no bound). */
+    ps_value (*heuristic)(const void *inst, const void *state);
+    bool heuristic_admissible; /* exact algorithms stay exact with it */
+    const char *heuristic_name;
+    bool heuristic_unknown;    /* opt.heuristic names no entry: the run fails */
+    bool used_heuristic;       /* the algorithm consulted it (set by it) */
+    struct ps_layers layers;   /* filled when opt.layers */
 };
 
 struct ps_algorithm {
@@ -135,6 +201,9 @@ struct ps_algorithm {
     const char *summary;
     bool for_score;       /* runs on score games */
     bool for_cost;        /* runs on cost games */
+    /* Reads the heuristic (cost games) / the bound (score games), so that
+     * --heuristic a,b makes one run per entry. */
+    bool uses_heuristic, uses_bound;
     enum ps_status (*run)(struct ps_search *s);
 };
 
@@ -185,6 +254,24 @@ void ps_memory_release(struct ps_search *s, uint64_t bytes);
 bool ps_search_tracing(const struct ps_search *s);
 void ps_search_trace(struct ps_search *s, const void *state, int depth,
                      ps_value g, ps_value h, const char *what);
+
+/* The run's heuristic of `state` (0 without one); the algorithm marks the
+ * run as using it (s->used_heuristic) itself. */
+static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
+{
+    return s->heuristic ? s->heuristic(s->inst, state) : 0;
+}
+
+/* --layers: add work to the layer `key` (a no-op without opt.layers). */
+void ps_layer_add(struct ps_search *s, const char *kind, int64_t key,
+                  uint64_t expanded, uint64_t generated);
+
+/* Iterative deepening (IDA*, dfs on cost games): an iteration with this
+ * bound ended; `expanded`/`generated` are the counters before it began.
+ * Keeps last_iteration_expanded, reexpanded (the earlier iterations) and
+ * the iteration's layer. */
+void ps_iteration_done(struct ps_search *s, ps_value bound, uint64_t expanded,
+                       uint64_t generated);
 
 /* Convenience: the value of a finished line of play from a state, for score
  * games (gain so far + end_value). */

@@ -303,3 +303,96 @@ void ps_rules_list_scripts(FILE *out)
             fprintf(out, "    --rules %s\n", names[k]);
     }
 }
+
+/* FNV-1a over one field, so that the hash is the same on every platform
+ * for the same values (ints as little-endian 64-bit numbers). */
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t fnv_int(uint64_t h, int64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)((uint64_t)v >> (8 * i));
+    return fnv_bytes(h, b, sizeof b);
+}
+
+uint64_t ps_rules_hash(const struct ps_game *g, const void *rules)
+{
+    uint64_t h = fnv_bytes(0xcbf29ce484222325ULL, g->name, strlen(g->name));
+    const char *base = rules;
+    for (const struct ps_param *p = g->params; p && p->key; p++) {
+        h = fnv_bytes(h, p->key, strlen(p->key) + 1);
+        const char *field = base + p->offset;
+        switch (p->type) {
+        case PS_PARAM_INT: {
+            int64_t v;
+            memcpy(&v, field, sizeof v);
+            h = fnv_int(h, v);
+            break;
+        }
+        case PS_PARAM_BOOL: {
+            bool v;
+            memcpy(&v, field, sizeof v);
+            h = fnv_int(h, v);
+            break;
+        }
+        case PS_PARAM_ENUM: {
+            int v;
+            memcpy(&v, field, sizeof v);
+            h = fnv_int(h, v);
+            break;
+        }
+        case PS_PARAM_TABLE:
+            for (int i = 0; i < p->table_len; i++) {
+                int64_t v;
+                memcpy(&v, field + (size_t)i * sizeof v, sizeof v);
+                h = fnv_int(h, v);
+            }
+            break;
+        }
+    }
+    return h;
+}
+
+void ps_rules_stamp(const struct ps_game *g, const char *spec,
+                    const void *rules, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s hash %016llx", spec ? spec : "default",
+             (unsigned long long)ps_rules_hash(g, rules));
+}
+
+bool ps_rules_stamp_find(const char *text, size_t len, char *name,
+                         size_t name_len, uint64_t *hash, int *line)
+{
+    static const char key[] = "# rules: ";
+    int number = 1;
+    for (size_t i = 0; i < len; number++) {
+        const char *start = text + i;
+        const char *nl = memchr(start, '\n', len - i);
+        size_t n = nl ? (size_t)(nl - start) : len - i;
+        char buf[256];
+        if (n > strlen(key) && n < sizeof buf &&
+            strncmp(start, key, strlen(key)) == 0) {
+            memcpy(buf, start + strlen(key), n - strlen(key));
+            buf[n - strlen(key)] = '\0';
+            char *mark = strstr(buf, " hash ");
+            char *end;
+            unsigned long long v = mark ? strtoull(mark + 6, &end, 16) : 0;
+            if (mark && end != mark + 6) {
+                *mark = '\0';
+                snprintf(name, name_len, "%s", buf);
+                *hash = (uint64_t)v;
+                *line = number;
+                return true;
+            }
+        }
+        i += n + (nl ? 1 : 0);
+    }
+    return false;
+}

@@ -44,6 +44,22 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
 bool ps_rules_game(const char *spec, const struct ps_game **g,
                    struct ps_error *err);
 
+/* A hash of the rules' values, read through the game's schema (every
+ * parameter's key and value; padding never counts), so that a solution
+ * records the rules it was solved under and verify can tell when it is
+ * replayed under others, whatever preset or script produced them. */
+uint64_t ps_rules_hash(const struct ps_game *g, const void *rules);
+
+/* The "# rules:" comment a solution file carries: "NAME hash HEX" (NAME =
+ * spec, or "default"), into buf. */
+void ps_rules_stamp(const struct ps_game *g, const char *spec,
+                    const void *rules, char *buf, size_t len);
+
+/* Find a "# rules: NAME hash HEX" line in a solution's text. True with the
+ * name, the hash and the 1-based line when there is one. */
+bool ps_rules_stamp_find(const char *text, size_t len, char *name,
+                         size_t name_len, uint64_t *hash, int *line);
+
 /* Print the directories searched for rule scripts and the scripts found. */
 void ps_rules_list_scripts(FILE *out);
 

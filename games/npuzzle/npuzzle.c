@@ -224,10 +224,24 @@ static bool np_is_goal(const void *p, const void *state)
     return true;
 }
 
+/* ---- heuristics (all but double-manhattan admissible; tested against
+ * breadth-first distances in tests/test_npuzzle.c) ---- */
+
+/* Tiles not at home: each needs at least one slide. */
+static ps_value np_misplaced(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    ps_value h = 0;
+    for (int i = 0; i < in->cells; i++)
+        h += s[i] && s[i] != i + 1;
+    return h;
+}
+
 /* Manhattan distance: every tile needs at least as many slides as rows and
  * columns between it and its home, and one slide moves one tile one step,
  * so the sum is a lower bound on the slides left (admissible). */
-static ps_value np_heuristic(const void *p, const void *state)
+static ps_value np_manhattan(const void *p, const void *state)
 {
     const struct np_instance *in = p;
     const unsigned char *s = state;
@@ -240,6 +254,71 @@ static ps_value np_heuristic(const void *p, const void *state)
     }
     return h;
 }
+
+/* The fewest of keys[0..n) to take out so that the rest increase: n minus
+ * the longest increasing subsequence (n <= NP_MAX, so quadratic is fine). */
+static int np_out_of_order(const int *keys, int n)
+{
+    int lis[NP_MAX], longest = 0;
+    for (int i = 0; i < n; i++) {
+        lis[i] = 1;
+        for (int j = 0; j < i; j++)
+            if (keys[j] < keys[i] && lis[j] + 1 > lis[i])
+                lis[i] = lis[j] + 1;
+        if (lis[i] > longest)
+            longest = lis[i];
+    }
+    return n - longest;
+}
+
+/* Manhattan plus linear conflicts (Hansson, Mayer and Yung 1992): tiles in
+ * their home row (column) that must pass each other in it. Of the tiles of
+ * one line that are home in it, all but an increasing subsequence of their
+ * home positions must leave the line and come back, two slides each beyond
+ * their Manhattan distance; rows and columns count different slides
+ * (vertical ones leave a row, horizontal ones a column), so both add up. */
+static ps_value np_linear_conflict(const void *p, const void *state)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    int n = in->n;
+    ps_value extra = 0;
+    for (int line = 0; line < n; line++) {
+        int row_keys[NP_MAX], col_keys[NP_MAX], nr = 0, nc = 0;
+        for (int k = 0; k < n; k++) {
+            int r = s[line * n + k], c = s[k * n + line];
+            if (r && (r - 1) / n == line)
+                row_keys[nr++] = (r - 1) % n;
+            if (c && (c - 1) % n == line)
+                col_keys[nc++] = (c - 1) / n;
+        }
+        extra += 2 * (np_out_of_order(row_keys, nr) +
+                      np_out_of_order(col_keys, nc));
+    }
+    return np_manhattan(p, state) + extra;
+}
+
+/* Twice Manhattan: not admissible, for the lab that shows what an
+ * overestimate costs (A* with it is weighted A* with w = 2). */
+static ps_value np_double_manhattan(const void *p, const void *state)
+{
+    return 2 * np_manhattan(p, state);
+}
+
+static const struct ps_heuristic np_heuristics[] = {
+    {"zero", "h = 0: A* is uniform-cost search", true,
+     ps_heuristic_zero},
+    {"misplaced", "tiles not at home", true, np_misplaced},
+    {"manhattan", "sum of the tiles' row and column distances to home",
+     true, np_manhattan},
+    {"linear-conflict", "Manhattan + 2 per tile that must leave its home "
+                        "row or column to let another pass",
+     true, np_linear_conflict},
+    {"double-manhattan", "2 x Manhattan: overestimates, so answers are "
+                         "heuristic",
+     false, np_double_manhattan},
+    {NULL, NULL, false, NULL},
+};
 
 /* ---- text forms ---- */
 
@@ -327,8 +406,35 @@ static bool np_check(const void *p, char *why, size_t len)
 
 /* ---- generation ---- */
 
+/* --moves K: K random slides from the goal, never straight back, so the
+ * optimum is at most K (a lab can pick how hard its puzzles are). */
+static void np_scramble(int *t, int n, int moves, struct ps_rng *rng)
+{
+    int blank = n * n - 1, previous = -1;
+    for (int k = 0; k < moves; k++) {
+        int next[4], count = 0, r = blank / n, c = blank % n;
+        if (r > 0)
+            next[count++] = blank - n;
+        if (r + 1 < n)
+            next[count++] = blank + n;
+        if (c > 0)
+            next[count++] = blank - 1;
+        if (c + 1 < n)
+            next[count++] = blank + 1;
+        int pick;
+        do
+            pick = next[ps_rng_below(rng, (uint32_t)count)];
+        while (pick == previous);
+        t[blank] = t[pick];
+        t[pick] = 0;
+        previous = blank;
+        blank = pick;
+    }
+}
+
 /* A uniformly random solvable position: a random permutation, fixed up by
- * one swap of two tiles when its parity makes it unsolvable. */
+ * one swap of two tiles when its parity makes it unsolvable. Or, with
+ * --moves K, a scramble of K slides. */
 static bool np_generate(const struct ps_gen_options *o, FILE *out,
                         struct ps_error *err)
 {
@@ -336,24 +442,35 @@ static bool np_generate(const struct ps_gen_options *o, FILE *out,
     if (n < NP_MIN || n > NP_MAX)
         return ps_error_set(err, NULL, 0, 0, "size (--rows) must be %d..%d",
                             NP_MIN, NP_MAX);
+    if (o->moves < 0 || o->moves > 1000000)
+        return ps_error_set(err, NULL, 0, 0, "--moves must be 0..1000000");
     int cells = n * n, t[NP_MAX * NP_MAX];
     struct ps_rng rng;
     ps_rng_seed(&rng, o->seed);
-    for (int i = 0; i < cells; i++)
-        t[i] = i;
-    for (int i = cells - 1; i > 0; i--) {
-        int j = (int)ps_rng_below(&rng, (uint32_t)i + 1), x = t[i];
-        t[i] = t[j];
-        t[j] = x;
+    if (o->moves > 0) {
+        for (int i = 0; i < cells; i++)
+            t[i] = (i + 1) % cells;
+        np_scramble(t, n, o->moves, &rng);
+        fprintf(out, "# psolve gen --game npuzzle --rows %d --moves %d --seed "
+                     "%llu (optimum <= %d)\n",
+                n, o->moves, (unsigned long long)o->seed, o->moves);
+    } else {
+        for (int i = 0; i < cells; i++)
+            t[i] = i;
+        for (int i = cells - 1; i > 0; i--) {
+            int j = (int)ps_rng_below(&rng, (uint32_t)i + 1), x = t[i];
+            t[i] = t[j];
+            t[j] = x;
+        }
+        if (!np_solvable(t, n)) {
+            /* Swapping two tiles flips the parity. */
+            int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
+            t[a] = t[b];
+            t[b] = x;
+        }
+        fprintf(out, "# psolve gen --game npuzzle --rows %d --seed %llu\n", n,
+                (unsigned long long)o->seed);
     }
-    if (!np_solvable(t, n)) {
-        /* Swapping two tiles flips the parity. */
-        int a = t[0] ? 0 : 2, b = t[1] ? 1 : 2, x = t[a];
-        t[a] = t[b];
-        t[b] = x;
-    }
-    fprintf(out, "# psolve gen --game npuzzle --rows %d --seed %llu\n", n,
-            (unsigned long long)o->seed);
     for (int i = 0; i < cells; i++)
         fprintf(out, "%d%c", t[i], i % n == n - 1 ? '\n' : ' ');
     return true;
@@ -383,11 +500,12 @@ const struct ps_game npuzzle_game = {
     .moves = np_moves,
     .apply = np_apply,
     .is_goal = np_is_goal,
-    .heuristic = np_heuristic,
+    .heuristic = np_manhattan,
     .check = np_check,
     .print_state = np_print_state,
     .format_move = np_format_move,
     .parse_move = np_parse_move,
     .generate = np_generate,
     .bench_sizes = np_bench_sizes,
+    .heuristics = np_heuristics,
 };

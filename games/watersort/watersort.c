@@ -724,16 +724,45 @@ static bool phi_can_drop(const struct ws_instance *in, const int *bottom,
 
 /* The admissible heuristic: Phi, plus 1 when no move can lower Phi (then
  * the first move costs >= 1 and leaves Phi >= its value now). */
-static ps_value ws_heuristic(const void *p, const void *state)
+static ps_value ws_phi_lookahead(const struct ws_instance *in,
+                                 const void *state, bool lookahead)
 {
-    const struct ws_instance *in = p;
     int bottom[WS_MAX_COLOURS + 1];
     struct ws_top top[WS_MAX_TUBES];
     ps_value h = ws_phi(in, state, bottom, top);
-    if (h > 0 && in->rules.lookahead && !phi_can_drop(in, bottom, top))
+    if (h > 0 && lookahead && !phi_can_drop(in, bottom, top))
         h++;
     return h;
 }
+
+/* The default: with the lookahead when the rules ask for it. */
+static ps_value ws_heuristic(const void *p, const void *state)
+{
+    const struct ws_instance *in = p;
+    return ws_phi_lookahead(in, state, in->rules.lookahead);
+}
+
+static ps_value ws_heuristic_phi(const void *p, const void *state)
+{
+    return ws_phi_lookahead(p, state, false);
+}
+
+static ps_value ws_heuristic_lookahead(const void *p, const void *state)
+{
+    return ws_phi_lookahead(p, state, true);
+}
+
+static const struct ps_heuristic ws_heuristics[] = {
+    {"zero", "h = 0: A* is uniform-cost search", true,
+     ps_heuristic_zero},
+    {"phi", "segments beyond the tubes each colour fills, + missing "
+            "bottoms",
+     true, ws_heuristic_phi},
+    {"lookahead", "phi + 1 when no move can lower phi (the default "
+                  "unless the rules set lookahead = false)",
+     true, ws_heuristic_lookahead},
+    {NULL, NULL, false, NULL},
+};
 
 static bool ws_is_goal(const void *p, const void *state)
 {
@@ -965,4 +994,5 @@ const struct ps_game watersort_game = {
     .facts = ws_facts,
     .generate = ws_generate,
     .bench_sizes = ws_bench_sizes,
+    .heuristics = ws_heuristics,
 };

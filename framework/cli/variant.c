@@ -1,0 +1,183 @@
+/*
+ * variant.c - --algo items with options, crossed with --heuristic lists
+ * (variant.h).
+ */
+#include "variant.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char ps_variant_keys[] =
+    "h=NAME (heuristic or bound), w=W (weight), no-memo, no-bound, "
+    "candidates=K, max-depth=D, level=L, iterations=N, rollouts=R, "
+    "beam-width=W, topk=K";
+
+/* A whole number in [0, 1e9] for an integer key. */
+static bool key_int(const char *text, int *out)
+{
+    char *end;
+    long v = text && *text ? strtol(text, &end, 10) : -1;
+    if (!text || !*text || *end || v < 0 || v > 1000000000)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool bad_value(const char *item, const char *key, struct ps_error *err)
+{
+    return ps_error_set(err, NULL, 0, 0,
+                        "--algo item '%s': key '%s' needs a value (%s)", item,
+                        key, ps_variant_keys);
+}
+
+/* Apply one KEY[=VALUE] of `item` to v->opt. */
+static bool apply_key(struct ps_variant *v, const struct ps_game *g,
+                      const char *item, char *key, struct ps_error *err)
+{
+    char *value = strchr(key, '=');
+    if (value)
+        *value++ = '\0';
+    struct ps_options *o = &v->opt;
+    if (!strcmp(key, "h") || !strcmp(key, "heuristic") || !strcmp(key, "bound")) {
+        if (!value || !*value)
+            return bad_value(item, key, err);
+        if (!ps_heuristic_check(g, value, err))
+            return false;
+        o->heuristic = ps_heuristic_find(g, value)->name;
+        return true;
+    }
+    if (!strcmp(key, "no-memo") || !strcmp(key, "no-bound")) {
+        if (value)
+            return ps_error_set(err, NULL, 0, 0,
+                                "--algo item '%s': '%s' takes no value", item,
+                                key);
+        if (key[3] == 'm')
+            o->no_memo = true;
+        else
+            o->no_bound = true;
+        return true;
+    }
+    if (!strcmp(key, "w") || !strcmp(key, "weight")) {
+        char *end;
+        double w = value && *value ? strtod(value, &end) : -1;
+        if (!value || !*value || *end || !(w >= 0 && w <= 1e9))
+            return bad_value(item, key, err);
+        o->weight = w;
+        return true;
+    }
+    static const struct {
+        const char *key;
+        size_t offset;
+    } ints[] = {
+        {"candidates", offsetof(struct ps_options, candidates)},
+        {"max-depth", offsetof(struct ps_options, max_depth)},
+        {"level", offsetof(struct ps_options, level)},
+        {"iterations", offsetof(struct ps_options, iterations)},
+        {"rollouts", offsetof(struct ps_options, rollouts)},
+        {"beam-width", offsetof(struct ps_options, beam_width)},
+        {"topk", offsetof(struct ps_options, topk)},
+    };
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        if (!strcmp(key, ints[i].key)) {
+            int x;
+            if (!key_int(value, &x))
+                return bad_value(item, key, err);
+            memcpy((char *)o + ints[i].offset, &x, sizeof x);
+            return true;
+        }
+    return ps_error_set(err, NULL, 0, 0,
+                        "--algo item '%s': unknown key '%s' (keys: %s)", item,
+                        key, ps_variant_keys);
+}
+
+/* One item NAME[:KEY[=VALUE]]... into *v; *has_h says whether it set h. */
+static bool parse_item(const char *item, const struct ps_game *g,
+                       const struct ps_options *base, struct ps_variant *v,
+                       bool *has_h, struct ps_error *err)
+{
+    char buf[128];
+    if (strlen(item) >= sizeof buf || strlen(item) >= PS_VARIANT_LABEL)
+        return ps_error_set(err, NULL, 0, 0, "--algo item '%s' is too long",
+                            item);
+    memset(v, 0, sizeof *v);
+    snprintf(buf, sizeof buf, "%s", item);
+    snprintf(v->label, sizeof v->label, "%s", item);
+    v->opt = *base;
+    char *save = NULL, *name = strtok_r(buf, ":", &save);
+    if (!name)
+        return ps_error_set(err, NULL, 0, 0, "--algo has an empty item");
+    v->algo = ps_algorithm_find(name);
+    if (!v->algo)
+        return ps_error_set(err, NULL, 0, 0,
+                            "unknown algorithm '%s' (psolve list shows them)",
+                            name);
+    const char *h_before = v->opt.heuristic;
+    v->opt.heuristic = NULL;
+    for (char *key = strtok_r(NULL, ":", &save); key;
+         key = strtok_r(NULL, ":", &save))
+        if (!apply_key(v, g, item, key, err))
+            return false;
+    *has_h = v->opt.heuristic != NULL;
+    if (!*has_h)
+        v->opt.heuristic = h_before;
+    return true;
+}
+
+static bool uses_h(const struct ps_algorithm *a, const struct ps_game *g)
+{
+    return (g->flags & PS_MAXIMISE) ? a->uses_bound : a->uses_heuristic;
+}
+
+bool ps_variants_parse(const char *algos, const char *heuristics,
+                       const struct ps_game *g, const struct ps_options *base,
+                       struct ps_variant *out, int max, int *n,
+                       struct ps_error *err)
+{
+    *n = 0;
+    /* The --heuristic names, checked first: the message lists the choices. */
+    const char *names[16];
+    int nnames = 0;
+    char hbuf[256];
+    snprintf(hbuf, sizeof hbuf, "%s", heuristics ? heuristics : "");
+    for (char *save = NULL, *h = strtok_r(hbuf, ",", &save); h;
+         h = strtok_r(NULL, ",", &save)) {
+        if (!ps_heuristic_check(g, h, err))
+            return false;
+        if (nnames == (int)(sizeof names / sizeof names[0]))
+            return ps_error_set(err, NULL, 0, 0,
+                                "too many names in --heuristic");
+        names[nnames++] = ps_heuristic_find(g, h)->name;
+    }
+    if (heuristics && nnames == 0)
+        return ps_error_set(err, NULL, 0, 0, "--heuristic needs a name");
+    struct ps_options common = *base;
+    common.heuristic = nnames == 1 ? names[0] : NULL;
+    char list[512];
+    snprintf(list, sizeof list, "%s", algos);
+    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        struct ps_variant v;
+        bool has_h;
+        if (!parse_item(item, g, &common, &v, &has_h, err))
+            return false;
+        int copies = !has_h && nnames > 1 && uses_h(v.algo, g) ? nnames : 1;
+        for (int k = 0; k < copies; k++) {
+            if (*n == max)
+                return ps_error_set(err, NULL, 0, 0,
+                                    "too many runs: at most %d algorithms x "
+                                    "heuristics",
+                                    max);
+            out[*n] = v;
+            if (copies > 1) {
+                out[*n].opt.heuristic = names[k];
+                snprintf(out[*n].label, sizeof out[*n].label, "%.28s:h=%.16s",
+                         item, names[k]);
+            }
+            (*n)++;
+        }
+    }
+    if (*n == 0)
+        return ps_error_set(err, NULL, 0, 0,
+                            "--algo needs at least one algorithm");
+    return true;
+}
