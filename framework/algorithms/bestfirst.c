@@ -99,9 +99,11 @@ static struct bf_item heap_pop(struct bf_heap *h)
     return top;
 }
 
-static ps_value heuristic_of(const struct ps_search *s, const void *state)
+/* h, when the order weighs it (bfs does not: no call). */
+static ps_value heuristic_of(const struct bf *b, const void *state)
 {
-    return s->game->heuristic ? s->game->heuristic(s->inst, state) : 0;
+    const struct ps_search *s = b->s;
+    return b->hw && s->game->heuristic ? s->game->heuristic(s->inst, state) : 0;
 }
 
 /* Insert or improve a state reached with cost g from `parent`; push it on
@@ -127,7 +129,7 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     }
     node->g = g;
     node->parent = parent;
-    struct bf_item it = {b->gw * g + b->hw * heuristic_of(s, state), g,
+    struct bf_item it = {b->gw * g + b->hw * heuristic_of(b, state), g,
                          (uint32_t)idx};
     return heap_push(b, it);
 }
@@ -210,7 +212,7 @@ static void bf_trace(struct bf *b, const void *state, const struct bf_node *node
     for (uint32_t i = node->parent; i != NO_PARENT;
          i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
         depth++;
-    ps_search_trace(s, state, depth, node->g, heuristic_of(s, state), "expand");
+    ps_search_trace(s, state, depth, node->g, heuristic_of(b, state), "expand");
 }
 
 /* Expand entry `idx`: false when a limit stopped the search. */
@@ -266,6 +268,10 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
                             : PS_HEURISTIC;
     if (st == PS_OPTIMAL && order == PS_BF_WEIGHTED)
         s->note[0] = '\0'; /* w <= 1 is plain A* with a smaller h */
+    /* An exact order uses only an admissible h (the flag's promise); a
+     * heuristic without it serves greedy and wastar. */
+    if (st == PS_OPTIMAL && !(s->flags & PS_HAS_HEURISTIC))
+        b.hw = 0;
     const struct ps_game *g = s->game;
     ps_move *moves = malloc((size_t)g->max_moves(s->inst) * sizeof *moves);
     unsigned char *cur = malloc(s->state_size), *next = malloc(s->state_size);

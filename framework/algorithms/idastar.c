@@ -141,7 +141,8 @@ static int ida_children(struct ida *d, int depth)
             s->stats.duplicates++;
             continue;
         }
-        l->h[i] = game->heuristic ? game->heuristic(s->inst, kid) : 0;
+        l->h[i] = (s->flags & PS_HAS_HEURISTIC) ? game->heuristic(s->inst, kid)
+                                                : 0;
         l->order[kept++] = i;
     }
     order_children(l, kept);
@@ -198,8 +199,10 @@ static enum ps_status idastar_run(struct ps_search *s)
     struct ida_level *root = &d.level[0];
     s->game->initial_state(s->inst, root->state);
     root->hash = s->game->hash(s->inst, root->state);
-    ps_value h0 = s->game->heuristic ? s->game->heuristic(s->inst, root->state)
-                                     : 0;
+    /* Only an admissible h (PS_HAS_HEURISTIC) keeps IDA* exact. */
+    ps_value h0 = (s->flags & PS_HAS_HEURISTIC)
+                      ? s->game->heuristic(s->inst, root->state)
+                      : 0;
     d.bound = h0;
     for (;;) {
         s->stats.iterations++;

@@ -20,6 +20,8 @@ struct ps_mc_shared {
 int ps_thread_count(const struct ps_search *s)
 {
     int n = s->opt.threads;
+    if (s->flags & PS_ONE_THREAD)
+        return 1; /* the CLI refuses --threads N > 1 for such games */
     if (n <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         n = cores > 0 ? (int)cores : 1;

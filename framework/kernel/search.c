@@ -84,6 +84,26 @@ static void find_root_bound(struct ps_search *s)
     free(moves);
 }
 
+/* Did a slot of the game fail during the run? Then the search stops (the
+ * slot's answers since were harmless stand-ins, not the game's): the reason
+ * is the fault's, where it happened is kept in s->error (and an error's
+ * message in s->note). */
+static bool search_faulted(struct ps_search *s)
+{
+    struct ps_error err;
+    enum ps_fault f = ps_game_fault(s->game, s->inst, &err);
+    if (f == PS_FAULT_NONE)
+        return false;
+    s->error = err;
+    if (f == PS_FAULT_ERROR) {
+        s->stop = PS_STOP_ERROR;
+        ps_error_format(&err, s->note, sizeof s->note);
+    } else if (s->stop == PS_STOP_NONE || s->stop == PS_STOP_PROVEN) {
+        s->stop = f == PS_FAULT_TIME ? PS_STOP_TIME : PS_STOP_INTERRUPT;
+    }
+    return true;
+}
+
 /* Is the best line a complete game worth the root bound? Replayed, since an
  * algorithm stopped early may offer a partial line (greedy does). */
 static bool best_is_proven(const struct ps_search *s)
@@ -122,16 +142,27 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->algo_name = a->name;
     s->start = ps_now();
     s->last_progress = s->start;
+    ps_error_clear(&s->error);
+    const struct ps_game *g = s->game;
+    if (g->begin_search)
+        g->begin_search(s->inst, s->limits.seconds > 0
+                                     ? s->start + s->limits.seconds : 0);
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
+        if (g->end_search)
+            g->end_search(s->inst);
         return PS_UNSOLVABLE;
     }
     find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
-    if (st != PS_UNSOLVABLE && best_is_proven(s)) {
+    if (search_faulted(s))
+        st = PS_INCOMPLETE; /* whatever the run made of the harmless values */
+    if (g->end_search)
+        g->end_search(s->inst);
+    if (s->stop != PS_STOP_ERROR && st != PS_UNSOLVABLE && best_is_proven(s)) {
         /* Whatever stopped the run, this line cannot be beaten. */
         if (st != PS_OPTIMAL) {
             char was[sizeof s->note];
@@ -177,6 +208,8 @@ static void print_progress(struct ps_search *s, double now)
 static bool stopped_cheap(struct ps_search *s)
 {
     if (s->stop != PS_STOP_NONE)
+        return true;
+    if (s->game->fault && search_faulted(s))
         return true;
     if (ps_interrupted) {
         s->stop = PS_STOP_INTERRUPT;
@@ -231,6 +264,9 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value)
 {
     if (!ps_search_improves(s, value))
+        return false;
+    /* A line made of a failing game's stand-in answers is no line. */
+    if (ps_game_fault(s->game, s->inst, NULL) != PS_FAULT_NONE)
         return false;
     if (len > s->best.cap) {
         int cap = len < 64 ? 64 : len;
@@ -311,6 +347,7 @@ const char *ps_stop_name(enum ps_stop_reason r)
     case PS_STOP_MEMORY: return "memory limit";
     case PS_STOP_INTERRUPT: return "interrupted";
     case PS_STOP_PROVEN: return "proven optimal";
+    case PS_STOP_ERROR: return "error";
     }
     return "?";
 }

@@ -38,6 +38,8 @@ enum ps_stop_reason {
     /* A line reached the start's upper bound: nothing can beat it, so an
      * anytime search ends there (the driver reports it as optimal). */
     PS_STOP_PROVEN,
+    /* A game's slot failed (a script's error; s->error says where). */
+    PS_STOP_ERROR,
 };
 
 /* Exit statuses of psolve (documented in docs/cli.md). */
@@ -118,6 +120,9 @@ struct ps_search {
     double last_progress;
     unsigned tick;
     const char *algo_name;
+    /* A game's slot failed or was stopped (game.h, fault): file:line and
+     * message; msg is "" otherwise. */
+    struct ps_error error;
     /* Score games: the most any line from the start can be worth (the
      * game's upper bound of the start, or the start's own value when it has
      * no move), when known. A line offered at this value is proven best. */

@@ -32,6 +32,12 @@ struct ps_lua_sandbox {
     bool mem_exhausted;
     uint64_t instructions;
     int hook_step; /* instructions between two calls of the hook */
+    /* Games (ps_lua_sandbox_set_search): the search's deadline (ps_now
+     * seconds, 0 = none), whether Ctrl-C stops the script, and which limit
+     * stopped the last call. */
+    double deadline;
+    bool ignore_interrupt;
+    enum ps_lua_stop stopped;
     /* Filled by the message handler: the script's lines on the stack when
      * the last error was raised, innermost first. */
     int trace[MAX_TRACE_LINES];
@@ -99,25 +105,31 @@ static void check_limits(lua_State *L, struct ps_lua_sandbox *sb)
         lua_rawgetp(L, LUA_REGISTRYINDEX, &memory_message_key);
         lua_error(L);
     }
-    enum { NONE, INSTRUCTIONS, TIME, INTERRUPT } why = NONE;
+    enum ps_lua_stop why = PS_LUA_STOP_NONE;
     if (sb->lim.instructions && sb->instructions >= sb->lim.instructions)
-        why = INSTRUCTIONS;
+        why = PS_LUA_STOP_INSTRUCTIONS;
     else if (atomic_load_explicit(&sb->expired, memory_order_relaxed))
-        why = TIME;
-    else if (ps_interrupted)
-        why = INTERRUPT;
-    if (why == NONE)
+        why = PS_LUA_STOP_TIME;
+    else if (sb->deadline > 0 && ps_now() >= sb->deadline)
+        why = PS_LUA_STOP_DEADLINE;
+    else if (ps_interrupted && !sb->ignore_interrupt)
+        why = PS_LUA_STOP_INTERRUPT;
+    if (why == PS_LUA_STOP_NONE)
         return;
+    sb->stopped = why;
     sb->hook_step = 1;
     lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-    if (why == INSTRUCTIONS)
+    if (why == PS_LUA_STOP_INSTRUCTIONS)
         luaL_error(L, "the script ran for more than %I Lua instructions (%s; "
                       "an endless loop?)",
                    (lua_Integer)sb->lim.instructions, sb->lim.limit_name);
-    else if (why == TIME)
+    else if (why == PS_LUA_STOP_TIME)
         luaL_error(L, "the script ran for more than %f s (%s; an endless "
                       "loop?)",
                    (lua_Number)sb->lim.seconds, sb->lim.limit_name);
+    else if (why == PS_LUA_STOP_DEADLINE)
+        luaL_error(L, "the script was still running at the search's time "
+                      "limit (--time; an endless loop?)");
     else
         luaL_error(L, "interrupted (Ctrl-C)");
 }
@@ -136,6 +148,25 @@ void ps_lua_sandbox_charge(lua_State *L, uint64_t work)
     sb->instructions = work > UINT64_MAX - sb->instructions ? UINT64_MAX
                                                             : sb->instructions + work;
     check_limits(L, sb);
+}
+
+void ps_lua_sandbox_set_search(struct ps_lua_sandbox *sb, bool searching,
+                               double deadline)
+{
+    sb->deadline = searching ? deadline : 0;
+    sb->ignore_interrupt = !searching;
+    sb->stopped = PS_LUA_STOP_NONE;
+    bool over = sb->lim.instructions &&
+                sb->instructions >= sb->lim.instructions;
+    if (!sb->mem_exhausted && !over && sb->hook_step != HOOK_STEP) {
+        sb->hook_step = HOOK_STEP;
+        lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+}
+
+enum ps_lua_stop ps_lua_sandbox_stopped(const struct ps_lua_sandbox *sb)
+{
+    return sb->mem_exhausted ? PS_LUA_STOP_MEMORY : sb->stopped;
 }
 
 /* ---- the watchdog ---- */
