@@ -141,8 +141,8 @@ static void test_broken_plugins_are_clear_errors(void **state)
                   "--game lightsout --rules builtin:broken p.txt", 1,
                   "game lightsout: preset 'broken' has no apply");
     expect_plugin(tmpdir, "wrong_version", "--game lightsout p.txt", 1,
-                  "plug-in built for psolve API version 1001, but this psolve "
-                  "has API version 1");
+                  "plug-in built for psolve API version 1002, but this psolve "
+                  "has API version 2");
     expect_plugin(tmpdir, "no_symbol", "--game lightsout p.txt", 1,
                   "not a psolve plug-in: no symbol 'psolve_plugin'");
     expect_plugin(tmpdir, "name_clash", "list", 1, "game samegame is already known");

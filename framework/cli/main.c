@@ -418,14 +418,15 @@ static bool puzzle_open(struct cli *c, const struct ps_game *g,
     pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
     char *text = NULL;
     size_t len;
-    if (pz->rules && ps_read_text_file(c->files[0], &text, &len, &err))
+    bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);
+    if (read)
         pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
     free(text);
     if (pz->inst)
         return true;
     free(pz->rules);
     print_error(&err);
-    if (c->game_hint[0])
+    if (read && c->game_hint[0]) /* the file is not the default game's */
         fprintf(stderr, "psolve: %s\n", c->game_hint);
     return false;
 }
