@@ -15,18 +15,6 @@
 
 #define LUA_GAMES PSOLVE_SOURCE_DIR "/games/lua/"
 
-static int run_psolve(const char *dir, char *out, size_t len, bool merge,
-                      const char *fmt, ...) PS_PRINTF(5, 6);
-static int run_psolve(const char *dir, char *out, size_t len, bool merge,
-                      const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int rc = test_psolve_v(dir, out, len, merge, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 static const char *const exact[] = {"bfs", "astar", "idastar", "dfs"};
 #define NEXACT (sizeof exact / sizeof exact[0])
 
@@ -280,40 +268,40 @@ static void test_cli(void **state)
     const char *dir = ((struct test_dir *)*state)->dir;
     static char out[1 << 14];
     const char *hanoi = "--game " LUA_GAMES "hanoi.lua";
-    assert_int_equal(run_psolve(dir, out, sizeof out, false,
-                                        "%s --algo bfs,astar,idastar,dfs "
-                                        LUA_GAMES "hanoi-4.txt", hanoi), 0);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                         "%s --algo bfs,astar,idastar,dfs "
+                                         LUA_GAMES "hanoi-4.txt", hanoi), 0);
     assert_non_null(strstr(out, "exact algorithms agree"));
     assert_non_null(strstr(out, "idastar    optimal             15"));
-    assert_int_equal(run_psolve(dir, out, sizeof out, false,
-                                        "%s --algo astar " LUA_GAMES
-                                        "hanoi-4.txt > sol.txt && %s verify "
-                                        "%s " LUA_GAMES "hanoi-4.txt sol.txt",
-                                        hanoi, PSOLVE_BIN, hanoi), 0);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                         "%s --algo astar " LUA_GAMES
+                                         "hanoi-4.txt > sol.txt && %s verify "
+                                         "%s " LUA_GAMES "hanoi-4.txt sol.txt",
+                                         hanoi, PSOLVE_BIN, hanoi), 0);
     assert_non_null(strstr(out, "cost: 15"));
-    assert_int_equal(run_psolve(dir, out, sizeof out, false,
-                                        "show %s " LUA_GAMES "hanoi-4.txt",
-                                        hanoi), 0);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                         "show %s " LUA_GAMES "hanoi-4.txt",
+                                         hanoi), 0);
     assert_non_null(strstr(out, "peg 1: 4 3 2 1"));
     test_write_file(dir, "h3.txt", "disks 3\n");
-    assert_int_equal(run_psolve(dir, out, sizeof out, false,
-                                        "%s --algo astar --jobs 2 --csv h3.txt "
-                                        LUA_GAMES "hanoi-4.txt", hanoi), 0);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                         "%s --algo astar --jobs 2 --csv h3.txt "
+                                         LUA_GAMES "hanoi-4.txt", hanoi), 0);
     assert_non_null(strstr(out, "h3.txt,hanoi,default,astar,optimal,,7,7,"));
-    assert_int_equal(run_psolve(dir, out, sizeof out, true,
-                                        "%s --algo bfs --threads 2 h3.txt",
-                                        hanoi), 2);
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                         "%s --algo bfs --threads 2 h3.txt",
+                                         hanoi), 2);
     assert_non_null(strstr(out, "runs in one thread"));
     write_game(dir, "loop.lua", "", "  while true do end");
-    assert_int_equal(run_psolve(dir, out, sizeof out, true,
-                                        "--game loop.lua --algo bfs --time "
-                                        "0.3 h3.txt"), 4);
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                         "--game loop.lua --algo bfs --time "
+                                         "0.3 h3.txt"), 4);
     assert_non_null(strstr(out, "loop.lua:5:"));
     assert_non_null(strstr(out, "time limit"));
     write_game(dir, "runtime.lua", "", "  return nil .. 'x'");
-    assert_int_equal(run_psolve(dir, out, sizeof out, true,
-                                        "--game runtime.lua --algo bfs "
-                                        "h3.txt"), 1);
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                         "--game runtime.lua --algo bfs "
+                                         "h3.txt"), 1);
     assert_non_null(strstr(out, "runtime.lua:5: error: moves:"));
 }
 
