@@ -43,7 +43,8 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-#define PS_API_VERSION 2 /* 2: move_help, detect and the script slots */
+/* 2: the slots move_help, detect, begin_search, end_search and fault. */
+#define PS_API_VERSION 2
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
