@@ -305,6 +305,81 @@ static void test_cli(void **state)
     assert_non_null(strstr(out, "runtime.lua:5: error: moves:"));
 }
 
+/* A stuck C function (a pathological pattern) past --time, and Ctrl-C in
+ * an endless loop without --time: both end, never a hang. */
+static void test_cli_stuck_and_interrupted(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 14];
+    test_write_file(dir, "h3.txt", "disks 3\n");
+    write_game(dir, "pattern.lua", "",
+               "  local r = ('a'):rep(3000):find('.-.-.-b')\n  return {'b'}");
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                 "--game pattern.lua --algo bfs --time 0.2 "
+                                 "h3.txt"), 1);
+    assert_non_null(strstr(out, "inside one C function"));
+    write_game(dir, "loop.lua", "", "  while true do end");
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                 "--game loop.lua --algo bfs h3.txt 2>&1 & p=$!; "
+                                 "sleep 0.5; kill -INT $p; wait $p"), 4);
+    assert_non_null(strstr(out, "# stopped: interrupted"));
+    assert_non_null(strstr(out, "loop.lua:5: error: moves: interrupted"));
+}
+
+/* A score game: sell wines 2 3 5 1 4 from either end of the row, the one
+ * sold in year y bringing y times its price; the best is 50. */
+static const char wine_game[] =
+    "local g = {objective = 'score', max_moves = 2}\n"
+    "function g.load(t) return t:gsub('%s', '') end\n"
+    "function g.start(p) return p end\n"
+    "function g.moves(p, s)\n"
+    "  if #s == 0 then return {} end\n"
+    "  if #s == 1 then return {'L'} end\n"
+    "  return {'L', 'R'}\n"
+    "end\n"
+    "function g.apply(p, s, m)\n"
+    "  local year = #p - #s + 1\n"
+    "  if m == 'L' then return s:sub(2), year * tonumber(s:sub(1, 1)) end\n"
+    "  return s:sub(1, -2), year * tonumber(s:sub(-1))\n"
+    "end\n"
+    "function g.upper_bound(p, s)\n"
+    "  local sum = 0\n"
+    "  for d in s:gmatch('%d') do sum = sum + tonumber(d) end\n"
+    "  return sum * #p\n"
+    "end\n"
+    "return g\n";
+
+static void test_score_game(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    test_write_file(dir, "wine.lua", wine_game);
+    char path[256];
+    snprintf(path, sizeof path, "%s/wine.lua", dir);
+    const struct ps_game *g = open_game(path);
+    assert_true(g->flags & PS_MAXIMISE);
+    assert_true(g->flags & PS_HAS_BOUND);
+    struct ps_error err;
+    void *inst = g->load(NULL, "w.txt", "23514\n", 6, &err);
+    assert_non_null(inst);
+    struct ps_run run;
+    assert_int_equal(solve(g, inst, "dfs", 0, &run, NULL), PS_OPTIMAL);
+    assert_int_equal(run.value, 50);
+    assert_true(run.verified);
+    ps_run_free(&run);
+    /* The others, Monte Carlo threads included (one: PS_ONE_THREAD). */
+    static const char *const others[] = {"greedy", "beam", "mc", "nmcs",
+                                          "nrpa"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        solve(g, inst, others[i], 0.5, &run, NULL);
+        if (!run.found || !run.verified || run.value > 50 || run.value < 30)
+            fail_msg("%s: found %d verified %d value %lld", others[i],
+                     run.found, run.verified, (long long)run.value);
+        ps_run_free(&run);
+    }
+    g->free_instance(inst);
+    ps_lua_game_close(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +389,8 @@ int main(void)
         cmocka_unit_test(test_failing_scripts_stop_the_search),
         cmocka_unit_test(test_bad_puzzle_names_its_line),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_stuck_and_interrupted),
+        cmocka_unit_test(test_score_game),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -118,6 +118,7 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->s = *s;
     memset(&w->s.stats, 0, sizeof w->s.stats);
     memset(&w->s.best, 0, sizeof w->s.best);
+    memset(&w->s.late, 0, sizeof w->s.late);
     w->s.progress = false;
     w->s.opt.trace = 0;
     w->s.tick = 0;
@@ -157,6 +158,8 @@ static void merge_worker(struct ps_search *s, const struct ps_worker *w)
         s->stop = w->s.stop;
     if (w->s.best.found)
         ps_search_offer(s, w->s.best.moves, w->s.best.len, w->s.best.value);
+    if (w->s.late.found)
+        ps_search_offer(s, w->s.late.moves, w->s.late.len, w->s.late.value);
 }
 
 /* The calling thread: progress lines and the clock, until all are done. */

@@ -1,5 +1,7 @@
 #include "search.h"
 
+#include "replay.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,6 +59,49 @@ void ps_search_free(struct ps_search *s)
     free(s->best.moves);
     s->best.moves = NULL;
     s->best.len = s->best.cap = 0;
+    free(s->late.moves);
+    s->late.moves = NULL;
+    s->late.len = s->late.cap = 0;
+}
+
+/* Copy moves[0..len) into sol. False when out of memory. */
+static bool keep_line(struct ps_solution *sol, const ps_move *moves, int len,
+                      ps_value value)
+{
+    if (len > sol->cap) {
+        int cap = len < 64 ? 64 : len;
+        ps_move *m = realloc(sol->moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return false;
+        sol->moves = m;
+        sol->cap = cap;
+    }
+    if (len > 0)
+        memcpy(sol->moves, moves, (size_t)len * sizeof *moves);
+    sol->len = len;
+    sol->value = value;
+    sol->found = true;
+    return true;
+}
+
+/* The late line (search.h), once the game answers again: kept if its
+ * replay is legal, reaches a goal (cost games), is worth what was offered
+ * and beats the best. */
+static void judge_late_line(struct ps_search *s)
+{
+    if (!s->late.found || !ps_search_improves(s, s->late.value))
+        return;
+    unsigned char *final = malloc(s->state_size);
+    struct ps_replay res;
+    struct ps_error err;
+    bool sound = final &&
+                 ps_replay_moves(s->game, s->inst, s->late.moves, s->late.len,
+                                 final, &res, &err) &&
+                 res.value == s->late.value &&
+                 (res.over || (s->flags & PS_MAXIMISE));
+    free(final);
+    if (sound)
+        keep_line(&s->best, s->late.moves, s->late.len, s->late.value);
 }
 
 /* The most any line from the start can be worth, for score games: the
@@ -135,6 +180,8 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     memset(&s->stats, 0, sizeof s->stats);
     s->best.len = 0;
     s->best.found = false;
+    s->late.len = 0;
+    s->late.found = false;
     s->stop = PS_STOP_NONE;
     s->note[0] = '\0';
     s->traced = 0;
@@ -162,6 +209,8 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
         st = PS_INCOMPLETE; /* whatever the run made of the harmless values */
     if (g->end_search)
         g->end_search(s->inst);
+    if (s->stop != PS_STOP_ERROR)
+        judge_late_line(s);
     if (s->stop != PS_STOP_ERROR && st != PS_UNSOLVABLE && best_is_proven(s)) {
         /* Whatever stopped the run, this line cannot be beaten. */
         if (st != PS_OPTIMAL) {
@@ -265,22 +314,21 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
 {
     if (!ps_search_improves(s, value))
         return false;
-    /* A line made of a failing game's stand-in answers is no line. */
-    if (ps_game_fault(s->game, s->inst, NULL) != PS_FAULT_NONE)
+    /* A game whose slot failed may have answered with stand-ins: after an
+     * error no line counts; after a stop the line waits for its replay. */
+    enum ps_fault fault = ps_game_fault(s->game, s->inst, NULL);
+    if (fault == PS_FAULT_ERROR)
         return false;
-    if (len > s->best.cap) {
-        int cap = len < 64 ? 64 : len;
-        ps_move *m = realloc(s->best.moves, (size_t)cap * sizeof *m);
-        if (!m)
-            return false;
-        s->best.moves = m;
-        s->best.cap = cap;
+    if (fault != PS_FAULT_NONE) {
+        bool better = !s->late.found ||
+                      (s->flags & PS_MAXIMISE ? value > s->late.value
+                                              : value < s->late.value);
+        if (better)
+            keep_line(&s->late, moves, len, value);
+        return false;
     }
-    if (len > 0)
-        memcpy(s->best.moves, moves, (size_t)len * sizeof *moves);
-    s->best.len = len;
-    s->best.value = value;
-    s->best.found = true;
+    if (!keep_line(&s->best, moves, len, value))
+        return false;
     if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_PROVEN;
     return true;

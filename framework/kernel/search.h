@@ -111,6 +111,11 @@ struct ps_search {
     struct ps_options opt;
     struct ps_stats stats;
     struct ps_solution best;
+    /* Lines offered after a slot of the game was stopped (by the deadline
+     * or Ctrl-C: game.h, fault), when the game's answers may have been
+     * stand-ins: the best of them is replayed once the search is over and
+     * becomes `best` only if the replay confirms its value. */
+    struct ps_solution late;
     enum ps_stop_reason stop;
     char note[128];       /* e.g. "heuristic: --candidates 8" */
     bool progress;        /* progress lines on stderr */

@@ -19,6 +19,10 @@
 /* Move lists kept per instance, by state id: a tree search comes back to a
  * parent for its next move (direct-mapped, a slot per id modulo this). */
 #define MOVE_CACHE 64
+/* The script is stopped this long after the search's deadline: the search
+ * notices its deadline itself between two calls and ends cleanly; the hook
+ * is for a call that does not return (an endless loop). */
+#define DEADLINE_SLACK 0.1
 
 /* The functions a script may define, in the order of their stack slots. */
 #define LUA_GAME_FUNCTIONS(X)                                                  \
@@ -876,7 +880,8 @@ static void lg_begin_search(const void *inst, double deadline)
 {
     struct lg_instance *in = mutable(inst);
     atomic_store(&in->fault_kind, PS_FAULT_NONE);
-    ps_lua_sandbox_set_search(in->sb, true, deadline);
+    ps_lua_sandbox_set_search(in->sb, true,
+                              deadline > 0 ? deadline + DEADLINE_SLACK : 0);
     in->searching = true;
 }
 

@@ -119,6 +119,11 @@ enum ps_lua_stop ps_lua_sandbox_stopped(const struct ps_lua_sandbox *sb);
  * are final). */
 void ps_lua_sandbox_set_search(struct ps_lua_sandbox *sb, bool searching,
                                double deadline);
+/* While searching, the watchdog (if the sandbox has one: lim.seconds > 0)
+ * checks every `grace` seconds: once the deadline has passed or Ctrl-C was
+ * pressed, a ps_lua_sandbox_pcall still running at two checks in a row is
+ * stuck in one C function, and the process ends as it does for a stuck
+ * timed call. */
 
 /* Charge `work` instructions for C work done on the script's behalf;
  * raises a Lua error when a limit is passed. For the sandbox's C
