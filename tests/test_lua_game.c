@@ -323,7 +323,8 @@ static void test_cli_stuck_and_interrupted(void **state)
                                  "--game loop.lua --algo bfs h3.txt 2>&1 & p=$!; "
                                  "sleep 0.5; kill -INT $p; wait $p"), 4);
     assert_non_null(strstr(out, "# stopped: interrupted"));
-    assert_non_null(strstr(out, "loop.lua:5: error: moves: interrupted"));
+    assert_non_null(strstr(out, "stopped inside the game at "));
+    assert_non_null(strstr(out, "loop.lua:5: moves: interrupted (Ctrl-C)"));
 }
 
 /* A score game: sell wines 2 3 5 1 4 from either end of the row, the one

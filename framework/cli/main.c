@@ -445,14 +445,13 @@ static bool report_search_fault(const struct ps_search *s)
 {
     if (!s->error.msg[0])
         return false;
-    char buf[1024];
-    ps_error_format(&s->error, buf, sizeof buf);
     if (s->stop == PS_STOP_ERROR) {
-        fprintf(stderr, "psolve: %s\n", buf);
+        print_error(&s->error);
         return true;
     }
-    fprintf(stderr, "psolve: note: the search stopped inside the game: %s\n",
-            buf);
+    fprintf(stderr, "psolve: note: the search stopped inside the game at "
+                    "%s:%d: %s\n",
+            s->error.file, s->error.line, s->error.msg);
     return false;
 }
 
