@@ -247,6 +247,62 @@ static void test_failing_scripts_stop_the_search(void **state)
     ps_lua_game_close(g);
 }
 
+/* The memory cap reached anywhere (loading, a call, the adapter's own
+ * tables of states): a clear error, never a crash. The script's top level
+ * fills the cap but `room` bytes (in 1 MiB strings, collecting as it goes:
+ * the sandbox's first refused allocation is final), then a search makes
+ * new states until none fit. With 0.5 MB left loading fails, with more the
+ * search does. */
+static void test_memory_cap_anywhere(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static const size_t rooms[] = {500000, 6000000};
+    for (size_t r = 0; r < sizeof rooms / sizeof rooms[0]; r++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "hog = {}\n"
+                 "local left = %zu\n"
+                 "while left > 0 do\n"
+                 "  local n = math.min(left, 1 << 20)\n"
+                 "  hog[#hog + 1] = string.rep(string.char(65 + #hog %% 26), "
+                 "n - 40)\n"
+                 "  collectgarbage()\n"
+                 "  left = left - n\n"
+                 "end\n"
+                 "local g = {}\n"
+                 "function g.load(t) return 1 end\n"
+                 "function g.start(p) return 1 end\n"
+                 "function g.moves(p, s) return {1, 2, 3} end\n"
+                 "function g.apply(p, s, m) return s * 3 + m, 1 end\n"
+                 "function g.is_goal(p, s) return false end\n"
+                 "return g\n",
+                 PS_LUA_GAME_MEMORY - rooms[r]);
+        test_write_file(dir, "hog.lua", text);
+        char path[256];
+        snprintf(path, sizeof path, "%s/hog.lua", dir);
+        struct ps_error err;
+        ps_error_clear(&err);
+        const struct ps_game *g = ps_lua_game_open(path, &err);
+        void *inst = g ? g->load(NULL, "p.txt", "x", 1, &err) : NULL;
+        if (r > 0 && !inst)
+            fail_msg("room %zu: the load failed: %s", rooms[r], err.msg);
+        if (inst) {
+            struct ps_run run;
+            struct ps_search s;
+            solve(g, inst, "bfs", 0, &run, &s);
+            assert_int_equal(s.stop, PS_STOP_ERROR);
+            err = s.error;
+            ps_run_free(&run);
+            ps_search_free(&s);
+            g->free_instance(inst);
+        }
+        if (!strstr(err.msg, "MiB of memory"))
+            fail_msg("room %zu: '%s'", rooms[r], err.msg);
+        if (g)
+            ps_lua_game_close(g);
+    }
+}
+
 /* A bad puzzle file is named with the line load() gave. */
 static void test_bad_puzzle_names_its_line(void **unused)
 {
@@ -388,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_lua_npuzzle_matches_c),
         cmocka_unit_test(test_bad_scripts_refused),
         cmocka_unit_test(test_failing_scripts_stop_the_search),
+        cmocka_unit_test(test_memory_cap_anywhere),
         cmocka_unit_test(test_bad_puzzle_names_its_line),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_stuck_and_interrupted),

@@ -54,9 +54,17 @@ enum {
     SLOT_VALUES,  /* id -> state */
     SLOT_IDS,     /* key -> id */
     SLOT_CACHE,   /* MOVE_CACHE slot -> move list */
+    SLOT_MAX_MOVES, /* game.max_moves, game.max_depth (or nil) */
+    SLOT_MAX_DEPTH,
     SLOT_FN,      /* SLOT_FN + enum lg_fn: the function or nil */
     SLOT_TOP = SLOT_FN + FN_COUNT - 1,
 };
+
+/* Lua raises an error when it cannot allocate, and an error outside a
+ * protected call ends the process. So whatever may allocate in the
+ * sandbox (a new table, a string, a table growing) runs in one of the
+ * light C functions below, called through ps_lua_sandbox_pcall; the rest
+ * of this file only moves values that exist already. */
 
 /* What the script's table says, read once when the game is opened. */
 struct lg_script {
@@ -229,6 +237,35 @@ static bool read_script(lua_State *L, const char *path, struct lg_script *sc,
     return true;
 }
 
+struct read_args {
+    const char *path;
+    struct lg_script *sc;
+    struct ps_error *err;
+    bool ok;
+};
+
+/* Protected (read_args as a light userdata, the table): read_script. */
+static int read_script_in_lua(lua_State *L)
+{
+    struct read_args *a = lua_touserdata(L, 1);
+    lua_settop(L, 2);
+    a->ok = read_script(L, a->path, a->sc, a->err);
+    return 0;
+}
+
+/* read_script on the table on the stack top, which stays there. */
+static bool read_script_protected(struct ps_lua_sandbox *sb, const char *path,
+                                  struct lg_script *sc, struct ps_error *err)
+{
+    lua_State *L = ps_lua_sandbox_state(sb);
+    struct read_args a = {path, sc, err, false};
+    lua_pushcfunction(L, read_script_in_lua);
+    lua_pushlightuserdata(L, &a);
+    lua_pushvalue(L, -3);
+    int st = ps_lua_sandbox_pcall(sb, 2, 0);
+    return st == LUA_OK ? a.ok : ps_lua_sandbox_failure(sb, st, "", err);
+}
+
 /* A sandbox with the game's limits, the script run in it, its table on
  * the stack top. NULL with err. */
 static struct ps_lua_sandbox *run_script(const struct lg_slot *slot,
@@ -239,8 +276,7 @@ static struct ps_lua_sandbox *run_script(const struct lg_slot *slot,
         .memory = PS_LUA_GAME_MEMORY,
         .seconds = PS_LUA_MAX_SECONDS - PS_LUA_GRACE_SECONDS,
         .grace = PS_LUA_GRACE_SECONDS,
-        .limit_name = "the Lua game sandbox limit for one call outside a "
-                      "search",
+        .limit_name = "the Lua game sandbox limit",
     };
     struct ps_lua_sandbox *sb = ps_lua_sandbox_open(slot->path, &lim, err);
     if (!sb)
@@ -249,8 +285,7 @@ static struct ps_lua_sandbox *run_script(const struct lg_slot *slot,
     ps_lua_sandbox_enter(sb);
     int st = ps_lua_sandbox_run(sb, slot->text, slot->len, 1);
     ps_lua_sandbox_leave(sb);
-    bool ok = st == LUA_OK ? read_script(ps_lua_sandbox_state(sb), slot->path,
-                                         sc, err)
+    bool ok = st == LUA_OK ? read_script_protected(sb, slot->path, sc, err)
                            : ps_lua_sandbox_failure(sb, st, "", err);
     if (!ok) {
         ps_lua_sandbox_close(sb);
@@ -299,16 +334,18 @@ static void push_call(struct lg_instance *in, enum lg_fn f)
     lua_pushvalue(in->L, SLOT_PUZZLE);
 }
 
-/* Call what push_call and the caller pushed; false (the fault recorded,
- * the stack as before push_call) when the script fails. Outside a search a
- * call is timed by the sandbox's watchdog; inside, the search's deadline
- * and Ctrl-C stop it. */
-static bool call(struct lg_instance *in, enum lg_fn f, int nargs, int nres)
+/* Call the function below nargs values on the stack (what is called is
+ * named after f in messages); false (the fault recorded, the function and
+ * its arguments gone) when the script fails. Outside a search a call is
+ * timed by the sandbox's watchdog; inside, the search's deadline and
+ * Ctrl-C stop it. */
+static bool protected_call(struct lg_instance *in, enum lg_fn f, int nargs,
+                           int nres)
 {
     bool timed = !in->searching;
     if (timed)
         ps_lua_sandbox_enter(in->sb);
-    int st = ps_lua_sandbox_pcall(in->sb, nargs + 1, nres);
+    int st = ps_lua_sandbox_pcall(in->sb, nargs, nres);
     if (timed)
         ps_lua_sandbox_leave(in->sb);
     if (st == LUA_OK)
@@ -323,6 +360,12 @@ static bool call(struct lg_instance *in, enum lg_fn f, int nargs, int nres)
                                                     : PS_FAULT_ERROR,
                  &err);
     return false;
+}
+
+/* f(p, ...) as push_call and the caller pushed it. */
+static bool call(struct lg_instance *in, enum lg_fn f, int nargs, int nres)
+{
+    return protected_call(in, f, nargs + 1, nres);
 }
 
 static uint32_t state_id(const void *state)
@@ -341,6 +384,35 @@ static void write_id(void *state, uint32_t id)
 static void push_state(struct lg_instance *in, uint32_t id)
 {
     lua_rawgeti(in->L, SLOT_VALUES, (lua_Integer)id);
+}
+
+/* Protected (values, ids, state, key, next id): the key's id, or the next
+ * id given to the state (the tables may grow). */
+static int intern_in_lua(lua_State *L)
+{
+    lua_pushvalue(L, 4);
+    if (lua_rawget(L, 2) == LUA_TNUMBER)
+        return 1;
+    lua_pop(L, 1);
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 5);
+    lua_rawset(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawseti(L, 1, lua_tointeger(L, 5));
+    lua_pushvalue(L, 5);
+    return 1;
+}
+
+/* Protected (f, args..., text as a light userdata, its length): f(args...,
+ * text), all its results. */
+static int call_with_text(lua_State *L)
+{
+    size_t len = (size_t)lua_tointeger(L, -1);
+    const char *text = lua_touserdata(L, -2);
+    lua_pop(L, 2);
+    lua_pushlstring(L, text, len);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 /* The id of the state on the stack top (popped); 0 on failure. */
@@ -375,23 +447,23 @@ static uint32_t intern(struct lg_instance *in, enum lg_fn from)
         lua_pushvalue(L, v);
     }
     /* key at v + 1 */
-    lua_pushvalue(L, v + 1);
-    if (lua_rawget(L, SLOT_IDS) == LUA_TNUMBER) {
-        uint32_t id = (uint32_t)lua_tointeger(L, -1);
-        lua_settop(L, v - 1);
-        return id;
-    }
-    lua_pop(L, 1);
     if (in->nstates == UINT32_MAX - 1) {
         fail_result(in, from, "more than %u different states", in->nstates);
         lua_settop(L, v - 1);
         return 0;
     }
-    uint32_t id = ++in->nstates;
-    lua_pushinteger(L, (lua_Integer)id);
-    lua_rawset(L, SLOT_IDS); /* ids[key] = id, pops key and id */
+    lua_pushcfunction(L, intern_in_lua);
+    lua_pushvalue(L, SLOT_VALUES);
+    lua_pushvalue(L, SLOT_IDS);
     lua_pushvalue(L, v);
-    lua_rawseti(L, SLOT_VALUES, (lua_Integer)id);
+    lua_pushvalue(L, v + 1);
+    lua_pushinteger(L, (lua_Integer)in->nstates + 1);
+    uint32_t id = 0;
+    if (protected_call(in, from, 5, 1)) {
+        id = (uint32_t)lua_tointeger(L, -1);
+        if (id == in->nstates + 1)
+            in->nstates = id;
+    }
     lua_settop(L, v - 1);
     return id;
 }
@@ -520,12 +592,18 @@ static void lg_free_instance(void *p)
     free(in);
 }
 
-/* game.max_moves / max_depth: a number, a function(p), or the default. */
-static bool read_limit(struct lg_instance *in, const char *key, int def,
-                       int *out, struct ps_error *err)
+/* game.max_moves / max_depth (in `slot`): a number, a function(p), or
+ * the default. */
+static bool read_limit(struct lg_instance *in, int slot, const char *key,
+                       int def, int *out, struct ps_error *err)
 {
     lua_State *L = in->L;
-    int type = lua_getfield(L, SLOT_GAME, key);
+    int type = lua_type(L, slot);
+    if (type == LUA_TNIL) {
+        *out = def;
+        return true;
+    }
+    lua_pushvalue(L, slot);
     if (type == LUA_TFUNCTION) {
         lua_pushvalue(L, SLOT_PUZZLE);
         ps_lua_sandbox_enter(in->sb);
@@ -540,16 +618,31 @@ static bool read_limit(struct lg_instance *in, const char *key, int def,
     int isnum = 0;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
-    if (type == LUA_TNIL) {
-        *out = def;
-        return true;
-    }
     if (!isnum || v < 1 || v > 1000000)
         return ps_error_set(err, in->slot->path, 0, 0,
                             "game.%s must be a whole number from 1 to 1000000",
                             key);
     *out = (int)v;
     return true;
+}
+
+/* Protected (the script's table): the stack slots from SLOT_PUZZLE on, to
+ * be returned into place. */
+static int make_slots_in_lua(lua_State *L)
+{
+    lua_pushnil(L);                         /* SLOT_PUZZLE */
+    lua_newtable(L);                        /* SLOT_VALUES */
+    lua_newtable(L);                        /* SLOT_IDS */
+    lua_createtable(L, MOVE_CACHE, 0);      /* SLOT_CACHE: never grows */
+    for (int i = 1; i <= MOVE_CACHE; i++) { /* the array part, filled */
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, i);
+    }
+    lua_getfield(L, 1, "max_moves");        /* SLOT_MAX_MOVES */
+    lua_getfield(L, 1, "max_depth");        /* SLOT_MAX_DEPTH */
+    for (int i = 0; i < FN_COUNT; i++)      /* SLOT_FN + i */
+        lua_getfield(L, 1, fn_names[i]);
+    return SLOT_TOP - SLOT_PUZZLE + 1;
 }
 
 static void *lg_load(struct lg_slot *slot, const char *path, const char *text,
@@ -572,17 +665,18 @@ static void *lg_load(struct lg_slot *slot, const char *path, const char *text,
         goto fail;
     }
     /* The table is on the stack top, in SLOT_GAME. */
-    lua_pushnil(L); /* SLOT_PUZZLE, filled below */
-    lua_newtable(L); /* SLOT_VALUES */
-    lua_newtable(L); /* SLOT_IDS */
-    lua_newtable(L); /* SLOT_CACHE */
-    for (int i = 0; i < FN_COUNT; i++)
-        lua_getfield(L, SLOT_GAME, fn_names[i]);
-    lua_pushvalue(L, SLOT_FN + FN_load);
-    lua_pushlstring(L, text, len);
-    ps_lua_sandbox_enter(in->sb);
-    int st = ps_lua_sandbox_pcall(in->sb, 1, 3);
-    ps_lua_sandbox_leave(in->sb);
+    lua_pushcfunction(L, make_slots_in_lua);
+    lua_pushvalue(L, SLOT_GAME);
+    int st = ps_lua_sandbox_pcall(in->sb, 1, SLOT_TOP - SLOT_PUZZLE + 1);
+    if (st == LUA_OK) {
+        lua_pushcfunction(L, call_with_text);
+        lua_pushvalue(L, SLOT_FN + FN_load);
+        lua_pushlightuserdata(L, (void *)(uintptr_t)text);
+        lua_pushinteger(L, (lua_Integer)len);
+        ps_lua_sandbox_enter(in->sb);
+        st = ps_lua_sandbox_pcall(in->sb, 3, 3);
+        ps_lua_sandbox_leave(in->sb);
+    }
     if (st != LUA_OK) {
         ps_lua_sandbox_failure(in->sb, st, "load: ", err);
         goto fail;
@@ -591,16 +685,20 @@ static void *lg_load(struct lg_slot *slot, const char *path, const char *text,
         /* return nil, why, line: the puzzle file is wrong. */
         int isnum = 0;
         lua_Integer line = lua_tointegerx(L, -1, &isnum);
-        ps_error_set(err, path, isnum && line > 0 && line < 100000000 ? (int)line : 0, 0,
-                     "%s", lua_isstring(L, -2) ? lua_tostring(L, -2)
-                                               : "not a puzzle of this game "
-                                                 "(load returned nil)");
+        bool why = lua_type(L, -2) == LUA_TSTRING;
+        ps_error_set(err, path,
+                     isnum && line > 0 && line < 100000000 ? (int)line : 0, 0,
+                     "%s", why ? lua_tostring(L, -2)
+                               : "not a puzzle of this game (load returned "
+                                 "nil)");
         goto fail;
     }
     lua_pop(L, 2);
     lua_replace(L, SLOT_PUZZLE);
-    if (!read_limit(in, "max_moves", DEFAULT_MAX_MOVES, &in->max_moves, err) ||
-        !read_limit(in, "max_depth", DEFAULT_MAX_DEPTH, &in->max_depth, err))
+    if (!read_limit(in, SLOT_MAX_MOVES, "max_moves", DEFAULT_MAX_MOVES,
+                    &in->max_moves, err) ||
+        !read_limit(in, SLOT_MAX_DEPTH, "max_depth", DEFAULT_MAX_DEPTH,
+                    &in->max_depth, err))
         goto fail;
     push_call(in, FN_start);
     uint32_t start = call(in, FN_start, 0, 1) ? intern(in, FN_start) : 0;
@@ -740,13 +838,31 @@ static ps_value lg_upper_bound(const void *inst, const void *state)
     return ask_value(inst, FN_upper_bound, state);
 }
 
-/* Push the text of move m of state id (format_move, or tostring of a
- * string or number move); false with nothing pushed. */
-static bool push_move_text(struct lg_instance *in, uint32_t id, ps_move m)
+/* The text of a string or number at `index`, into buf, without making a
+ * Lua string (which could fail outside a protected call). False for other
+ * types. */
+static bool text_of(lua_State *L, int index, char *buf, size_t len)
+{
+    if (lua_type(L, index) == LUA_TSTRING)
+        snprintf(buf, len, "%s", lua_tostring(L, index));
+    else if (lua_isinteger(L, index))
+        snprintf(buf, len, "%lld", (long long)lua_tointeger(L, index));
+    else if (lua_type(L, index) == LUA_TNUMBER)
+        snprintf(buf, len, "%.14g", (double)lua_tonumber(L, index));
+    else
+        return false;
+    return true;
+}
+
+/* The text of move m of state id (format_move, or the move itself when it
+ * is a string or a number) into buf; false on failure. */
+static bool move_text(struct lg_instance *in, uint32_t id, ps_move m, char *buf,
+                      size_t len)
 {
     lua_State *L = in->L;
     if (!push_move(in, id, m))
         return false;
+    enum lg_fn f = FN_moves;
     if (in->slot->script.has[FN_format_move]) {
         int mv = lua_gettop(L);
         push_call(in, FN_format_move);
@@ -756,39 +872,67 @@ static bool push_move_text(struct lg_instance *in, uint32_t id, ps_move m)
         lua_remove(L, mv);
         if (!ok)
             return false;
+        f = FN_format_move;
         if (lua_type(L, -1) != LUA_TSTRING) {
-            fail_result(in, FN_format_move, "returned %s, not a string",
+            fail_result(in, f, "returned %s, not a string",
                         luaL_typename(L, -1));
             lua_pop(L, 1);
             return false;
         }
-        return true;
     }
-    if (lua_type(L, -1) == LUA_TNUMBER) {
-        lua_pushstring(L, lua_tostring(L, -1)); /* a copy: keep the move */
-        lua_remove(L, -2);
-    }
-    if (lua_type(L, -1) != LUA_TSTRING) {
-        fail_result(in, FN_moves,
+    bool ok = text_of(L, -1, buf, len);
+    if (!ok)
+        fail_result(in, f,
                     "listed a move that is %s: moves must be strings or "
                     "numbers, or the game needs format_move(p, s, m)",
                     luaL_typename(L, -1));
-        lua_pop(L, 1);
-        return false;
-    }
-    return true;
+    lua_pop(L, 1);
+    return ok;
 }
 
 static void lg_format_move(const void *inst, const void *state, ps_move move,
                            char *buf, size_t len)
 {
     struct lg_instance *in = mutable(inst);
-    snprintf(buf, len, "?");
     if (fault_of(in) != PS_FAULT_NONE ||
-        !push_move_text(in, state_id(state), move))
-        return;
-    snprintf(buf, len, "%s", lua_tostring(in->L, -1));
-    lua_pop(in->L, 1);
+        !move_text(in, state_id(state), move, buf, len))
+        snprintf(buf, len, "?");
+}
+
+/* The index of the move in the list on the stack top that parse_move(p, s,
+ * text) names (when the game has one) or whose text is `text`; -1 if none
+ * or on failure. */
+static int find_move(struct lg_instance *in, uint32_t id, const char *text)
+{
+    lua_State *L = in->L;
+    int list = lua_gettop(L);
+    int n = (int)lua_rawlen(L, list);
+    bool parsed = in->slot->script.has[FN_parse_move];
+    if (parsed) {
+        lua_pushcfunction(L, call_with_text);
+        push_call(in, FN_parse_move);
+        push_state(in, id);
+        lua_pushlightuserdata(L, (void *)(uintptr_t)text);
+        lua_pushinteger(L, (lua_Integer)strlen(text));
+        if (!protected_call(in, FN_parse_move, 5, 1))
+            return -1;
+    }
+    char buf[256];
+    for (int i = 0; i < n; i++) {
+        bool same;
+        if (parsed) {
+            lua_rawgeti(L, list, i + 1);
+            same = lua_rawequal(L, -1, -2);
+            lua_pop(L, 1);
+        } else {
+            if (!move_text(in, id, (ps_move)i, buf, sizeof buf))
+                return -1;
+            same = strcmp(buf, text) == 0;
+        }
+        if (same)
+            return i;
+    }
+    return -1;
 }
 
 static bool lg_parse_move(const void *inst, const void *state, const char *text,
@@ -797,49 +941,20 @@ static bool lg_parse_move(const void *inst, const void *state, const char *text,
     struct lg_instance *in = mutable(inst);
     lua_State *L = in->L;
     uint32_t id = state_id(state);
-    if (fault_of(in) != PS_FAULT_NONE || !push_moves(in, id)) {
-        ps_error_set(err, NULL, 0, 0, "the game script failed");
-        return false;
-    }
+    if (fault_of(in) != PS_FAULT_NONE || !push_moves(in, id))
+        return ps_error_set(err, NULL, 0, 0, "the game script failed");
     int list = lua_gettop(L);
     int n = (int)lua_rawlen(L, list);
-    bool parsed = in->slot->script.has[FN_parse_move];
-    if (parsed) {
-        push_call(in, FN_parse_move);
-        push_state(in, id);
-        lua_pushstring(L, text);
-        if (!call(in, FN_parse_move, 2, 1)) {
-            lua_settop(L, list - 1);
-            ps_error_set(err, NULL, 0, 0, "the game script failed");
-            return false;
-        }
-    }
-    /* The listed move equal to what parse_move made, else the one whose
-     * text is `text`. */
-    for (int i = 0; i < n; i++) {
-        bool same;
-        if (parsed) {
-            lua_rawgeti(L, list, i + 1);
-            same = lua_compare(L, -1, -2, LUA_OPEQ);
-            lua_pop(L, 1);
-        } else {
-            if (!push_move_text(in, id, (ps_move)i))
-                break;
-            same = strcmp(lua_tostring(L, -1), text) == 0;
-            lua_pop(L, 1);
-        }
-        if (same) {
-            lua_settop(L, list - 1);
-            *move = (ps_move)i;
-            return true;
-        }
-    }
+    int i = find_move(in, id, text);
     lua_settop(L, list - 1);
     if (fault_of(in) != PS_FAULT_NONE)
         return ps_error_set(err, NULL, 0, 0, "the game script failed");
-    return ps_error_set(err, NULL, 0, 0, "'%s' is not a legal move here (%d "
-                                         "legal moves)",
-                        text, n);
+    if (i < 0)
+        return ps_error_set(err, NULL, 0, 0,
+                            "'%s' is not a legal move here (%d legal moves)",
+                            text, n);
+    *move = (ps_move)i;
+    return true;
 }
 
 static void lg_print_state(const void *inst, const void *state, FILE *out,
@@ -848,31 +963,31 @@ static void lg_print_state(const void *inst, const void *state, FILE *out,
     (void)ansi;
     struct lg_instance *in = mutable(inst);
     lua_State *L = in->L;
-    bool ok;
-    if (in->slot->script.has[FN_show]) {
-        ok = ask(in, FN_show, state);
+    bool shown = in->slot->script.has[FN_show];
+    if (shown) {
+        if (!ask(in, FN_show, state))
+            return;
     } else {
         push_state(in, state_id(state));
-        ok = true;
     }
-    if (!ok)
-        return;
-    if (lua_type(L, -1) != LUA_TSTRING && lua_type(L, -1) != LUA_TNUMBER) {
-        if (in->slot->script.has[FN_show])
-            fail_result(in, FN_show, "returned %s, not a string",
-                        luaL_typename(L, -1));
-        else
-            fprintf(out, "(a %s state: give the game a show(p, s) function)",
-                    luaL_typename(L, -1));
-        lua_pop(L, 1);
-        fputc('\n', out);
-        return;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        size_t len;
+        const char *text = lua_tolstring(L, -1, &len);
+        fwrite(text, 1, len, out);
+        if (len == 0 || text[len - 1] != '\n')
+            fputc('\n', out);
+    } else {
+        char buf[80];
+        if (!text_of(L, -1, buf, sizeof buf)) {
+            snprintf(buf, sizeof buf, "(a %s state: give the game a show(p, "
+                                      "s) function returning a string)",
+                     luaL_typename(L, -1));
+            if (shown)
+                fail_result(in, FN_show, "returned %s, not a string",
+                            luaL_typename(L, -1));
+        }
+        fprintf(out, "%s\n", buf);
     }
-    size_t len;
-    const char *s = lua_tolstring(L, -1, &len);
-    fwrite(s, 1, len, out);
-    if (len == 0 || s[len - 1] != '\n')
-        fputc('\n', out);
     lua_pop(L, 1);
 }
 
