@@ -110,6 +110,8 @@ static struct lg_slot slots[PS_LUA_MAX_GAMES];
 static int function_line(lua_State *L, int index)
 {
     lua_Debug ar;
+    if (!lua_isfunction(L, index))
+        return 0;
     lua_pushvalue(L, index);
     return lua_getinfo(L, ">S", &ar) ? ar.linedefined : 0;
 }
