@@ -303,6 +303,55 @@ static void test_memory_cap_anywhere(void **state)
     }
 }
 
+/* A heuristic not marked admissible (here it overestimates at B) guides
+ * greedy, but the exact searches ignore it and stay exact: S -a-> A -g->
+ * goal costs 11, S -b-> B -g-> goal costs 2. */
+static void test_inadmissible_heuristic(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    test_write_file(dir, "trap.lua",
+                    "local g = {}\n"
+                    "local next = {S = {a = 'A', b = 'B'}, A = {g = 'G'}, "
+                    "B = {g = 'G'}, G = {}}\n"
+                    "local cost = {A = 10, B = 1}\n"
+                    "function g.load(t) return 1 end\n"
+                    "function g.start(p) return 'S' end\n"
+                    "function g.moves(p, s)\n"
+                    "  local list = {}\n"
+                    "  for m in pairs(next[s]) do list[#list + 1] = m end\n"
+                    "  table.sort(list)\n"
+                    "  return list\n"
+                    "end\n"
+                    "function g.apply(p, s, m) return next[s][m], cost[s] or 1 "
+                    "end\n"
+                    "function g.is_goal(p, s) return s == 'G' end\n"
+                    "function g.heuristic(p, s) return s == 'B' and 100 or 0 "
+                    "end\n"
+                    "return g\n");
+    char path[256];
+    snprintf(path, sizeof path, "%s/trap.lua", dir);
+    const struct ps_game *g = open_game(path);
+    assert_false(g->flags & PS_HAS_HEURISTIC);
+    struct ps_error err;
+    void *inst = g->load(NULL, "p.txt", "x", 1, &err);
+    assert_non_null(inst);
+    static const char *const exact_searches[] = {"bfs", "astar", "idastar",
+                                                    "dfs"};
+    for (size_t i = 0; i < 4; i++) {
+        struct ps_run run;
+        assert_int_equal(solve(g, inst, exact_searches[i], 0, &run, NULL),
+                         PS_OPTIMAL);
+        assert_int_equal(run.value, 2);
+        ps_run_free(&run);
+    }
+    struct ps_run run;
+    solve(g, inst, "greedy", 0, &run, NULL);
+    assert_int_equal(run.value, 11); /* led by h into the trap */
+    ps_run_free(&run);
+    g->free_instance(inst);
+    ps_lua_game_close(g);
+}
+
 /* A bad puzzle file is named with the line load() gave. */
 static void test_bad_puzzle_names_its_line(void **unused)
 {
@@ -445,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_bad_scripts_refused),
         cmocka_unit_test(test_failing_scripts_stop_the_search),
         cmocka_unit_test(test_memory_cap_anywhere),
+        cmocka_unit_test(test_inadmissible_heuristic),
         cmocka_unit_test(test_bad_puzzle_names_its_line),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_stuck_and_interrupted),
