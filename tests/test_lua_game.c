@@ -335,12 +335,9 @@ static void test_inadmissible_heuristic(void **state)
     struct ps_error err;
     void *inst = g->load(NULL, "p.txt", "x", 1, &err);
     assert_non_null(inst);
-    static const char *const exact_searches[] = {"bfs", "astar", "idastar",
-                                                    "dfs"};
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < NEXACT; i++) {
         struct ps_run run;
-        assert_int_equal(solve(g, inst, exact_searches[i], 0, &run, NULL),
-                         PS_OPTIMAL);
+        assert_int_equal(solve(g, inst, exact[i], 0, &run, NULL), PS_OPTIMAL);
         assert_int_equal(run.value, 2);
         ps_run_free(&run);
     }
