@@ -423,7 +423,7 @@ static void test_cli_stuck_and_interrupted(void **state)
     write_game(dir, "loop.lua", "", "  while true do end");
     assert_int_equal(test_psolve(dir, out, sizeof out, true,
                                  "--game loop.lua --algo bfs h3.txt 2>&1 & p=$!; "
-                                 "sleep 0.5; kill -INT $p; wait $p"), 4);
+                                 "sleep 2; kill -INT $p; wait $p"), 4);
     assert_non_null(strstr(out, "# stopped: interrupted"));
     assert_non_null(strstr(out, "stopped inside the game at "));
     assert_non_null(strstr(out, "loop.lua:5: moves: interrupted (Ctrl-C)"));
