@@ -169,7 +169,8 @@ static void test_bad_scripts_refused(void **state)
                "return {'b'}");
     expect_open_fails(path, 9, "did you mean 'is_goal'");
     snprintf(path, sizeof path, "%s/top.lua", dir);
-    test_write_file(dir, "top.lua", "local g = {}\nerror('broken at the top')\n");
+    test_write_file(dir, "top.lua",
+                    "local g = {}\nerror('broken at the top')\n");
     expect_open_fails(path, 2, "broken at the top");
     snprintf(path, sizeof path, "%s/notable.lua", dir);
     test_write_file(dir, "notable.lua", "return 42\n");
@@ -371,39 +372,39 @@ static void test_cli(void **state)
     static char out[1 << 14];
     const char *hanoi = "--game " LUA_GAMES "hanoi.lua";
     assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                         "%s --algo bfs,astar,idastar,dfs "
-                                         LUA_GAMES "hanoi-4.txt", hanoi), 0);
+                                 "%s --algo bfs,astar,idastar,dfs "
+                                 LUA_GAMES "hanoi-4.txt", hanoi), 0);
     assert_non_null(strstr(out, "exact algorithms agree"));
     assert_non_null(strstr(out, "idastar    optimal             15"));
     assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                         "%s --algo astar " LUA_GAMES
-                                         "hanoi-4.txt > sol.txt && %s verify "
-                                         "%s " LUA_GAMES "hanoi-4.txt sol.txt",
-                                         hanoi, PSOLVE_BIN, hanoi), 0);
+                                 "%s --algo astar " LUA_GAMES
+                                 "hanoi-4.txt > sol.txt && %s verify "
+                                 "%s " LUA_GAMES "hanoi-4.txt sol.txt",
+                                 hanoi, PSOLVE_BIN, hanoi), 0);
     assert_non_null(strstr(out, "cost: 15"));
     assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                         "show %s " LUA_GAMES "hanoi-4.txt",
-                                         hanoi), 0);
+                                 "show %s " LUA_GAMES "hanoi-4.txt",
+                                 hanoi), 0);
     assert_non_null(strstr(out, "peg 1: 4 3 2 1"));
     test_write_file(dir, "h3.txt", "disks 3\n");
     assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                         "%s --algo astar --jobs 2 --csv h3.txt "
-                                         LUA_GAMES "hanoi-4.txt", hanoi), 0);
+                                 "%s --algo astar --jobs 2 --csv h3.txt "
+                                 LUA_GAMES "hanoi-4.txt", hanoi), 0);
     assert_non_null(strstr(out, "h3.txt,hanoi,default,astar,optimal,,7,7,"));
     assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                         "%s --algo bfs --threads 2 h3.txt",
-                                         hanoi), 2);
+                                 "%s --algo bfs --threads 2 h3.txt",
+                                 hanoi), 2);
     assert_non_null(strstr(out, "runs in one thread"));
     write_game(dir, "loop.lua", "", "  while true do end");
     assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                         "--game loop.lua --algo bfs --time "
-                                         "0.3 h3.txt"), 4);
+                                 "--game loop.lua --algo bfs --time "
+                                 "0.3 h3.txt"), 4);
     assert_non_null(strstr(out, "loop.lua:5:"));
     assert_non_null(strstr(out, "time limit"));
     write_game(dir, "runtime.lua", "", "  return nil .. 'x'");
     assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                         "--game runtime.lua --algo bfs "
-                                         "h3.txt"), 1);
+                                 "--game runtime.lua --algo bfs "
+                                 "h3.txt"), 1);
     assert_non_null(strstr(out, "runtime.lua:5: error: moves:"));
 }
 
@@ -422,8 +423,9 @@ static void test_cli_stuck_and_interrupted(void **state)
     assert_non_null(strstr(out, "inside one C function"));
     write_game(dir, "loop.lua", "", "  while true do end");
     assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                 "--game loop.lua --algo bfs h3.txt 2>&1 & p=$!; "
-                                 "sleep 2; kill -INT $p; wait $p"), 4);
+                                 "--game loop.lua --algo bfs h3.txt 2>&1 & "
+                                 "p=$!; sleep 2; kill -INT $p; wait $p"),
+                     4);
     assert_non_null(strstr(out, "# stopped: interrupted"));
     assert_non_null(strstr(out, "stopped inside the game at "));
     assert_non_null(strstr(out, "loop.lua:5: moves: interrupted (Ctrl-C)"));
