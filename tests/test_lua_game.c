@@ -250,10 +250,11 @@ static void test_failing_scripts_stop_the_search(void **state)
 
 /* The memory cap reached anywhere (loading, a call, the adapter's own
  * tables of states): a clear error, never a crash. The script's top level
- * fills the cap but `room` bytes (in 1 MiB strings, collecting as it goes:
- * the sandbox's first refused allocation is final), then a search makes
- * new states until none fit. With 0.5 MB left loading fails, with more the
- * search does. */
+ * fills the cap but `room` bytes (in strings of a quarter of what is left,
+ * at least 1 MiB, made of 4 KiB blocks, collecting as it goes: making a
+ * string takes twice its size for a moment, and the sandbox's first
+ * refused allocation is final), then a search makes new states until none
+ * fit. With 0.5 MB left loading fails, with more the search does. */
 static void test_memory_cap_anywhere(void **state)
 {
     const char *dir = ((struct test_dir *)*state)->dir;
@@ -262,13 +263,13 @@ static void test_memory_cap_anywhere(void **state)
         char text[1024];
         snprintf(text, sizeof text,
                  "hog = {}\n"
-                 "local left = %zu\n"
-                 "while left > 0 do\n"
-                 "  local n = math.min(left, 1 << 20)\n"
-                 "  hog[#hog + 1] = string.rep(string.char(65 + #hog %% 26), "
-                 "n - 40)\n"
+                 "local block, left = string.rep('x', 4096), %zu\n"
+                 "while left >= 4096 do\n"
+                 "  local k = math.min(left // 4096, math.max(256, left // "
+                 "16384))\n"
+                 "  hog[#hog + 1] = string.rep(block, k)\n"
                  "  collectgarbage()\n"
-                 "  left = left - n\n"
+                 "  left = left - k * 4096\n"
                  "end\n"
                  "local g = {}\n"
                  "function g.load(t) return 1 end\n"
