@@ -176,6 +176,20 @@ static inline int test_psolve_v(const char *dir, char *out, size_t outlen,
     return WEXITSTATUS(st);
 }
 
+/* test_psolve_v with the arguments given directly. */
+static inline int test_psolve(const char *dir, char *out, size_t outlen,
+                              bool merge, const char *fmt, ...)
+    PS_PRINTF(5, 6);
+static inline int test_psolve(const char *dir, char *out, size_t outlen,
+                              bool merge, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = test_psolve_v(dir, out, outlen, merge, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
 /* Write `text` to dir/name. */
 static inline void test_write_file(const char *dir, const char *name,
                                    const char *text)

@@ -78,6 +78,14 @@ static void test_example_builds_against_the_install(void **state)
                            tmpdir, tmpdir),
                      0);
     expect_output("lightsout    Lights Out");
+    /* The pkg-config file says which API version the headers are. */
+    assert_int_equal(shell("PKG_CONFIG_PATH=%s/usr/%s/pkgconfig pkg-config "
+                           "--variable=api_version psolve",
+                           tmpdir, PSOLVE_INSTALL_LIBDIR),
+                     0);
+    char want[16];
+    snprintf(want, sizeof want, "%d\n", PS_API_VERSION);
+    assert_string_equal(out, want);
 }
 
 /* Installed or copied, psolve finds rule scripts from its own place. */

@@ -208,7 +208,8 @@ static void bf_trace(struct bf *b, const void *state, const struct bf_node *node
     for (uint32_t i = node->parent; i != NO_PARENT;
          i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
         depth++;
-    ps_search_trace(s, state, depth, node->g, ps_search_h(s, state), "expand");
+    ps_search_trace(s, state, depth, node->g, b->hw ? ps_search_h(s, state) : 0,
+                    "expand");
 }
 
 /* Expand entry `idx`: false when a limit stopped the search. */
@@ -270,6 +271,10 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
                             : PS_HEURISTIC;
     if (st == PS_OPTIMAL && order == PS_BF_WEIGHTED)
         s->note[0] = '\0'; /* w <= 1 is plain A* with a smaller h */
+    /* An exact order reads only an admissible h (or one chosen by name,
+     * then labelled heuristic); an unflagged one serves greedy and wastar. */
+    if (st == PS_OPTIMAL && !ps_search_h_exact(s))
+        b.hw = 0;
     s->used_heuristic = b.hw != 0;
     b.layer_kind = b.hw == 0 ? "g" : b.gw == 0 ? "h" : "f";
     const struct ps_game *g = s->game;

@@ -38,6 +38,7 @@ struct ida {
     ps_move *path;         /* for offering a solution */
     uint64_t reserved;
     ps_value bound, next_bound;
+    bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
 };
 
 enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
@@ -143,7 +144,7 @@ static int ida_children(struct ida *d, int depth)
             s->stats.cycles++;
             continue;
         }
-        l->h[i] = ps_search_h(s, kid);
+        l->h[i] = d->use_h ? ps_search_h(s, kid) : 0;
         l->order[kept++] = i;
     }
     order_children(l, kept);
@@ -202,8 +203,10 @@ static enum ps_status idastar_run(struct ps_search *s)
     struct ida_level *root = &d.level[0];
     s->game->initial_state(s->inst, root->state);
     root->hash = s->game->hash(s->inst, root->state);
-    s->used_heuristic = true;
-    ps_value h0 = ps_search_h(s, root->state);
+    /* Only an admissible h keeps IDA* exact (ps_search_h_exact). */
+    d.use_h = ps_search_h_exact(s);
+    s->used_heuristic = d.use_h;
+    ps_value h0 = d.use_h ? ps_search_h(s, root->state) : 0;
     d.bound = h0;
     for (;;) {
         s->stats.iterations++;

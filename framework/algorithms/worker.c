@@ -20,6 +20,8 @@ struct ps_mc_shared {
 int ps_thread_count(const struct ps_search *s)
 {
     int n = s->opt.threads;
+    if (s->flags & PS_ONE_THREAD)
+        return 1; /* the CLI refuses --threads N > 1 for such games */
     if (n <= 0) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         n = cores > 0 ? (int)cores : 1;
@@ -143,6 +145,7 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
      * caller's (Monte Carlo keeps none). */
     memset(&w->s.layers, 0, sizeof w->s.layers);
     w->s.opt.layers = false;
+    memset(&w->s.late, 0, sizeof w->s.late);
     w->s.progress = false;
     w->s.opt.trace = 0;
     w->s.tick = 0;
@@ -199,6 +202,8 @@ static void merge_worker(struct ps_search *s, const struct ps_worker *w)
         s->stop = w->s.stop;
     if (w->s.best.found)
         ps_search_offer(s, w->s.best.moves, w->s.best.len, w->s.best.value);
+    if (w->s.late.found)
+        ps_search_offer(s, w->s.late.moves, w->s.late.len, w->s.late.value);
 }
 
 /* A run stopped before any playout (a node budget of 1 shared by the

@@ -14,6 +14,7 @@
 #include "lab.h"
 #include "memory_limit.h"
 #include "number.h"
+#include "lua_game.h"
 #include "playout.h"
 #include "replay.h"
 #include "report.h"
@@ -38,7 +39,9 @@ static const char usage_text[] =
     "       psolve list                           games, algorithms, rules\n"
     "\n"
     "Common options:\n"
-    "  --game NAME        the puzzle kind (default samegame; see psolve list)\n"
+    "  --game NAME        the puzzle kind (see psolve list); without it, the\n"
+    "                     game whose format the file has, else samegame\n"
+    "  --game PATH.lua    a game written in Lua (docs/lua-games.md)\n"
     "  --plugin FILE.so   load a game built outside the tree (repeatable; also\n"
     "                     $PSOLVE_PLUGIN_PATH, ':'-separated files or\n"
     "                     directories of .so files; docs/plugins.md)\n"
@@ -131,11 +134,11 @@ static const char usage_text_labs[] =
     "  any score-game answer worth the start's upper bound (a cleared\n"
     "  board under clear rules) is proven: the run ends, 'optimal'\n"
     "\n"
-    "A solution is one move per line; '#' starts a comment. SameGame: 'row\n"
-    "col', 0-based, row 0 = top, of the board before that move. Water Sort:\n"
-    "'from to', tube numbers 1-based as in the level file. npuzzle: the tile\n"
-    "that slides. Solve prints exactly this format, so its output can be\n"
-    "given to verify.\n"
+    "A solution is one move per line; '#' starts a comment. Solve prints\n"
+    "exactly this format, so its output can be given to verify. Moves:\n";
+
+/* After the games' move formats. */
+static const char usage_text_end[] =
     "\n"
     "Exit status: 0 solved or verified; 1 bad input or illegal move; 2 bad\n"
     "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
@@ -222,6 +225,7 @@ struct cli {
     const char *const *files; /* the file arguments (in argv) */
     int nfiles;
     const char *plugins[PS_MAX_ADDED_GAMES]; /* --plugin FILE, in order */
+    char game_hint[400]; /* why this game, when no --game said it */
     int nplugins;
     /* Long options given, NULL-terminated: they win over a rule script's
      * search defaults. */
@@ -315,6 +319,10 @@ static int parse_args(int argc, char **argv, struct cli *c)
             fputs(usage_text, stdout);
             fputs(usage_text_heuristics, stdout);
             fputs(usage_text_labs, stdout);
+            for (const struct ps_game *const *g = ps_game_list(); *g; g++)
+                if ((*g)->move_help)
+                    printf("  %-10s %s\n", (*g)->name, (*g)->move_help);
+            fputs(usage_text_end, stdout);
             return PS_EXIT_OK;
         case OPT_VERSION:
             printf("psolve %s\n", PSOLVE_VERSION);
@@ -460,13 +468,16 @@ static bool puzzle_open(struct cli *c, const struct ps_game *g,
     pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
     char *text = NULL;
     size_t len;
-    if (pz->rules && ps_read_text_file(c->files[0], &text, &len, &err))
+    bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);
+    if (read)
         pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
     free(text);
     if (pz->inst)
         return true;
     free(pz->rules);
     print_error(&err);
+    if (read && c->game_hint[0]) /* the file is not the default game's */
+        fprintf(stderr, "psolve: %s\n", c->game_hint);
     return false;
 }
 
@@ -475,6 +486,34 @@ static void puzzle_close(struct puzzle *pz)
     if (pz->inst)
         pz->game->free_instance(pz->inst);
     free(pz->rules);
+}
+
+/* A game's slot that failed in the search (a script's error: an error) or
+ * was stopped there by the limit (a note: where the time went). True for
+ * an error. */
+static bool report_search_fault(const struct ps_search *s)
+{
+    if (!s->error.msg[0])
+        return false;
+    if (s->stop == PS_STOP_ERROR) {
+        print_error(&s->error);
+        return true;
+    }
+    fprintf(stderr, "psolve: note: the search stopped inside the game at "
+                    "%s:%d: %s\n",
+            s->error.file, s->error.line, s->error.msg);
+    return false;
+}
+
+/* A game's slot that failed outside a search (drawing, replaying): print
+ * it; true if there was one. */
+static bool report_game_fault(const struct ps_game *g, const void *inst)
+{
+    struct ps_error err;
+    if (ps_game_fault(g, inst, &err) == PS_FAULT_NONE)
+        return false;
+    print_error(&err);
+    return true;
 }
 
 static int exit_status_of(enum ps_status st)
@@ -606,6 +645,8 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace_out = stderr;
         enum ps_status st = ps_search_run(&s, algos[i]);
+        if (report_search_fault(&s))
+            status = PS_EXIT_ERROR;
         ps_run_capture(&runs[i], &s, st);
         runs[i].algo = variants[i].label;
         rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
@@ -694,7 +735,8 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
         !ps_replay_moves(g, inst, moves, n, final, &res, &err)) {
         if (!final)
             ps_error_set(&err, NULL, 0, 0, "out of memory");
-        print_error(&err);
+        if (!report_game_fault(g, inst))
+            print_error(&err);
         goto done;
     }
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
@@ -735,6 +777,8 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
     }
     /* A cost-game solution that does not reach the goal is not a solution. */
     status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;
+    if (report_game_fault(g, inst))
+        status = PS_EXIT_ERROR;
     if (status != PS_EXIT_OK) {
         fputs("psolve: ", stderr);
         ps_print_escaped(stderr, c->files[1]);
@@ -760,6 +804,7 @@ static int cmd_show(struct cli *c, const struct ps_game *g)
     if (ok) {
         g->initial_state(pz.inst, state);
         g->print_state(pz.inst, state, stdout, isatty(STDOUT_FILENO));
+        ok = !report_game_fault(g, pz.inst);
     }
     free(state);
     puzzle_close(&pz);
@@ -828,6 +873,48 @@ static int cmd_list(void)
     return PS_EXIT_OK;
 }
 
+/* Without --game: the game whose detect() claims the (first) puzzle file,
+ * else `fallback`, with a hint kept for the error if the file then does not
+ * load. */
+static const struct ps_game *game_of_file(struct cli *c,
+                                          const struct ps_game *fallback)
+{
+    static const char *const with_files[] = {"solve", "lab", "verify", "show",
+                                             NULL};
+    bool takes_file = false;
+    for (int i = 0; with_files[i]; i++)
+        takes_file = takes_file || strcmp(c->command, with_files[i]) == 0;
+    if (!takes_file || c->nfiles < 1)
+        return fallback;
+    struct ps_error err;
+    ps_error_clear(&err);
+    char **paths = NULL;
+    int npaths = 0;
+    char *text = NULL;
+    size_t len = 0;
+    const struct ps_game *g = fallback;
+    /* A directory: its first puzzle. An unreadable file is reported when
+     * it is loaded. */
+    if (ps_lab_collect(c->files, 1, &paths, &npaths, &err) && npaths > 0 &&
+        ps_read_text_file(paths[0], &text, &len, &err)) {
+        char tried[200];
+        const struct ps_game *found = ps_game_detect(text, len, tried,
+                                                     sizeof tried);
+        if (found)
+            g = found;
+        else
+            snprintf(c->game_hint, sizeof c->game_hint,
+                     "no game's format matched %.80s (tried %s), so it was "
+                     "read as %s, the default: give --game NAME",
+                     paths[0], tried[0] ? tried : "none", fallback->name);
+    }
+    free(text);
+    for (int i = 0; i < npaths; i++)
+        free(paths[i]);
+    free(paths);
+    return g;
+}
+
 int main(int argc, char **argv)
 {
     struct cli c;
@@ -846,12 +933,27 @@ int main(int argc, char **argv)
             return print_error(&err);
     if (strcmp(c.command, "list") == 0)
         return cmd_list();
-    const struct ps_game *g = ps_game_find(c.game_name);
+    const struct ps_game *g = ps_lua_game_is_script(c.game_name)
+                                  ? ps_lua_game_open(c.game_name, &err)
+                                  : ps_game_find(c.game_name);
+    if (!g && err.msg[0])
+        return print_error(&err);
     if (!g)
         return usage_error("unknown game '%s' (psolve list shows them)",
                            c.game_name);
-    if (!option_given(&c, "game") && !ps_rules_game(c.rules_spec, &g, &err))
-        return print_error(&err);
+    if (!option_given(&c, "game")) {
+        const struct ps_game *by_default = g;
+        if (!ps_rules_game(c.rules_spec, &g, &err))
+            return print_error(&err);
+        if (g == by_default)
+            g = game_of_file(&c, g);
+    }
+    if ((g->flags & PS_ONE_THREAD) && c.opt.threads > 1)
+        return usage_error("game %s runs in one thread (a Lua game: one "
+                           "interpreter per puzzle); leave out --threads or "
+                           "give --threads 1 (lab --jobs N still runs N "
+                           "puzzles at once)",
+                           g->name);
     if (strcmp(c.command, "verify") == 0)
         return cmd_verify(&c, g);
     if (strcmp(c.command, "show") == 0)

@@ -21,6 +21,12 @@ bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
     return memcmp(a, b, g->state_size(inst)) == 0;
 }
 
+enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
+                            struct ps_error *err)
+{
+    return g->fault ? g->fault(inst, err) : PS_FAULT_NONE;
+}
+
 bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
                      struct ps_error *err)
 {
@@ -310,7 +316,15 @@ bool ps_game_check(const struct ps_game *g, struct ps_error *err)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: flag PS_HAS_BOUND needs slot 'upper_bound'",
                             g->name);
-    if (g->flags & ~(unsigned)(PS_MAXIMISE | PS_HAS_HEURISTIC | PS_HAS_BOUND))
+    if (!g->begin_search != !g->end_search)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot '%s' is set but '%s' is NULL (the "
+                            "two come together)",
+                            g->name,
+                            g->begin_search ? "begin_search" : "end_search",
+                            g->begin_search ? "end_search" : "begin_search");
+    if (g->flags & ~(unsigned)(PS_MAXIMISE | PS_HAS_HEURISTIC | PS_HAS_BOUND |
+                               PS_ONE_THREAD))
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: unknown bits in flags (0x%x)", g->name,
                             g->flags);

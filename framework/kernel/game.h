@@ -43,6 +43,8 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
+/* 2: the slots heuristics, move_help, detect, begin_search, end_search and
+ * fault. */
 #define PS_API_VERSION 2
 
 typedef uint32_t ps_move;
@@ -53,6 +55,19 @@ enum {
     PS_MAXIMISE = 1u << 0,      /* score game (else cost game) */
     PS_HAS_HEURISTIC = 1u << 1, /* heuristic() is an admissible lower bound */
     PS_HAS_BOUND = 1u << 2,     /* upper_bound() bounds the remaining score */
+    /* The slots of one instance must be called from one thread at a time
+     * (a game written in Lua: one interpreter per instance). The Monte
+     * Carlo and beam searches then run one thread; --threads N > 1 is
+     * refused. Different instances may still run in parallel (lab --jobs). */
+    PS_ONE_THREAD = 1u << 3,
+};
+
+/* What fault() reports (games whose slots can fail: scripts). */
+enum ps_fault {
+    PS_FAULT_NONE,
+    PS_FAULT_ERROR,     /* a slot failed: a bug in the script */
+    PS_FAULT_TIME,      /* a slot was stopped at the search's deadline */
+    PS_FAULT_INTERRUPT, /* a slot was stopped by Ctrl-C */
 };
 
 /* A named number about a final state, printed as "# key: value". */
@@ -195,10 +210,11 @@ struct ps_game {
     /* Score games [optional: NULL = 0]: the value added at a state with no
      * move left (a bonus, or a penalty for what remains). */
     ps_value (*end_value)(const void *inst, const void *state);
-    /* [if PS_HAS_HEURISTIC] a lower bound on the cost still to pay; the
-     * flag promises it is admissible. NULL = 0 (A* runs as uniform cost).
-     * A*, IDA* and greedy call it whenever it is set, dfs only with the
-     * flag: leave it NULL rather than set an inadmissible one. */
+    /* [if PS_HAS_HEURISTIC] an estimate of the cost still to pay; the
+     * flag promises it is admissible (a lower bound). NULL = 0 (A* runs as
+     * uniform cost). The exact searches (astar, idastar, dfs, wastar with
+     * w <= 1) use it only with the flag; greedy and wastar whenever it is
+     * set, so an inadmissible one may be set without the flag. */
     ps_value (*heuristic)(const void *inst, const void *state);
     /* [if PS_HAS_BOUND] an upper bound on the score still to gain (dfs
      * prunes with it). Without the flag it is not called: no pruning. */
@@ -275,6 +291,32 @@ struct ps_game {
      * or `upper_bound` (score) slot above is used, as before; list it here
      * too to give it a name in reports. */
     const struct ps_heuristic *heuristics;
+
+    /* --- text (since API version 2) --- */
+    /* [optional: NULL = not listed] How a move is written in a solution
+     * file, one line for psolve --help ("'row col', 0-based, ..."). */
+    const char *move_help;
+    /* [optional: NULL = never picked from a file] Does this text (a puzzle
+     * file) say it is this game's format? Only formats that say so (a
+     * keyword, a shape no other game reads), so that psolve can pick the
+     * game when --game is not given; must not claim other games' files. */
+    bool (*detect)(const char *text, size_t len);
+
+    /* --- games whose slots can fail (a script; all optional) --- */
+    /* The driver brackets every search: begin_search with the monotonic
+     * time (ps_now) at which the search must end (0 = no time limit), so
+     * that a slot stuck in a loop stops there; end_search after it, so that
+     * the best line can be replayed and printed. They come together. */
+    void (*begin_search)(const void *inst, double deadline);
+    void (*end_search)(const void *inst);
+    /* Has a slot failed since the last begin_search (or load)? A slot that
+     * fails returns a harmless value (no move, cost 0, not a goal) and
+     * fault() then says why, with err naming the script's file:line. The
+     * driver stops the search and reports the error (PS_FAULT_ERROR) or
+     * the limit. err may be NULL. May be called from another thread than
+     * the failing slot.
+     * NULL: slots never fail. */
+    enum ps_fault (*fault)(const void *inst, struct ps_error *err);
 };
 
 /* Does g keep the contract above? False with err naming the game and the
@@ -313,6 +355,13 @@ const char *ps_heuristic_default_name(const struct ps_game *g, bool maximise);
 unsigned ps_game_flags(const struct ps_game *g, const void *inst);
 bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
                    const void *b);
+/* The instance's fault (PS_FAULT_NONE when the game has no fault slot). */
+enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
+                            struct ps_error *err);
+/* The first game whose detect() claims the file text, or NULL; `tried`
+ * (len bytes) lists the names of the games that were asked. */
+const struct ps_game *ps_game_detect(const char *text, size_t len, char *tried,
+                                     size_t tried_len);
 
 /* Rules: fill `rules` with the defaults then the named preset (NULL = none).
  * Returns false and fills err for an unknown preset name. */

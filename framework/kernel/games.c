@@ -1,6 +1,7 @@
 /* The registry of games: the built-in ones, generated from games/games.def
  * (the one place where the kernel meets the game plug-ins, by name only),
  * then the games added at run time (shared-object plug-ins, Lua games). */
+#include <stdio.h>
 #include <string.h>
 
 #include "game.h"
@@ -66,4 +67,23 @@ bool ps_game_register(const struct ps_game *g, struct ps_error *err)
                             g->name, PS_MAX_ADDED_GAMES);
     games[n] = g;
     return true;
+}
+
+const struct ps_game *ps_game_detect(const char *text, size_t len, char *tried,
+                                     size_t tried_len)
+{
+    size_t k = 0;
+    if (tried_len)
+        tried[0] = '\0';
+    for (int i = 0; games[i]; i++) {
+        if (!games[i]->detect)
+            continue;
+        if (games[i]->detect(text, len))
+            return games[i];
+        int n = snprintf(tried + k, tried_len - k, "%s%s", k ? ", " : "",
+                         games[i]->name);
+        if (n > 0 && (size_t)n < tried_len - k)
+            k += (size_t)n;
+    }
+    return NULL;
 }

@@ -1,5 +1,7 @@
 #include "search.h"
 
+#include "replay.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,6 +89,9 @@ void ps_search_free(struct ps_search *s)
     s->best.len = s->best.cap = 0;
     free(s->layers.v);
     memset(&s->layers, 0, sizeof s->layers);
+    free(s->late.moves);
+    s->late.moves = NULL;
+    s->late.len = s->late.cap = 0;
 }
 
 void ps_layer_add(struct ps_search *s, const char *kind, int64_t key,
@@ -119,6 +124,46 @@ void ps_layer_add(struct ps_search *s, const char *kind, int64_t key,
     l->n++;
 }
 
+/* Copy moves[0..len) into sol. False when out of memory. */
+static bool keep_line(struct ps_solution *sol, const ps_move *moves, int len,
+                      ps_value value)
+{
+    if (len > sol->cap) {
+        int cap = len < 64 ? 64 : len;
+        ps_move *m = realloc(sol->moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return false;
+        sol->moves = m;
+        sol->cap = cap;
+    }
+    if (len > 0)
+        memcpy(sol->moves, moves, (size_t)len * sizeof *moves);
+    sol->len = len;
+    sol->value = value;
+    sol->found = true;
+    return true;
+}
+
+/* The late line (search.h), once the game answers again: kept if its
+ * replay is legal, reaches a goal (cost games), is worth what was offered
+ * and beats the best. */
+static void judge_late_line(struct ps_search *s)
+{
+    if (!s->late.found || !ps_search_improves(s, s->late.value))
+        return;
+    unsigned char *final = malloc(s->state_size);
+    struct ps_replay res;
+    struct ps_error err;
+    bool sound = final &&
+                 ps_replay_moves(s->game, s->inst, s->late.moves, s->late.len,
+                                 final, &res, &err) &&
+                 res.value == s->late.value &&
+                 (res.over || (s->flags & PS_MAXIMISE));
+    free(final);
+    if (sound)
+        keep_line(&s->best, s->late.moves, s->late.len, s->late.value);
+}
+
 /* The most any line from the start can be worth, for score games: the
  * start's own value when it has no move (the empty line is the only one),
  * else the game's upper bound of the start if it has one. */
@@ -142,6 +187,26 @@ static void find_root_bound(struct ps_search *s)
     }
     free(root);
     free(moves);
+}
+
+/* Did a slot of the game fail during the run? Then the search stops (the
+ * slot's answers since were harmless stand-ins, not the game's): the reason
+ * is the fault's, where it happened is kept in s->error (and an error's
+ * message in s->note). */
+static bool search_faulted(struct ps_search *s)
+{
+    struct ps_error err;
+    enum ps_fault f = ps_game_fault(s->game, s->inst, &err);
+    if (f == PS_FAULT_NONE)
+        return false;
+    s->error = err;
+    if (f == PS_FAULT_ERROR) {
+        s->stop = PS_STOP_ERROR;
+        ps_error_format(&err, s->note, sizeof s->note);
+    } else if (s->stop == PS_STOP_NONE || s->stop == PS_STOP_PROVEN) {
+        s->stop = f == PS_FAULT_TIME ? PS_STOP_TIME : PS_STOP_INTERRUPT;
+    }
+    return true;
 }
 
 /* Is the best line a complete game worth the root bound? Replayed, since an
@@ -190,6 +255,8 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     memset(&s->stats, 0, sizeof s->stats);
     s->best.len = 0;
     s->best.found = false;
+    s->late.len = 0;
+    s->late.found = false;
     s->stop = PS_STOP_NONE;
     s->note[0] = '\0';
     s->traced = 0;
@@ -209,16 +276,29 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
                  s->opt.heuristic);
         return PS_INCOMPLETE;
     }
+    ps_error_clear(&s->error);
+    const struct ps_game *g = s->game;
+    if (g->begin_search)
+        g->begin_search(s->inst, s->limits.seconds > 0
+                                     ? s->start + s->limits.seconds : 0);
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
+        if (g->end_search)
+            g->end_search(s->inst);
         return PS_UNSOLVABLE;
     }
     find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
     note_heuristic_start(s);
+    if (search_faulted(s))
+        st = PS_INCOMPLETE; /* whatever the run made of the harmless values */
+    if (g->end_search)
+        g->end_search(s->inst);
+    if (s->stop != PS_STOP_ERROR)
+        judge_late_line(s);
     if (st == PS_OPTIMAL && s->used_heuristic && s->opt.heuristic &&
         !s->heuristic_admissible) {
         /* An inadmissible h may hide the cheapest goal (or cut the best
@@ -228,7 +308,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
                  "heuristic: %s '%s' is not admissible",
                  (s->flags & PS_MAXIMISE) ? "bound" : "h", s->heuristic_name);
     }
-    if (st != PS_UNSOLVABLE && best_is_proven(s)) {
+    if (s->stop != PS_STOP_ERROR && st != PS_UNSOLVABLE && best_is_proven(s)) {
         /* Whatever stopped the run, this line cannot be beaten. */
         if (st != PS_OPTIMAL) {
             char was[sizeof s->note];
@@ -274,6 +354,8 @@ static void print_progress(struct ps_search *s, double now)
 static bool stopped_cheap(struct ps_search *s)
 {
     if (s->stop != PS_STOP_NONE)
+        return true;
+    if (s->game->fault && search_faulted(s))
         return true;
     if (ps_interrupted) {
         s->stop = PS_STOP_INTERRUPT;
@@ -348,19 +430,21 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
 {
     if (!ps_search_improves(s, value))
         return false;
-    if (len > s->best.cap) {
-        int cap = len < 64 ? 64 : len;
-        ps_move *m = realloc(s->best.moves, (size_t)cap * sizeof *m);
-        if (!m)
-            return false;
-        s->best.moves = m;
-        s->best.cap = cap;
+    /* A game whose slot failed may have answered with stand-ins: after an
+     * error no line counts; after a stop the line waits for its replay. */
+    enum ps_fault fault = ps_game_fault(s->game, s->inst, NULL);
+    if (fault == PS_FAULT_ERROR)
+        return false;
+    if (fault != PS_FAULT_NONE) {
+        bool better = !s->late.found ||
+                      (s->flags & PS_MAXIMISE ? value > s->late.value
+                                              : value < s->late.value);
+        if (better)
+            keep_line(&s->late, moves, len, value);
+        return false;
     }
-    if (len > 0)
-        memcpy(s->best.moves, moves, (size_t)len * sizeof *moves);
-    s->best.len = len;
-    s->best.value = value;
-    s->best.found = true;
+    if (!keep_line(&s->best, moves, len, value))
+        return false;
     if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_PROVEN;
     return true;
@@ -437,6 +521,7 @@ const char *ps_stop_name(enum ps_stop_reason r)
     case PS_STOP_MEMORY: return "memory limit";
     case PS_STOP_INTERRUPT: return "interrupted";
     case PS_STOP_PROVEN: return "proven optimal";
+    case PS_STOP_ERROR: return "error";
     }
     return "?";
 }

@@ -39,6 +39,8 @@ enum ps_stop_reason {
     /* A line reached the start's upper bound: nothing can beat it, so an
      * anytime search ends there (the driver reports it as optimal). */
     PS_STOP_PROVEN,
+    /* A game's slot failed (a script's error; s->error says where). */
+    PS_STOP_ERROR,
 };
 
 /* Exit statuses of psolve (documented in docs/cli.md). */
@@ -168,6 +170,11 @@ struct ps_search {
     struct ps_options opt;
     struct ps_stats stats;
     struct ps_solution best;
+    /* Lines offered after a slot of the game was stopped (by the deadline
+     * or Ctrl-C: game.h, fault), when the game's answers may have been
+     * stand-ins: the best of them is replayed once the search is over and
+     * becomes `best` only if the replay confirms its value. */
+    struct ps_solution late;
     enum ps_stop_reason stop;
     char note[128];       /* e.g. "heuristic: --candidates 8" */
     bool progress;        /* progress lines on stderr */
@@ -181,6 +188,9 @@ struct ps_search {
     unsigned clock_every;
     double last_clock;
     const char *algo_name;
+    /* A game's slot failed or was stopped (game.h, fault): file:line and
+     * message; msg is "" otherwise. */
+    struct ps_error error;
     /* Score games: the most any line from the start can be worth (the
      * game's upper bound of the start, or the start's own value when it has
      * no move), when known. A line offered at this value is proven best. */
@@ -260,6 +270,17 @@ void ps_search_trace(struct ps_search *s, const void *state, int depth,
 static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
 {
     return s->heuristic ? s->heuristic(s->inst, state) : 0;
+}
+
+/* May an exact algorithm (A*, IDA*) read the run's heuristic? Only an
+ * admissible one keeps it exact (the PS_HAS_HEURISTIC promise, or a table
+ * entry marked admissible); one the user chose by name with --heuristic is
+ * read too, for the overestimating lab, and ps_search_run then labels the
+ * answer heuristic. A game's unflagged heuristic() serves greedy and wastar
+ * only. */
+static inline bool ps_search_h_exact(const struct ps_search *s)
+{
+    return s->heuristic && (s->heuristic_admissible || s->opt.heuristic);
 }
 
 /* --layers: add work to the layer `key` (a no-op without opt.layers). */

@@ -32,14 +32,28 @@ struct ps_lua_sandbox {
     bool mem_exhausted;
     uint64_t instructions;
     int hook_step; /* instructions between two calls of the hook */
+    /* Games (ps_lua_sandbox_set_search): the search's deadline (ps_now
+     * seconds, 0 = none), whether Ctrl-C stops the script, and which limit
+     * stopped the last call. */
+    double deadline;
+    bool ignore_interrupt;
+    enum ps_lua_stop stopped;
     /* Filled by the message handler: the script's lines on the stack when
      * the last error was raised, innermost first. */
     int trace[MAX_TRACE_LINES];
     int ntrace;
 
+    /* Odd while ps_lua_sandbox_pcall runs: the watchdog tells a call stuck
+     * in one C function during a search from calls that come and go. */
+    atomic_uint call_seq;
+
     /* The watchdog: mu guards everything below but `expired`. */
     atomic_bool expired; /* the call in progress passed lim.seconds */
     bool has_watchdog, closing, in_call;
+    /* A search in progress (ps_lua_sandbox_set_search): its calls are not
+     * timed one by one, the hook stops them at the deadline or Ctrl-C. */
+    bool watching_search;
+    double watch_deadline;
     double call_start;
     pthread_t watchdog;
     pthread_mutex_t mu;
@@ -99,25 +113,31 @@ static void check_limits(lua_State *L, struct ps_lua_sandbox *sb)
         lua_rawgetp(L, LUA_REGISTRYINDEX, &memory_message_key);
         lua_error(L);
     }
-    enum { NONE, INSTRUCTIONS, TIME, INTERRUPT } why = NONE;
+    enum ps_lua_stop why = PS_LUA_STOP_NONE;
     if (sb->lim.instructions && sb->instructions >= sb->lim.instructions)
-        why = INSTRUCTIONS;
+        why = PS_LUA_STOP_INSTRUCTIONS;
     else if (atomic_load_explicit(&sb->expired, memory_order_relaxed))
-        why = TIME;
-    else if (ps_interrupted)
-        why = INTERRUPT;
-    if (why == NONE)
+        why = PS_LUA_STOP_TIME;
+    else if (sb->deadline > 0 && ps_now() >= sb->deadline)
+        why = PS_LUA_STOP_DEADLINE;
+    else if (ps_interrupted && !sb->ignore_interrupt)
+        why = PS_LUA_STOP_INTERRUPT;
+    if (why == PS_LUA_STOP_NONE)
         return;
+    sb->stopped = why;
     sb->hook_step = 1;
     lua_sethook(L, lua_gethook(L), LUA_MASKCOUNT, 1);
-    if (why == INSTRUCTIONS)
+    if (why == PS_LUA_STOP_INSTRUCTIONS)
         luaL_error(L, "the script ran for more than %I Lua instructions (%s; "
                       "an endless loop?)",
                    (lua_Integer)sb->lim.instructions, sb->lim.limit_name);
-    else if (why == TIME)
+    else if (why == PS_LUA_STOP_TIME)
         luaL_error(L, "the script ran for more than %f s (%s; an endless "
                       "loop?)",
                    (lua_Number)sb->lim.seconds, sb->lim.limit_name);
+    else if (why == PS_LUA_STOP_DEADLINE)
+        luaL_error(L, "the script was still running at the search's time "
+                      "limit (--time; an endless loop?)");
     else
         luaL_error(L, "interrupted (Ctrl-C)");
 }
@@ -138,6 +158,32 @@ void ps_lua_sandbox_charge(lua_State *L, uint64_t work)
     check_limits(L, sb);
 }
 
+void ps_lua_sandbox_set_search(struct ps_lua_sandbox *sb, bool searching,
+                               double deadline)
+{
+    if (sb->has_watchdog) {
+        pthread_mutex_lock(&sb->mu);
+        sb->watching_search = searching;
+        sb->watch_deadline = searching ? deadline : 0;
+        pthread_cond_signal(&sb->cv);
+        pthread_mutex_unlock(&sb->mu);
+    }
+    sb->deadline = searching ? deadline : 0;
+    sb->ignore_interrupt = !searching;
+    sb->stopped = PS_LUA_STOP_NONE;
+    bool over = sb->lim.instructions &&
+                sb->instructions >= sb->lim.instructions;
+    if (!sb->mem_exhausted && !over && sb->hook_step != HOOK_STEP) {
+        sb->hook_step = HOOK_STEP;
+        lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, HOOK_STEP);
+    }
+}
+
+enum ps_lua_stop ps_lua_sandbox_stopped(const struct ps_lua_sandbox *sb)
+{
+    return sb->mem_exhausted ? PS_LUA_STOP_MEMORY : sb->stopped;
+}
+
 /* ---- the watchdog ---- */
 
 static struct timespec timespec_at(double t)
@@ -152,11 +198,43 @@ static struct timespec timespec_at(double t)
 
 /* Sleeps until a call passes its time, raises `expired` for the hook, and
  * ends the process when the call is still running `grace` seconds later. */
+/* A search's calls: past the deadline (or after Ctrl-C) the hook stops any
+ * Lua code at once, so the same call still running at two checks `grace`
+ * apart is stuck in one C function; end the process then. */
+static void watch_search(struct ps_lua_sandbox *sb, unsigned *last_seq)
+{
+    double now = ps_now();
+    bool armed = ps_interrupted ||
+                 (sb->watch_deadline > 0 && now >= sb->watch_deadline);
+    unsigned seq = atomic_load(&sb->call_seq);
+    if (armed && (seq & 1u) && seq == *last_seq) {
+        fprintf(stderr,
+                "psolve: %s: error: the script is still running %g s after "
+                "the search's time limit or Ctrl-C, inside one C function "
+                "that cannot be interrupted safely (a pathological string "
+                "pattern?); psolve stops here\n",
+                sb->path, sb->lim.grace);
+        _exit(PS_EXIT_ERROR);
+    }
+    *last_seq = armed ? seq : 0;
+    double wake = now + sb->lim.grace;
+    if (!armed && sb->watch_deadline > now && sb->watch_deadline < wake)
+        wake = sb->watch_deadline;
+    struct timespec until = timespec_at(wake);
+    pthread_cond_timedwait(&sb->cv, &sb->mu, &until);
+}
+
 static void *watchdog_main(void *arg)
 {
     struct ps_lua_sandbox *sb = arg;
+    unsigned last_seq = 0;
     pthread_mutex_lock(&sb->mu);
     while (!sb->closing) {
+        if (!sb->in_call && sb->watching_search) {
+            watch_search(sb, &last_seq);
+            continue;
+        }
+        last_seq = 0;
         if (!sb->in_call) {
             pthread_cond_wait(&sb->cv, &sb->mu);
             continue;
@@ -590,6 +668,7 @@ struct ps_lua_sandbox *ps_lua_sandbox_open(const char *path,
         sb->lim.grace = 1;
     sb->hook_step = HOOK_STEP;
     atomic_init(&sb->expired, false);
+    atomic_init(&sb->call_seq, 0);
     sb->path = strdup(path);
     sb->chunkname = malloc(strlen(path) + 2);
     if (!sb->path || !sb->chunkname) {
@@ -654,7 +733,10 @@ int ps_lua_sandbox_run(struct ps_lua_sandbox *sb, const char *text, size_t len,
 
 int ps_lua_sandbox_pcall(struct ps_lua_sandbox *sb, int nargs, int nresults)
 {
-    return lua_pcall(sb->L, nargs, nresults, PS_LUA_SLOT_HANDLER);
+    atomic_fetch_add_explicit(&sb->call_seq, 1, memory_order_relaxed);
+    int st = lua_pcall(sb->L, nargs, nresults, PS_LUA_SLOT_HANDLER);
+    atomic_fetch_add_explicit(&sb->call_seq, 1, memory_order_relaxed);
+    return st;
 }
 
 /* If msg starts with "<the script's chunk id>:<line>: ", return the text

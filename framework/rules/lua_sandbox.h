@@ -97,6 +97,34 @@ int ps_lua_sandbox_pcall(struct ps_lua_sandbox *sb, int nargs, int nresults);
 bool ps_lua_sandbox_failure(struct ps_lua_sandbox *sb, int status,
                             const char *what, struct ps_error *err);
 
+/* Which limit stopped the last call that failed (NONE: the script's own
+ * error). */
+enum ps_lua_stop {
+    PS_LUA_STOP_NONE,
+    PS_LUA_STOP_MEMORY,
+    PS_LUA_STOP_INSTRUCTIONS,
+    PS_LUA_STOP_TIME,      /* the watchdog: lim.seconds for one call */
+    PS_LUA_STOP_DEADLINE,  /* the search's deadline (set_search) */
+    PS_LUA_STOP_INTERRUPT, /* Ctrl-C */
+};
+enum ps_lua_stop ps_lua_sandbox_stopped(const struct ps_lua_sandbox *sb);
+
+/* For games written in Lua, whose calls run inside a search: while
+ * `searching`, the count hook also stops the script at `deadline`
+ * (ps_now() seconds; 0 = none) and at Ctrl-C; outside a search Ctrl-C is
+ * not the script's business (the caller bounds those calls with the
+ * watchdog instead), so the best line of an interrupted search can still
+ * be replayed. Clears the last stop, and the every-instruction hook that a
+ * deadline or Ctrl-C left behind (not a memory or instruction limit: those
+ * are final). */
+void ps_lua_sandbox_set_search(struct ps_lua_sandbox *sb, bool searching,
+                               double deadline);
+/* While searching, the watchdog (if the sandbox has one: lim.seconds > 0)
+ * checks every `grace` seconds: once the deadline has passed or Ctrl-C was
+ * pressed, a ps_lua_sandbox_pcall still running at two checks in a row is
+ * stuck in one C function, and the process ends as it does for a stuck
+ * timed call. */
+
 /* Charge `work` instructions for C work done on the script's behalf;
  * raises a Lua error when a limit is passed. For the sandbox's C
  * functions. */

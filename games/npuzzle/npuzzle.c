@@ -476,6 +476,16 @@ static bool np_generate(const struct ps_gen_options *o, FILE *out,
     return true;
 }
 
+/* A square of numbers, a permutation of 0..n*n-1 (or '.' for the blank):
+ * no other game reads that, so a file that loads is an n-puzzle. */
+static bool np_detect(const char *text, size_t len)
+{
+    struct ps_error err;
+    void *inst = np_load(NULL, "", text, len, &err);
+    np_free_instance(inst);
+    return inst != NULL;
+}
+
 static const struct ps_gen_options np_bench_sizes[] = {
     {.rows = 3, .cols = 3},
     {.rows = 4, .cols = 4},
@@ -504,6 +514,8 @@ const struct ps_game npuzzle_game = {
     .check = np_check,
     .print_state = np_print_state,
     .format_move = np_format_move,
+    .move_help = "the number of the tile that slides into the blank",
+    .detect = np_detect,
     .parse_move = np_parse_move,
     .generate = np_generate,
     .bench_sizes = np_bench_sizes,

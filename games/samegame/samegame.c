@@ -1021,6 +1021,8 @@ const struct ps_game samegame_game = {
     .upper_bound = sg_upper_bound,
     .print_state = sg_print_state,
     .format_move = sg_format_move,
+    .move_help = "'row col', 0-based, row 0 = top, of the board before the "
+                 "move",
     .parse_move = sg_parse_move,
     .describe_move = sg_describe_move,
     .facts = sg_facts,

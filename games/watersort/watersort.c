@@ -325,6 +325,19 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
     return c;
 }
 
+/* A level says it is one when its first line is `capacity C`. */
+static bool ws_detect(const char *text, size_t len)
+{
+    struct ps_line_reader rd;
+    struct ps_line ln;
+    ps_lines_begin(&rd, text, len);
+    static const char keyword[] = "capacity";
+    size_t k = sizeof keyword - 1;
+    return ps_lines_next(&rd, &ln) && ln.len > k &&
+           memcmp(ln.text, keyword, k) == 0 &&
+           (ln.text[k] == ' ' || ln.text[k] == '\t');
+}
+
 static bool parse_capacity(struct ws_parse *ps, const struct ps_line *ln,
                            size_t pos, struct ps_error *err)
 {
@@ -989,6 +1002,8 @@ const struct ps_game watersort_game = {
     .check = ws_check,
     .print_state = ws_print_state,
     .format_move = ws_format_move,
+    .move_help = "'from to': tube numbers, 1-based as in the level file",
+    .detect = ws_detect,
     .parse_move = ws_parse_move,
     .describe_move = ws_describe_move,
     .facts = ws_facts,
