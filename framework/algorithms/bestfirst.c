@@ -105,10 +105,14 @@ static ps_value heuristic_of(const struct ps_search *s, const void *state)
 }
 
 /* Insert or improve a state reached with cost g from `parent`; push it on
- * the open list when it is new or its g improved. False when a limit hit. */
+ * the open list when it is new or its g improved (then *pushed, when not
+ * NULL, is the item pushed; else its entry is NO_PARENT). False when a
+ * limit hit. */
 static bool bf_reach(struct bf *b, const void *state, ps_value g,
-                     uint32_t parent)
+                     uint32_t parent, struct bf_item *pushed)
 {
+    if (pushed)
+        pushed->entry = NO_PARENT;
     struct ps_search *s = b->s;
     bool added;
     int64_t idx = ps_table_insert(&b->table, s->game->hash(s->inst, state),
@@ -129,7 +133,11 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     node->parent = parent;
     struct bf_item it = {b->gw * g + b->hw * heuristic_of(s, state), g,
                          (uint32_t)idx};
-    return heap_push(b, it);
+    if (!heap_push(b, it))
+        return false;
+    if (pushed)
+        *pushed = it;
+    return true;
 }
 
 ps_value ps_moves_from_states(struct ps_search *s, const void *const *chain,
@@ -203,36 +211,113 @@ static void bf_offer_path(struct bf *b, uint32_t goal)
     free(moves);
 }
 
-static void bf_trace(struct bf *b, const void *state, const struct bf_node *node)
+/* ---- --trace: the expansions and pushes, with the real queue key ---- */
+
+static double bf_key(const struct bf *b, int64_t key)
 {
-    struct ps_search *s = b->s;
-    int depth = 0;
-    for (uint32_t i = node->parent; i != NO_PARENT;
-         i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
-        depth++;
-    ps_search_trace(s, state, depth, node->g, heuristic_of(s, state), "expand");
+    /* wastar keeps 1024 g + round(1024 w) h: show g + w h. */
+    return b->gw > 1 ? (double)key / (double)b->gw : (double)key;
 }
 
-/* Expand entry `idx`: false when a limit stopped the search. */
-static bool bf_expand(struct bf *b, uint32_t idx, ps_move *moves,
-                      unsigned char *cur, unsigned char *next)
+static int bf_depth(struct bf *b, uint32_t idx)
+{
+    int depth = 0;
+    for (uint32_t i = ((struct bf_node *)ps_table_value(&b->table, idx))->parent;
+         i != NO_PARENT;
+         i = ((struct bf_node *)ps_table_value(&b->table, i))->parent)
+        depth++;
+    return depth;
+}
+
+/* The text of the move from entry `parent` to `state` (empty for the
+ * start): the table keeps states, not moves. */
+static void bf_move_text(struct bf *b, uint32_t parent, const void *state,
+                         ps_move *moves, unsigned char *scratch, char *buf,
+                         size_t len)
 {
     struct ps_search *s = b->s;
     const struct ps_game *g = s->game;
+    buf[0] = '\0';
+    if (parent == NO_PARENT)
+        return;
+    const void *from = ps_table_state(&b->table, parent);
+    int n = g->moves(s->inst, from, moves, NULL);
+    for (int i = 0; i < n; i++) {
+        g->apply(s->inst, from, moves[i], scratch);
+        if (ps_game_equal(g, s->inst, scratch, state)) {
+            g->format_move(s->inst, from, moves[i], buf, len);
+            return;
+        }
+    }
+}
+
+static void bf_trace_expand(struct bf *b, uint32_t idx, const void *state,
+                            int64_t key, ps_move *moves, unsigned char *scratch)
+{
+    struct ps_search *s = b->s;
+    const struct bf_node *node = ps_table_value(&b->table, idx);
+    char move[64];
+    bf_move_text(b, node->parent, state, moves, scratch, move, sizeof move);
+    ps_search_trace_event(s, &(struct ps_trace_event){
+        .kind = PS_TRACE_EXPAND,
+        .has = PS_TF_ID | (node->parent == NO_PARENT ? 0 : PS_TF_PARENT) |
+               PS_TF_DEPTH | PS_TF_G | PS_TF_H | PS_TF_KEY | PS_TF_OPEN,
+        .id = idx,
+        .parent = node->parent,
+        .depth = bf_depth(b, idx),
+        .g = node->g,
+        .h = heuristic_of(s, state),
+        .key = bf_key(b, key),
+        .open = b->open.count,
+        .move = move[0] ? move : NULL,
+        .state = state});
+}
+
+static void bf_trace_push(struct bf *b, uint32_t parent, const void *from,
+                          ps_move move, const void *state,
+                          const struct bf_item *it)
+{
+    struct ps_search *s = b->s;
+    char text[64];
+    s->game->format_move(s->inst, from, move, text, sizeof text);
+    ps_search_trace_event(s, &(struct ps_trace_event){
+        .kind = PS_TRACE_PUSH,
+        .has = PS_TF_ID | PS_TF_PARENT | PS_TF_G | PS_TF_H | PS_TF_KEY |
+               PS_TF_OPEN,
+        .id = it->entry,
+        .parent = parent,
+        .g = it->g,
+        .h = heuristic_of(s, state),
+        .key = bf_key(b, it->key),
+        .open = b->open.count,
+        .move = text});
+}
+
+/* Expand entry `idx`: false when a limit stopped the search. */
+static bool bf_expand(struct bf *b, const struct bf_item *popped,
+                      ps_move *moves, unsigned char *cur, unsigned char *next)
+{
+    struct ps_search *s = b->s;
+    const struct ps_game *g = s->game;
+    uint32_t idx = popped->entry;
     /* The arena may move while successors are inserted: work on a copy. */
     memcpy(cur, ps_table_state(&b->table, idx), s->state_size);
     struct bf_node *node = ps_table_value(&b->table, idx);
     node->closed = 1;
     ps_value g0 = node->g;
-    if (ps_search_tracing(s))
-        bf_trace(b, cur, node);
+    bool traced = ps_search_tracing(s);
+    if (traced)
+        bf_trace_expand(b, idx, cur, popped->key, moves, next);
     s->stats.expanded++;
     int n = g->moves(s->inst, cur, moves, NULL);
     for (int i = 0; i < n; i++) {
         ps_value cost = g->apply(s->inst, cur, moves[i], next);
         s->stats.generated++;
-        if (!bf_reach(b, next, g0 + cost, idx))
+        struct bf_item pushed;
+        if (!bf_reach(b, next, g0 + cost, idx, traced ? &pushed : NULL))
             return false;
+        if (traced && pushed.entry != NO_PARENT)
+            bf_trace_push(b, idx, cur, moves[i], next, &pushed);
     }
     return true;
 }
@@ -275,7 +360,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
         goto done;
     }
     g->initial_state(s->inst, cur);
-    if (!bf_reach(&b, cur, 0, NO_PARENT))
+    if (!bf_reach(&b, cur, 0, NO_PARENT, NULL))
         goto done;
     bool solved = false;
     while (b.open.count && !ps_search_stopped(s)) {
@@ -288,7 +373,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
             solved = true;
             break;
         }
-        if (!bf_expand(&b, it.entry, moves, cur, next))
+        if (!bf_expand(&b, &it, moves, cur, next))
             break;
     }
     if (!solved && s->stop == PS_STOP_NONE)

@@ -72,6 +72,18 @@ static void mc_game(struct ps_worker *w, struct mc_worker *c)
                 best_score = score;
             }
         }
+        char text[64];
+        g->format_move(inst, c->cur, c->moves[best], text, sizeof text);
+        ps_worker_trace(w, &(struct ps_trace_event){
+                               .kind = PS_TRACE_LEVEL,
+                               .has = PS_TF_LEVEL | PS_TF_DEPTH | PS_TF_G |
+                                      PS_TF_KEY | PS_TF_CANDIDATES,
+                               .level = 1,
+                               .depth = depth,
+                               .g = total,
+                               .key = best_score,
+                               .candidates = (uint64_t)n,
+                               .move = text});
         total += g->apply(inst, c->cur, c->moves[best], c->child);
         c->path[depth] = c->moves[best];
         unsigned char *t = c->cur;

@@ -43,7 +43,7 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-#define PS_API_VERSION 1
+#define PS_API_VERSION 2
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -251,6 +251,19 @@ struct ps_game {
     /* [optional: NULL = psolve bench has no sizes] terminated by rows == 0;
      * needs generate. */
     const struct ps_gen_options *bench_sizes;
+
+    /* --- drawing (optional) --- */
+    /* [optional: NULL = the HTML report and JSON traces show print_state's
+     * text] Write `state` as one JSON object for the HTML report to draw
+     * (docs/cli.md, "The HTML report"): a grid
+     *   {"kind":"grid","rows":R,"cols":C,"style":"colours"|"tiles",
+     *    "cells":[R*C numbers, row-major from the top, 0 = empty]}
+     * or tubes
+     *   {"kind":"tubes","capacity":K,"tubes":[[colours bottom to top],...]}
+     * and, when `next` is not NULL, "highlight":[the cell or tube indices
+     * the move *next touches]. No I/O but `out`; never in the hot loop. */
+    void (*state_json)(const void *inst, const void *state,
+                       const ps_move *next, FILE *out);
 };
 
 /* Does g keep the contract above? False with err naming the game and the
