@@ -8,6 +8,7 @@
 #include "support.h"
 
 #include "html.h"
+#include "replay.h"
 #include "json_check.h"
 #include "search.h"
 
@@ -214,12 +215,47 @@ static void test_lab_page_and_errors(void **state)
     assert_non_null(strstr(err.msg, "cannot write the HTML report"));
 }
 
+/* Its terminal sibling (verify --show): every board with the move, its cost
+ * and the value so far; with a pause stream, one line read per move, "q"
+ * running to the end. */
+static void test_terminal_replay(void **state)
+{
+    (void)state;
+    const struct ps_game *g = ps_game_find("npuzzle");
+    void *rules = test_rules(g, NULL);
+    void *inst = test_load(g, rules, "1 2 3\n0 4 6\n7 5 8\n");
+    unsigned char *s = test_initial(g, inst);
+    ps_move moves[3];
+    struct ps_error err;
+    const char *texts[] = {"4", "5", "8"};
+    for (int k = 0; k < 3; k++) {
+        assert_true(g->parse_move(inst, s, texts[k], &moves[k], &err));
+        test_play(g, inst, s, texts[k]);
+    }
+    char *out = NULL, input[] = "\nq\n";
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len), *in = fmemopen(input, strlen(input), "r");
+    ps_print_replay(f, g, inst, moves, 3, false, in);
+    fclose(f);
+    fclose(in);
+    assert_string_equal(out,
+                        "start:\n 1 2 3\n . 4 6\n 7 5 8\n"
+                        "[Enter: move 1 of 3, q: to the end] "
+                        "move 1: 4  (cost 1, cost so far 1)\n 1 2 3\n 4 . 6\n 7 5 8\n"
+                        "[Enter: move 2 of 3, q: to the end] "
+                        "move 2: 5  (cost 1, cost so far 2)\n 1 2 3\n 4 5 6\n 7 . 8\n"
+                        "move 3: 8  (cost 1, cost so far 3)\n 1 2 3\n 4 5 6\n 7 8 .\n");
+    free(out);
+    test_release(g, inst, s, rules);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_page),
         cmocka_unit_test(test_text_fallback),
         cmocka_unit_test(test_lab_page_and_errors),
+        cmocka_unit_test(test_terminal_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

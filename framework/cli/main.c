@@ -99,7 +99,8 @@ static const char usage_text_labs[] =
     "                     agreement of the exact ones. Each run gets --threads 1\n"
     "                     unless --threads is given.\n"
     "\n"
-    "verify: --show prints the final board; --html FILE the replay page.\n"
+    "verify: --show replays the solution board by board (on a terminal: Enter\n"
+    "        steps, q runs to the end); --html FILE writes the replay page.\n"
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S\n"
     "bench: --seconds S per size (default 1)\n"
     "\n"
@@ -710,6 +711,11 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
             printf(",\"%s\":%lld", facts[i].key, (long long)facts[i].value);
         printf("}\n");
     } else {
+        if (c->show)
+            ps_print_replay(stdout, g, inst, moves, n, isatty(STDOUT_FILENO),
+                            isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)
+                                ? stdin
+                                : NULL);
         if (c->show || isatty(STDOUT_FILENO)) {
             printf("final position:\n");
             g->print_state(inst, final, stdout, isatty(STDOUT_FILENO));

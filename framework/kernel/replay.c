@@ -118,6 +118,45 @@ fail:
     return false;
 }
 
+void ps_print_replay(FILE *out, const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, bool ansi, FILE *pause)
+{
+    size_t size = g->state_size(inst);
+    unsigned char *cur = malloc(size), *next = malloc(size);
+    if (!cur || !next) {
+        free(cur);
+        free(next);
+        return;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    g->initial_state(inst, cur);
+    fprintf(out, "start:\n");
+    g->print_state(inst, cur, out, ansi);
+    ps_value so_far = 0;
+    for (int k = 0; k < n; k++) {
+        if (pause) {
+            fprintf(out, "[Enter: move %d of %d, q: to the end] ", k + 1, n);
+            fflush(out);
+            char line[16];
+            if (!fgets(line, sizeof line, pause) || line[0] == 'q')
+                pause = NULL;
+        }
+        char text[64];
+        g->format_move(inst, cur, moves[k], text, sizeof text);
+        ps_value v = g->apply(inst, cur, moves[k], next);
+        so_far += v;
+        fprintf(out, "move %d: %s  (%s %lld, %s so far %lld)\n", k + 1, text,
+                maximise ? "gain" : "cost", (long long)v,
+                maximise ? "score" : "cost", (long long)so_far);
+        g->print_state(inst, next, out, ansi);
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+    }
+    free(cur);
+    free(next);
+}
+
 void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
                     const ps_move *moves, int n)
 {

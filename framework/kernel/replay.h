@@ -35,4 +35,11 @@ bool ps_read_solution(const struct ps_game *g, const void *inst,
 void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
                     const ps_move *moves, int n);
 
+/* The replay as a sequence of boards: the start, then after each move its
+ * text, its gain or cost and the value so far, and the board. When `pause`
+ * is not NULL (a terminal), waits for a line from it before each move; a
+ * line "q" shows the rest without waiting. */
+void ps_print_replay(FILE *out, const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, bool ansi, FILE *pause);
+
 #endif
