@@ -157,6 +157,16 @@ static void test_budget(void **state)
     /* The start has 3 moves, each child 2 new ones (one goes back). */
     assert_int_equal(count(t.text, "#   push "), 3 + 2 + 2);
     free(t.text);
+    /* IDA*'s rounds are not counted: its bounds show to the end (h = 10,
+     * optimum 14, and the 8-puzzle's bounds rise by 2). */
+    run_traced("npuzzle", NULL, "8 1 3\n4 0 2\n7 6 5\n", "idastar", 1,
+               PS_TRACE_TEXT, &t);
+    assert_int_equal(count(t.text, "# expand "), 1);
+    assert_non_null(strstr(t.text, "# iteration 1: bound 10\n"));
+    assert_non_null(strstr(t.text, "# iteration 2: bound 12\n"));
+    assert_non_null(strstr(t.text, "# iteration 3: bound 14\n"));
+    assert_int_equal(count(t.text, "# iteration "), 3);
+    free(t.text);
     run_traced("npuzzle", NULL, "1 2 3\n0 4 6\n7 5 8\n", "bfs", 0,
                PS_TRACE_TEXT, &t);
     assert_int_equal(t.len, 0);

@@ -15,8 +15,8 @@ static const char *const kind_names[] = {
 
 static bool budgeted(enum ps_trace_kind kind)
 {
-    return kind == PS_TRACE_EXPAND || kind == PS_TRACE_ITERATION ||
-           kind == PS_TRACE_DEPTH || kind == PS_TRACE_LEVEL;
+    return kind == PS_TRACE_EXPAND || kind == PS_TRACE_DEPTH ||
+           kind == PS_TRACE_LEVEL;
 }
 
 bool ps_trace_wanted(const struct ps_tracer *t, enum ps_trace_kind kind)

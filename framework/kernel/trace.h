@@ -11,10 +11,11 @@
  * with FIELDS among id, parent, depth, g, h, key, open, iteration, bound,
  * level, width, candidates, value, len, in that order.
  *
- * Budget: --trace N shows the first N events of kinds expand, iteration,
- * depth and level. Begin, push and improvement events are not counted: an
+ * Budget: --trace N shows the first N events of kinds expand, depth and
+ * level. Begin, push, iteration and improvement events are not counted: an
  * algorithm emits the pushes of an expansion only when that expansion was
- * shown, and a run has few improvements.
+ * shown, and a run has few rounds and improvements (IDA*'s bounds go on
+ * showing after its expansions stop).
  */
 #ifndef PS_TRACE_H
 #define PS_TRACE_H
