@@ -19,7 +19,8 @@
 
 #include "json_check.h"
 
-static char dir[64];
+/* The group's temporary directory (support.h's fixture). */
+static const char *dir;
 
 /* Run a shell command; its stdout into out (NULL: dropped). Exit status. */
 static int shell_out(char *out, size_t len, const char *fmt, ...)
@@ -98,17 +99,10 @@ static long long solve_with_page(const char *page, const char *key,
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/psolve-browser-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    if (test_dir_setup(state) != 0)
+        return -1;
+    dir = ((struct test_dir *)*state)->dir;
+    return 0;
 }
 
 /* SameGame: the replay ends at psolve's score; three moves in, the score
@@ -239,5 +233,5 @@ int main(void)
         cmocka_unit_test(test_plugin_text_and_verify),
         cmocka_unit_test(test_screenshot),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_dir_teardown);
 }

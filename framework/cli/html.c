@@ -52,51 +52,40 @@ static void json_key(FILE *out, const char *key)
 static void write_replay(FILE *out, const struct ps_game *g, const void *inst,
                          const struct ps_run *r)
 {
-    size_t size = g->state_size(inst);
-    unsigned char *cur = malloc(size), *next = malloc(size);
     int n = r->len < MAX_FRAMES ? r->len : MAX_FRAMES;
+    struct ps_walk w;
     fputs(",\"moves\":[", out);
-    if (cur && next) {
-        g->initial_state(inst, cur);
+    if (ps_walk_begin(&w, g, inst)) {
         for (int k = 0; k < n; k++) {
-            char text[64], about[128] = "";
-            g->format_move(inst, cur, r->moves[k], text, sizeof text);
-            if (g->describe_move)
-                g->describe_move(inst, cur, r->moves[k], about, sizeof about);
-            ps_value v = g->apply(inst, cur, r->moves[k], next);
+            char text[64], about[128];
+            ps_move_texts(g, inst, w.cur, r->moves[k], text, sizeof text, about,
+                          sizeof about);
+            ps_value v = ps_walk_step(&w, r->moves[k]);
             fprintf(out, "%s{\"text\":", k ? "," : "");
             ps_trace_json_string(out, text);
             fprintf(out, ",\"gain\":%lld,\"desc\":", (long long)v);
             ps_trace_json_string(out, about);
             fputc('}', out);
-            unsigned char *t = cur;
-            cur = next;
-            next = t;
         }
+        ps_walk_end(&w);
     }
     fputs("],\"frames\":[", out);
-    if (cur && next) {
-        g->initial_state(inst, cur);
-        ps_value so_far = 0;
+    if (ps_walk_begin(&w, g, inst)) {
         for (int k = 0; k <= n; k++) {
             /* The last frame shows the run's value: it adds the end value
              * (a clearing bonus) to the gains. */
-            ps_value shown = k == r->len && r->verified ? r->replay.value : so_far;
+            ps_value shown = k == r->len && r->verified ? r->replay.value
+                                                        : w.so_far;
             fprintf(out, "%s{\"value\":%lld,\"state\":", k ? "," : "",
                     (long long)shown);
-            ps_trace_state_json(out, g, inst, cur, k < n ? &r->moves[k] : NULL);
+            ps_trace_state_json(out, g, inst, w.cur, k < n ? &r->moves[k] : NULL);
             fputc('}', out);
-            if (k == n)
-                break;
-            so_far += g->apply(inst, cur, r->moves[k], next);
-            unsigned char *t = cur;
-            cur = next;
-            next = t;
+            if (k < n)
+                ps_walk_step(&w, r->moves[k]);
         }
+        ps_walk_end(&w);
     }
     fputc(']', out);
-    free(cur);
-    free(next);
 }
 
 /* JSONL lines as the elements of a JSON array. */
