@@ -141,6 +141,12 @@ static void test_samegame_replay(void **state)
     dom = load_dom("samegame.html", "step=3");
     assert_int_equal(dom_number(dom, "shown-value"), three);
     assert_int_equal(dom_number(dom, "step"), 3);
+    /* Play: a move every 0.4 s of the browser's virtual 5 s (the budget
+     * starts before the page runs, so a few less). */
+    dom = load_dom("samegame.html", "play");
+    long long step = dom_number(dom, "step");
+    if (step < 5 || step > 13)
+        fail_msg("played to move %lld in 5 s", step);
 }
 
 /* Cost games: Water Sort tubes and 8-puzzle tiles, replayed to psolve's
