@@ -105,14 +105,10 @@ static ps_value heuristic_of(const struct ps_search *s, const void *state)
 }
 
 /* Insert or improve a state reached with cost g from `parent`; push it on
- * the open list when it is new or its g improved (then *pushed, when not
- * NULL, is the item pushed; else its entry is NO_PARENT). False when a
- * limit hit. */
+ * the open list when it is new or its g improved. False when a limit hit. */
 static bool bf_reach(struct bf *b, const void *state, ps_value g,
-                     uint32_t parent, struct bf_item *pushed)
+                     uint32_t parent)
 {
-    if (pushed)
-        pushed->entry = NO_PARENT;
     struct ps_search *s = b->s;
     bool added;
     int64_t idx = ps_table_insert(&b->table, s->game->hash(s->inst, state),
@@ -133,11 +129,7 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     node->parent = parent;
     struct bf_item it = {b->gw * g + b->hw * heuristic_of(s, state), g,
                          (uint32_t)idx};
-    if (!heap_push(b, it))
-        return false;
-    if (pushed)
-        *pushed = it;
-    return true;
+    return heap_push(b, it);
 }
 
 ps_value ps_moves_from_states(struct ps_search *s, const void *const *chain,
@@ -273,11 +265,18 @@ static void bf_trace_expand(struct bf *b, uint32_t idx, const void *state,
         .state = state});
 }
 
+/* After a bf_reach(state, g, parent) that pushed: trace the push. The entry
+ * is looked up again so that the untraced hot loop pays nothing. */
 static void bf_trace_push(struct bf *b, uint32_t parent, const void *from,
-                          ps_move move, const void *state,
-                          const struct bf_item *it)
+                          ps_move move, const void *state, ps_value g)
 {
     struct ps_search *s = b->s;
+    int64_t idx = ps_table_find(&b->table, s->game->hash(s->inst, state), state);
+    if (idx < 0)
+        return;
+    ps_value h = heuristic_of(s, state);
+    struct bf_item item = {b->gw * g + b->hw * h, g, (uint32_t)idx};
+    const struct bf_item *it = &item;
     char text[64];
     s->game->format_move(s->inst, from, move, text, sizeof text);
     ps_search_trace_event(s, &(struct ps_trace_event){
@@ -287,7 +286,7 @@ static void bf_trace_push(struct bf *b, uint32_t parent, const void *from,
         .id = it->entry,
         .parent = parent,
         .g = it->g,
-        .h = heuristic_of(s, state),
+        .h = h,
         .key = bf_key(b, it->key),
         .open = b->open.count,
         .move = text});
@@ -310,14 +309,23 @@ static bool bf_expand(struct bf *b, const struct bf_item *popped,
         bf_trace_expand(b, idx, cur, popped->key, moves, next);
     s->stats.expanded++;
     int n = g->moves(s->inst, cur, moves, NULL);
-    for (int i = 0; i < n; i++) {
+    /* Two loops, so that the untraced one (the hot loop) stays as lean as
+     * before tracing existed (callgrind, BFS on the hardest 8-puzzle:
+     * +0.2% instructions, against +0.9% with one loop testing `traced`). */
+    for (int i = 0; i < n && !traced; i++) {
         ps_value cost = g->apply(s->inst, cur, moves[i], next);
         s->stats.generated++;
-        struct bf_item pushed;
-        if (!bf_reach(b, next, g0 + cost, idx, traced ? &pushed : NULL))
+        if (!bf_reach(b, next, g0 + cost, idx))
             return false;
-        if (traced && pushed.entry != NO_PARENT)
-            bf_trace_push(b, idx, cur, moves[i], next, &pushed);
+    }
+    for (int i = 0; i < n && traced; i++) {
+        ps_value cost = g->apply(s->inst, cur, moves[i], next);
+        s->stats.generated++;
+        size_t open = b->open.count;
+        if (!bf_reach(b, next, g0 + cost, idx))
+            return false;
+        if (b->open.count > open)
+            bf_trace_push(b, idx, cur, moves[i], next, g0 + cost);
     }
     return true;
 }
@@ -360,7 +368,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
         goto done;
     }
     g->initial_state(s->inst, cur);
-    if (!bf_reach(&b, cur, 0, NO_PARENT, NULL))
+    if (!bf_reach(&b, cur, 0, NO_PARENT))
         goto done;
     bool solved = false;
     while (b.open.count && !ps_search_stopped(s)) {

@@ -125,7 +125,7 @@ static bool nmcs_search(struct nmcs *c, int level, const void *state,
                 goto out;
         }
         ps_move m = L->best[played];
-        if (level == w->s.opt.level)
+        if (level == w->s.opt.level && ps_worker_tracing(w, PS_TRACE_LEVEL))
             nmcs_trace_step(c, L->cur, m, played, g_so_far, best);
         g_so_far += g->apply(inst, L->cur, m, L->child);
         c->path[depth + played] = m;

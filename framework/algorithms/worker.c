@@ -73,9 +73,14 @@ static void record_improvement(struct ps_search *run,
                                    .len = len});
 }
 
+bool ps_worker_tracing(const struct ps_worker *w, enum ps_trace_kind kind)
+{
+    return w->index == 0 && ps_trace_wanted(&w->shared->run->trace, kind);
+}
+
 void ps_worker_trace(struct ps_worker *w, const struct ps_trace_event *ev)
 {
-    if (w->index != 0 || !ps_trace_wanted(&w->shared->run->trace, ev->kind))
+    if (!ps_worker_tracing(w, ev->kind))
         return;
     pthread_mutex_lock(&w->shared->lock);
     ps_search_trace_event(w->shared->run, ev);

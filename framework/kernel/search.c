@@ -280,11 +280,6 @@ void ps_memory_release(struct ps_search *s, uint64_t bytes)
     s->stats.memory = bytes > s->stats.memory ? 0 : s->stats.memory - bytes;
 }
 
-bool ps_search_tracing(const struct ps_search *s)
-{
-    return ps_trace_wanted(&s->trace, PS_TRACE_EXPAND);
-}
-
 void ps_search_trace_event(struct ps_search *s, const struct ps_trace_event *ev)
 {
     ps_trace_emit(&s->trace, ev);

@@ -181,8 +181,12 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes);
 void ps_memory_release(struct ps_search *s, uint64_t bytes);
 
-/* For --trace (trace.h): is an expansion shown now? */
-bool ps_search_tracing(const struct ps_search *s);
+/* For --trace (trace.h): is an expansion shown now? Inline: the hot loops
+ * of the searches ask it once per expansion. */
+static inline bool ps_search_tracing(const struct ps_search *s)
+{
+    return s->trace.limit > 0 && ps_trace_wanted(&s->trace, PS_TRACE_EXPAND);
+}
 /* Emit an event through the search's tracer. */
 void ps_search_trace_event(struct ps_search *s, const struct ps_trace_event *ev);
 /* Shorthand: an expansion at `depth` with g and h (score games: the score so
