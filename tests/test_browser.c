@@ -9,7 +9,8 @@
  *     sum of their gains;
  *   - the board is drawn (the SVG cells / tubes / tiles), a plug-in without
  *     state_json as text, and a screenshot of it is a real image;
- *   - the step-through of a traced search runs to its last event.
+ *   - the step-through of a traced search runs to its last event, #play
+ *     plays the replay, a lab page lists its rows.
  * Chromium runs with a virtual time budget, so a loaded machine makes it
  * slower but not different; each page load is bounded by `timeout`.
  */
@@ -201,6 +202,26 @@ static void test_plugin_text_and_verify(void **state)
     assert_non_null(strstr(dom, "<pre class=\"board\">"));
 }
 
+/* A lab page: the bars per algorithm and a row per puzzle x algorithm. */
+static void test_lab_page(void **state)
+{
+    (void)state;
+    assert_int_equal(shell_out(NULL, 0,
+                               "cd %s && %s lab --game watersort --algo astar,greedy "
+                               "--quiet --html %s/lab.html "
+                               "games/watersort/levels/frozenfrank-115.txt "
+                               "games/watersort/levels/frozenfrank-116.txt",
+                               PSOLVE_SOURCE_DIR, PSOLVE_BIN, dir), 0);
+    const char *dom = load_dom("lab.html", "");
+    const char *table = strstr(dom, "<div id=\"lab-table\">");
+    assert_non_null(table);
+    int rows = 0;
+    for (const char *p = table; (p = strstr(p, "<td>games/watersort/levels/")); p++)
+        rows++;
+    assert_int_equal(rows, 4);
+    assert_non_null(strstr(dom, "class=\"bars\""));
+}
+
 /* The screenshot shows the page: a PNG of the window's size, far larger than
  * a blank page's. */
 static void test_screenshot(void **state)
@@ -237,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_samegame_replay),
         cmocka_unit_test(test_cost_games),
         cmocka_unit_test(test_plugin_text_and_verify),
+        cmocka_unit_test(test_lab_page),
         cmocka_unit_test(test_screenshot),
     };
     return cmocka_run_group_tests(tests, setup, test_dir_teardown);
