@@ -168,14 +168,14 @@ static void test_trace(void **state)
         ps_search_init(&s, g, inst, &lim, &opt);
         char *text = NULL;
         size_t len = 0;
-        s.trace_out = open_memstream(&text, &len);
+        s.trace.out = open_memstream(&text, &len);
         ps_search_run(&s, ps_algorithm_find(exact[i]));
-        fclose(s.trace_out);
+        fclose(s.trace.out);
         int lines = 0;
-        for (char *p = text; (p = strstr(p, "# trace ")); p++)
+        for (char *p = text; (p = strstr(p, "# expand ")); p++)
             lines++;
         assert_int_equal(lines, 3);
-        assert_non_null(strstr(text, "# trace 1: depth 0  g 0  h "));
+        assert_non_null(strstr(text, "# expand  id #0  depth 0  g 0  h "));
         free(text);
         ps_search_free(&s);
     }

@@ -390,6 +390,14 @@ static bool beam_once(struct beam *b)
             return false;
         }
         int kept = beam_choose(b, nc);
+        ps_search_trace_event(s, &(struct ps_trace_event){
+                                     .kind = PS_TRACE_DEPTH,
+                                     .has = PS_TF_DEPTH | PS_TF_WIDTH |
+                                            PS_TF_OPEN | PS_TF_CANDIDATES,
+                                     .depth = b->depth + 1,
+                                     .width = b->width,
+                                     .open = (uint64_t)kept,
+                                     .candidates = (uint64_t)nc});
         for (int k = 0; k < kept; k++) {
             const struct beam_cand *c = &b->kept[k];
             b->next_g[k] = c->g;

@@ -528,6 +528,11 @@ static enum ps_status cost_run(struct dfs *d)
     d->threshold = d->use_h ? s->heuristic(d->inst, root) : 0;
     for (;;) {
         s->stats.iterations++;
+        ps_search_trace_event(s, &(struct ps_trace_event){
+                                     .kind = PS_TRACE_ITERATION,
+                                     .has = PS_TF_ITERATION | PS_TF_BOUND,
+                                     .iteration = s->stats.iterations,
+                                     .bound = d->threshold});
         d->next_threshold = INT64_MAX;
         d->depth_cut = false;
         if (d->memo) {

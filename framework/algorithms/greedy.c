@@ -24,7 +24,8 @@ bool ps_greedy_init(struct ps_greedy *gr, const struct ps_game *g,
     gr->gains = malloc((size_t)max_moves * sizeof *gr->gains);
     gr->cur = malloc(ss);
     gr->next = malloc(ss);
-    if (gr->moves && gr->gains && gr->cur && gr->next)
+    gr->prev = malloc(ss);
+    if (gr->moves && gr->gains && gr->cur && gr->next && gr->prev)
         return true;
     ps_greedy_free(gr);
     return false;
@@ -36,9 +37,10 @@ void ps_greedy_free(struct ps_greedy *gr)
     free(gr->gains);
     free(gr->cur);
     free(gr->next);
+    free(gr->prev);
     gr->moves = NULL;
     gr->gains = NULL;
-    gr->cur = gr->next = NULL;
+    gr->cur = gr->next = gr->prev = NULL;
 }
 
 int ps_greedy_pick(const ps_value *gains, int n)
@@ -71,9 +73,22 @@ ps_value ps_greedy_play(struct ps_greedy *gr, struct ps_search *s,
         }
         int best = ps_greedy_pick(gr->gains, n);
         if (s && trace && ps_search_tracing(s)) {
-            char text[64];
-            g->format_move(gr->inst, gr->cur, gr->moves[best], text, sizeof text);
-            ps_search_trace(s, gr->cur, depth, total, 0, text);
+            /* The state, the move that led to it, its moves and the largest
+             * gain (the "key" greedy ranks by). */
+            char text[64] = "";
+            if (depth > 0)
+                g->format_move(gr->inst, gr->prev, path[depth - 1], text,
+                               sizeof text);
+            ps_search_trace_event(s, &(struct ps_trace_event){
+                .kind = PS_TRACE_EXPAND,
+                .has = PS_TF_DEPTH | PS_TF_G | PS_TF_KEY | PS_TF_CANDIDATES,
+                .depth = depth,
+                .g = total,
+                .key = (double)gr->gains[best],
+                .candidates = (uint64_t)n,
+                .move = depth > 0 ? text : NULL,
+                .state = gr->cur});
+            memcpy(gr->prev, gr->cur, g->state_size(gr->inst));
         }
         total += g->apply(gr->inst, gr->cur, gr->moves[best], gr->next);
         if (s)

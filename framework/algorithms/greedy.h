@@ -15,6 +15,7 @@ struct ps_greedy {
     ps_move *moves;
     ps_value *gains;
     unsigned char *cur, *next;
+    unsigned char *prev; /* --trace: the state before the last move */
 };
 
 bool ps_greedy_init(struct ps_greedy *gr, const struct ps_game *g,

@@ -28,6 +28,7 @@ struct ida_level {
     uint64_t *hashes;      /* of each child */
     int *order;            /* children, best h first */
     unsigned char *kids;   /* max_moves states */
+    int64_t trace_id;      /* --trace: the id of this level's expansion */
 };
 
 struct ida {
@@ -39,6 +40,7 @@ struct ida {
     uint64_t reserved;
     ps_value bound, next_bound;
     bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
+    int64_t traced;        /* --trace: expansions shown, the next id */
 };
 
 enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
@@ -151,6 +153,33 @@ static int ida_children(struct ida *d, int depth)
     return kept;
 }
 
+/* The node ids of a trace number the expansions of the whole run, so the
+ * tree of each round hangs from its own root. */
+static void ida_trace_expand(struct ida *d, int depth, ps_value g, ps_value h)
+{
+    struct ps_search *s = d->s;
+    struct ida_level *l = &d->level[depth];
+    char move[64] = "";
+    if (depth > 0) {
+        struct ida_level *up = &d->level[depth - 1];
+        s->game->format_move(s->inst, up->state, up->taken, move, sizeof move);
+    }
+    l->trace_id = d->traced++;
+    ps_search_trace_event(s, &(struct ps_trace_event){
+        .kind = PS_TRACE_EXPAND,
+        .has = PS_TF_ID | (depth > 0 ? PS_TF_PARENT : 0) | PS_TF_DEPTH |
+               PS_TF_G | PS_TF_H | PS_TF_KEY | PS_TF_BOUND,
+        .id = l->trace_id,
+        .parent = depth > 0 ? d->level[depth - 1].trace_id : 0,
+        .depth = depth,
+        .g = g,
+        .h = h,
+        .key = (double)(g + h),
+        .bound = d->bound,
+        .move = depth > 0 ? move : NULL,
+        .state = l->state});
+}
+
 /* Search below level `depth` (its state in place, reached at cost g, with
  * heuristic h) for a goal within the bound. */
 static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
@@ -174,7 +203,7 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
     if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
         return IDA_STOPPED;
     if (ps_search_tracing(s))
-        ps_search_trace(s, d->level[depth].state, depth, g, h, "expand");
+        ida_trace_expand(d, depth, g, h);
     s->stats.expanded++;
     int n = ida_children(d, depth);
     for (int k = 0; k < n; k++) {
@@ -210,6 +239,11 @@ static enum ps_status idastar_run(struct ps_search *s)
     d.bound = h0;
     for (;;) {
         s->stats.iterations++;
+        ps_search_trace_event(s, &(struct ps_trace_event){
+                                     .kind = PS_TRACE_ITERATION,
+                                     .has = PS_TF_ITERATION | PS_TF_BOUND,
+                                     .iteration = s->stats.iterations,
+                                     .bound = d.bound});
         d.next_bound = NO_BOUND;
         uint64_t expanded = s->stats.expanded, generated = s->stats.generated;
         enum ida_result r = ida_search(&d, 0, 0, h0);

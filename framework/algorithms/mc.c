@@ -47,6 +47,26 @@ static bool mc_judge(struct ps_worker *w, struct mc_worker *c, int depth,
     return true;
 }
 
+/* --trace: the move a step of the game plays, its mean (or max) and the
+ * number of moves it chose from. */
+static void mc_trace_step(struct ps_worker *w, const struct mc_worker *c,
+                          int depth, ps_value total, ps_move m, double score,
+                          int n)
+{
+    char text[64];
+    w->s.game->format_move(w->s.inst, c->cur, m, text, sizeof text);
+    ps_worker_trace(w, &(struct ps_trace_event){
+                           .kind = PS_TRACE_LEVEL,
+                           .has = PS_TF_LEVEL | PS_TF_DEPTH | PS_TF_G |
+                                  PS_TF_KEY | PS_TF_CANDIDATES,
+                           .level = 1,
+                           .depth = depth,
+                           .g = total,
+                           .key = score,
+                           .candidates = (uint64_t)n,
+                           .move = text});
+}
+
 /* One game: returns when it is over or the worker is stopped. */
 static void mc_game(struct ps_worker *w, struct mc_worker *c)
 {
@@ -72,6 +92,8 @@ static void mc_game(struct ps_worker *w, struct mc_worker *c)
                 best_score = score;
             }
         }
+        if (ps_worker_tracing(w, PS_TRACE_LEVEL))
+            mc_trace_step(w, c, depth, total, c->moves[best], best_score, n);
         total += g->apply(inst, c->cur, c->moves[best], c->child);
         c->path[depth] = c->moves[best];
         unsigned char *t = c->cur;

@@ -56,6 +56,26 @@ static bool nmcs_child(struct nmcs *c, int level, const void *child, int depth,
     return true;
 }
 
+/* --trace: a step of the top level, the move it plays and the best value
+ * its line is worth. */
+static void nmcs_trace_step(struct nmcs *c, const void *state, ps_move m,
+                            int played, ps_value so_far, ps_value best)
+{
+    struct ps_worker *w = c->w;
+    char text[64];
+    w->s.game->format_move(w->s.inst, state, m, text, sizeof text);
+    ps_worker_trace(w, &(struct ps_trace_event){
+                           .kind = PS_TRACE_LEVEL,
+                           .has = PS_TF_LEVEL | PS_TF_ITERATION | PS_TF_DEPTH |
+                                  PS_TF_G | PS_TF_VALUE,
+                           .level = w->s.opt.level,
+                           .iteration = w->s.stats.iterations + 1,
+                           .depth = played,
+                           .g = so_far,
+                           .value = best,
+                           .move = text});
+}
+
 /* A level-`level` search from `state`, reached by path[0..depth) with value
  * so_far. Its best line goes to lv[level].best[0..*len), worth *value. */
 static bool nmcs_search(struct nmcs *c, int level, const void *state,
@@ -105,6 +125,8 @@ static bool nmcs_search(struct nmcs *c, int level, const void *state,
                 goto out;
         }
         ps_move m = L->best[played];
+        if (level == w->s.opt.level && ps_worker_tracing(w, PS_TRACE_LEVEL))
+            nmcs_trace_step(c, L->cur, m, played, g_so_far, best);
         g_so_far += g->apply(inst, L->cur, m, L->child);
         c->path[depth + played] = m;
         played++;

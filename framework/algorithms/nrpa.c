@@ -179,6 +179,15 @@ static bool nrpa_level(struct nrpa *c, int level, ps_value *value)
             memcpy(c->seq[level], c->seq[level - 1],
                    (size_t)c->len[level] * sizeof *c->seq[level]);
         }
+        if (level == w->s.opt.level)
+            ps_worker_trace(w, &(struct ps_trace_event){
+                                   .kind = PS_TRACE_LEVEL,
+                                   .has = PS_TF_LEVEL | PS_TF_ITERATION |
+                                          PS_TF_VALUE | PS_TF_LEN,
+                                   .level = level,
+                                   .iteration = i + 1,
+                                   .value = best,
+                                   .len = c->len[level]});
         if (w->s.stop != PS_STOP_NONE)
             break;
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);

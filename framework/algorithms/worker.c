@@ -15,6 +15,8 @@ struct ps_mc_shared {
     _Atomic int64_t best_value;   /* for progress lines */
     atomic_bool best_found;
     ps_worker_fn fn;
+    struct ps_search *run; /* the run's search: its tracer and anytime curve,
+                            * under `lock` */
 };
 
 int ps_thread_count(const struct ps_search *s)
@@ -57,6 +59,36 @@ bool ps_worker_stopped(struct ps_worker *w)
     return ps_search_poll(&w->s);
 }
 
+/* A better line of the whole run (called under the lock): its point on the
+ * anytime curve, and its trace event. */
+static void record_improvement(struct ps_search *run,
+                               const struct ps_worker *w, ps_value value,
+                               int len)
+{
+    if (run->anytime)
+        ps_anytime_add(run->anytime, ps_now() - run->start, value, len);
+    ps_search_trace_event(run, &(struct ps_trace_event){
+                                   .kind = PS_TRACE_IMPROVE,
+                                   .has = PS_TF_VALUE | PS_TF_LEN | PS_TF_ID,
+                                   .id = w->index,
+                                   .value = value,
+                                   .len = len});
+}
+
+bool ps_worker_tracing(const struct ps_worker *w, enum ps_trace_kind kind)
+{
+    return w->index == 0 && ps_trace_wanted(&w->shared->run->trace, kind);
+}
+
+void ps_worker_trace(struct ps_worker *w, const struct ps_trace_event *ev)
+{
+    if (!ps_worker_tracing(w, ev->kind))
+        return;
+    pthread_mutex_lock(&w->shared->lock);
+    ps_search_trace_event(w->shared->run, ev);
+    pthread_mutex_unlock(&w->shared->lock);
+}
+
 bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
                      ps_value value)
 {
@@ -71,6 +103,7 @@ bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
                                   : value < atomic_load(&sh->best_value))) {
         atomic_store(&sh->best_value, value);
         atomic_store(&sh->best_found, true);
+        record_improvement(sh->run, w, value, len);
     }
     pthread_mutex_unlock(&sh->lock);
     return true;
@@ -147,7 +180,11 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->s.opt.layers = false;
     memset(&w->s.late, 0, sizeof w->s.late);
     w->s.progress = false;
+    /* Workers trace and record improvements through the run's own search
+     * (ps_worker_offer, ps_worker_trace), one at a time. */
     w->s.opt.trace = 0;
+    w->s.trace.limit = 0;
+    w->s.anytime = NULL;
     w->s.tick = 0;
     w->s.clock_every = 1;
     if (s->limits.max_nodes) {
@@ -253,6 +290,7 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
     struct ps_mc_shared sh;
     memset(&sh, 0, sizeof sh);
     sh.fn = fn;
+    sh.run = s;
     pthread_mutex_init(&sh.lock, NULL);
     struct ps_worker *workers = calloc((size_t)threads, sizeof *workers);
     pthread_t *ids = calloc((size_t)threads, sizeof *ids);
@@ -289,8 +327,16 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
     watch_workers(s, &sh);
     for (int i = 0; i < started; i++)
         pthread_join(ids[i], NULL);
+    /* The improvements were recorded as the workers found them; merging
+     * offers them again and must not repeat them. */
+    struct ps_anytime *anytime = s->anytime;
+    int trace_limit = s->trace.limit;
+    s->anytime = NULL;
+    s->trace.limit = 0;
     for (int i = 0; i < started; i++)
         merge_worker(s, &workers[i]);
+    s->anytime = anytime;
+    s->trace.limit = trace_limit;
     for (int i = 0; i < threads; i++) {
         ps_playout_free(&workers[i].po);
         free(workers[i].line);

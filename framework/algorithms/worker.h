@@ -61,6 +61,14 @@ ps_value ps_worker_playout(struct ps_worker *w, const void *state);
  * if that beats the worker's best (cheap when it does not). */
 bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,
                              ps_value value);
+/* Trace an event of the run (levels, iterations): worker 0 speaks for all,
+ * since the others do the same work on other random streams. Improvements
+ * of the run's best are traced by ps_worker_offer, from any worker ("id"
+ * is the worker). */
+void ps_worker_trace(struct ps_worker *w, const struct ps_trace_event *ev);
+/* Would ps_worker_trace write an event of this kind now? (To skip building
+ * one, e.g. a move's text.) */
+bool ps_worker_tracing(const struct ps_worker *w, enum ps_trace_kind kind);
 /* After a complete top-level search: start another one? Only under a time
  * budget that is not used up (anytime runs); otherwise one search is the
  * whole run. */

@@ -98,7 +98,7 @@ bool ps_lab_run_puzzle(const struct ps_lab_setup *setup, const char *path,
     for (int i = 0; i < setup->nalgos; i++) {
         struct ps_search s;
         ps_search_init(&s, g, inst, &setup->limits, ps_lab_options(setup, i));
-        s.trace_out = stderr;
+        s.trace.out = stderr;
         enum ps_status st = ps_search_run(&s, setup->algos[i]);
         struct ps_run run;
         ps_run_capture(&run, &s, st);

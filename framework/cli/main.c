@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "escape.h"
 #include "game.h"
+#include "html.h"
 #include "lab.h"
 #include "memory_limit.h"
 #include "number.h"
@@ -65,6 +66,18 @@ static const char usage_text[] =
     "                     to grow past it; default: half of what the process\n"
     "                     may use: physical memory, cgroup, ulimit)\n"
     "  --trace N          print the first N expansions to stderr (teaching)\n"
+    "  --trace N          print the first N events to stderr (teaching): each\n"
+    "                     algorithm's part (== astar ==), expansions with g, h,\n"
+    "                     the queue key, parent and open-list size, IDA*\n"
+    "                     iterations, beam depths, Monte Carlo levels and every\n"
+    "                     improvement\n"
+    "  --trace-format F   text (default) or jsonl: one JSON record per event\n"
+    "  --trace-json FILE  the trace as JSON lines into FILE (--trace N, default\n"
+    "                     100 events)\n"
+    "  --html FILE        also write one self-contained HTML page: the board\n"
+    "                     replayed move by move, comparison bars, anytime\n"
+    "                     curves, and with --trace a step-through of the search\n"
+    "                     (solve, verify and lab)\n"
     "  --candidates K     dfs: only the K best moves per node (heuristic)\n"
     "  --max-depth D      dfs: depth cap\n"
     "  --no-memo          dfs: no transposition table\n"
@@ -121,7 +134,8 @@ static const char usage_text_labs[] =
     "                     agreement of the exact ones. Each run gets --threads 1\n"
     "                     unless --threads is given.\n"
     "\n"
-    "verify: --show prints the final board.\n"
+    "verify: --show replays the solution board by board (on a terminal: Enter\n"
+    "        steps, q runs to the end); --html FILE writes the replay page.\n"
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S;\n"
     "     npuzzle: --rows N (size) and --moves K (K random slides from the\n"
     "     goal: an optimum of at most K, solvable in lab time)\n"
@@ -162,6 +176,7 @@ enum {
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
     OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES,
+    OPT_TRACE_FORMAT, OPT_TRACE_JSON, OPT_HTML,
 };
 
 static const struct option long_options[] = {
@@ -206,6 +221,9 @@ static const struct option long_options[] = {
     {"bound", required_argument, 0, OPT_HEURISTIC},
     {"layers", no_argument, 0, OPT_LAYERS},
     {"moves", required_argument, 0, OPT_MOVES},
+    {"trace-format", required_argument, 0, OPT_TRACE_FORMAT},
+    {"trace-json", required_argument, 0, OPT_TRACE_JSON},
+    {"html", required_argument, 0, OPT_HTML},
     {0, 0, 0, 0},
 };
 
@@ -222,6 +240,8 @@ struct cli {
     struct ps_gen_options gen;
     double bench_seconds;
     int jobs;
+    const char *trace_json; /* --trace-json FILE */
+    const char *html;       /* --html FILE */
     const char *const *files; /* the file arguments (in argv) */
     int nfiles;
     const char *plugins[PS_MAX_ADDED_GAMES]; /* --plugin FILE, in order */
@@ -334,6 +354,18 @@ static int parse_args(int argc, char **argv, struct cli *c)
             c->plugins[c->nplugins++] = optarg;
             break;
         case OPT_RULES: c->rules_spec = optarg; break;
+        case OPT_HTML: c->html = optarg; break;
+        case OPT_TRACE_JSON:
+            c->trace_json = optarg;
+            c->opt.trace_format = PS_TRACE_JSONL;
+            break;
+        case OPT_TRACE_FORMAT:
+            if (strcmp(optarg, "text") && strcmp(optarg, "jsonl"))
+                return usage_error("--trace-format takes text or jsonl, not '%s'",
+                                   optarg);
+            c->opt.trace_format = strcmp(optarg, "jsonl") == 0 ? PS_TRACE_JSONL
+                                                               : PS_TRACE_TEXT;
+            break;
         case OPT_ALGO: c->algos = optarg; break;
         case OPT_HEURISTIC: c->heuristics = optarg; break;
         case OPT_LAYERS: c->opt.layers = true; break;
@@ -420,6 +452,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
     }
     if (!c->limits.max_memory)
         c->limits.max_memory = default_max_memory();
+    if (c->trace_json) {
+        c->opt.trace_format = PS_TRACE_JSONL;
+        if (!option_given(c, "trace"))
+            c->opt.trace = 100;
+    }
     c->files = (const char *const *)argv + optind;
     c->nfiles = argc - optind;
     /* The command is the first word that is no option, wherever the options
@@ -553,6 +590,21 @@ static void rules_stamp(const struct cli *c, const struct ps_game *g,
     ps_rules_stamp(g, c->rules_spec, rules, buf, len);
 }
 
+/* --html: the page, and its path on stderr (a run's results stay alone on
+ * stdout). */
+static bool write_html(const struct cli *c, const struct ps_html_report *rep)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_html_write_file(c->html, rep, &err)) {
+        print_error(&err);
+        return false;
+    }
+    if (!c->quiet)
+        fprintf(stderr, "psolve: HTML report: %s\n", c->html);
+    return true;
+}
+
 /* A lab: every puzzle of the file and directory arguments x every --algo. */
 static int cmd_lab(struct cli *c, const struct ps_game *g)
 {
@@ -591,9 +643,24 @@ static int cmd_lab(struct cli *c, const struct ps_game *g)
     for (int i = 0; i < setup.nalgos; i++)
         if ((int)strlen(setup.variant[i].label) > lay.algo_width)
             lay.algo_width = (int)strlen(setup.variant[i].label);
+    if (c->trace_json) {
+        free(rules);
+        return usage_error("%s", "--trace-json is for one puzzle; a lab traces "
+                                 "to stderr (--trace-format jsonl)");
+    }
     ps_install_interrupt_handler();
+    struct ps_lab_row *rows = NULL;
+    int nrows = 0;
     int status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
-                            npaths, c->jobs > 0 ? c->jobs : 1, NULL, NULL);
+                            npaths, c->jobs > 0 ? c->jobs : 1,
+                            c->html ? &rows : NULL, c->html ? &nrows : NULL);
+    if (c->html) {
+        struct ps_html_report rep = {.command = "lab", .game = g,
+                                     .rows = rows, .nrows = nrows};
+        if (!write_html(c, &rep) && status == PS_EXIT_OK)
+            status = PS_EXIT_ERROR;
+        free(rows);
+    }
     for (int i = 0; i < npaths; i++)
         free(paths[i]);
     free(paths);
@@ -636,17 +703,28 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
             return PS_EXIT_USAGE;
         }
 
+    FILE *trace_file = NULL;
+    if (c->trace_json && !(trace_file = fopen(c->trace_json, "w"))) {
+        fprintf(stderr, "psolve: %s: cannot write the trace\n", c->trace_json);
+        puzzle_close(&pz);
+        return PS_EXIT_ERROR;
+    }
     ps_install_interrupt_handler();
     struct ps_run runs[MAX_ALGOS];
+    struct ps_html_capture captures[MAX_ALGOS];
     int status = PS_EXIT_OK;
     for (int i = 0; i < nalgos; i++) {
         struct ps_search s;
         ps_search_init(&s, g, inst, &c->limits, &variants[i].opt);
         s.progress = !c->quiet && isatty(STDERR_FILENO);
-        s.trace_out = stderr;
+        s.trace.out = trace_file ? trace_file : stderr;
+        if (c->html)
+            ps_html_capture_begin(&captures[i], &s);
         enum ps_status st = ps_search_run(&s, algos[i]);
         if (report_search_fault(&s))
             status = PS_EXIT_ERROR;
+        if (c->html)
+            ps_html_capture_end(&captures[i], &s);
         ps_run_capture(&runs[i], &s, st);
         runs[i].algo = variants[i].label;
         rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
@@ -680,6 +758,17 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
             fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
             status = PS_EXIT_ERROR;
         }
+    }
+    if (trace_file)
+        fclose(trace_file);
+    if (c->html) {
+        struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
+                                     .puzzle = c->files[0], .runs = runs,
+                                     .captures = captures, .nruns = nalgos};
+        if (!write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+        for (int i = 0; i < nalgos; i++)
+            ps_html_capture_free(&captures[i]);
     }
     for (int i = 0; i < nalgos; i++)
         ps_run_free(&runs[i]);
@@ -763,6 +852,11 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
             printf(",\"%s\":%lld", facts[i].key, (long long)facts[i].value);
         printf("}\n");
     } else {
+        if (c->show)
+            ps_print_replay(stdout, g, inst, moves, n, isatty(STDOUT_FILENO),
+                            isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)
+                                ? stdin
+                                : NULL);
         if (c->show || isatty(STDOUT_FILENO)) {
             printf("final position:\n");
             g->print_state(inst, final, stdout, isatty(STDOUT_FILENO));
@@ -779,6 +873,18 @@ static int cmd_verify(struct cli *c, const struct ps_game *g)
     status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;
     if (report_game_fault(g, inst))
         status = PS_EXIT_ERROR;
+    if (c->html) {
+        struct ps_run run = {.algo = "verify", .status = PS_HEURISTIC,
+                             .moves = moves, .len = n, .found = true,
+                             .value = res.value, .verified = true,
+                             .replay = res};
+        snprintf(run.note, sizeof run.note, "replay of %s", c->files[1]);
+        struct ps_html_report rep = {.command = "verify", .game = g,
+                                     .inst = inst, .puzzle = c->files[0],
+                                     .runs = &run, .nruns = 1};
+        if (!write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+    }
     if (status != PS_EXIT_OK) {
         fputs("psolve: ", stderr);
         ps_print_escaped(stderr, c->files[1]);

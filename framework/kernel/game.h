@@ -43,8 +43,8 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-/* 2: the slots heuristics, move_help, detect, begin_search, end_search and
- * fault. */
+/* 2: the slots heuristics, move_help, detect, begin_search, end_search,
+ * fault and state_json. */
 #define PS_API_VERSION 2
 
 typedef uint32_t ps_move;
@@ -317,6 +317,19 @@ struct ps_game {
      * the failing slot.
      * NULL: slots never fail. */
     enum ps_fault (*fault)(const void *inst, struct ps_error *err);
+
+    /* --- drawing (optional) --- */
+    /* [optional: NULL = the HTML report and JSON traces show print_state's
+     * text] Write `state` as one JSON object for the HTML report to draw
+     * (docs/cli.md, "The HTML report"): a grid
+     *   {"kind":"grid","rows":R,"cols":C,"style":"colours"|"tiles",
+     *    "cells":[R*C numbers, row-major from the top, 0 = empty]}
+     * or tubes
+     *   {"kind":"tubes","capacity":K,"tubes":[[colours bottom to top],...]}
+     * and, when `next` is not NULL, "highlight":[the cell or tube indices
+     * the move *next touches]. No I/O but `out`; never in the hot loop. */
+    void (*state_json)(const void *inst, const void *state,
+                       const ps_move *next, FILE *out);
 };
 
 /* Does g keep the contract above? False with err naming the game and the

@@ -119,30 +119,92 @@ fail:
     return false;
 }
 
+bool ps_walk_begin(struct ps_walk *w, const struct ps_game *g,
+                   const void *inst)
+{
+    size_t size = g->state_size(inst);
+    w->g = g;
+    w->inst = inst;
+    w->so_far = 0;
+    w->cur = malloc(size);
+    w->next = malloc(size);
+    if (!w->cur || !w->next) {
+        ps_walk_end(w);
+        return false;
+    }
+    g->initial_state(inst, w->cur);
+    return true;
+}
+
+ps_value ps_walk_step(struct ps_walk *w, ps_move move)
+{
+    ps_value v = w->g->apply(w->inst, w->cur, move, w->next);
+    unsigned char *t = w->cur;
+    w->cur = w->next;
+    w->next = t;
+    w->so_far += v;
+    return v;
+}
+
+void ps_walk_end(struct ps_walk *w)
+{
+    free(w->cur);
+    free(w->next);
+    w->cur = w->next = NULL;
+}
+
+void ps_print_replay(FILE *out, const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, bool ansi, FILE *pause)
+{
+    struct ps_walk w;
+    if (!ps_walk_begin(&w, g, inst))
+        return;
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    fprintf(out, "start:\n");
+    g->print_state(inst, w.cur, out, ansi);
+    for (int k = 0; k < n; k++) {
+        if (pause) {
+            fprintf(out, "[Enter: move %d of %d, q: to the end] ", k + 1, n);
+            fflush(out);
+            char line[16];
+            if (!fgets(line, sizeof line, pause) || line[0] == 'q')
+                pause = NULL;
+        }
+        char text[64];
+        g->format_move(inst, w.cur, moves[k], text, sizeof text);
+        ps_value v = ps_walk_step(&w, moves[k]);
+        fprintf(out, "move %d: %s  (%s %lld, %s so far %lld)\n", k + 1, text,
+                maximise ? "gain" : "cost", (long long)v,
+                maximise ? "score" : "cost", (long long)w.so_far);
+        g->print_state(inst, w.cur, out, ansi);
+    }
+    ps_walk_end(&w);
+}
+
+void ps_move_texts(const struct ps_game *g, const void *inst,
+                   const void *state, ps_move move, char *text, size_t len,
+                   char *about, size_t about_len)
+{
+    g->format_move(inst, state, move, text, len);
+    about[0] = '\0';
+    if (g->describe_move)
+        g->describe_move(inst, state, move, about, about_len);
+}
+
 void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
                     const ps_move *moves, int n)
 {
-    size_t size = g->state_size(inst);
-    unsigned char *cur = malloc(size), *next = malloc(size);
-    if (!cur || !next) {
-        free(cur);
-        free(next);
+    struct ps_walk w;
+    if (!ps_walk_begin(&w, g, inst))
         return;
-    }
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
-    g->initial_state(inst, cur);
     for (int k = 0; k < n; k++) {
-        char text[64], about[128] = "";
-        g->format_move(inst, cur, moves[k], text, sizeof text);
-        if (g->describe_move)
-            g->describe_move(inst, cur, moves[k], about, sizeof about);
-        ps_value v = g->apply(inst, cur, moves[k], next);
+        char text[64], about[128];
+        ps_move_texts(g, inst, w.cur, moves[k], text, sizeof text, about,
+                      sizeof about);
+        ps_value v = ps_walk_step(&w, moves[k]);
         fprintf(out, "%-8s # %s %lld%s%s\n", text, maximise ? "gain" : "cost",
                 (long long)v, about[0] ? ", " : "", about);
-        unsigned char *t = cur;
-        cur = next;
-        next = t;
     }
-    free(cur);
-    free(next);
+    ps_walk_end(&w);
 }

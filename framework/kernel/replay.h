@@ -35,4 +35,31 @@ bool ps_read_solution(const struct ps_game *g, const void *inst,
 void ps_print_moves(FILE *out, const struct ps_game *g, const void *inst,
                     const ps_move *moves, int n);
 
+/* Walking a line of moves from the initial state: after ps_walk_begin,
+ * w->cur is the start; each ps_walk_step plays a move (returning its gain or
+ * cost, summed in w->so_far) and leaves the new state in w->cur. */
+struct ps_walk {
+    const struct ps_game *g;
+    const void *inst;
+    unsigned char *cur, *next;
+    ps_value so_far;
+};
+bool ps_walk_begin(struct ps_walk *w, const struct ps_game *g,
+                   const void *inst); /* false: out of memory */
+ps_value ps_walk_step(struct ps_walk *w, ps_move move);
+void ps_walk_end(struct ps_walk *w);
+
+/* A move's text (format_move) and comment (describe_move, "" without it),
+ * as a solution file shows them. */
+void ps_move_texts(const struct ps_game *g, const void *inst,
+                   const void *state, ps_move move, char *text, size_t len,
+                   char *about, size_t about_len);
+
+/* The replay as a sequence of boards: the start, then after each move its
+ * text, its gain or cost and the value so far, and the board. When `pause`
+ * is not NULL (a terminal), waits for a line from it before each move; a
+ * line "q" shows the rest without waiting. */
+void ps_print_replay(FILE *out, const struct ps_game *g, const void *inst,
+                     const ps_move *moves, int n, bool ansi, FILE *pause);
+
 #endif

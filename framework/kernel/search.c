@@ -78,7 +78,10 @@ void ps_search_init(struct ps_search *s, const struct ps_game *game,
         s->opt = *opt;
     else
         ps_options_default(&s->opt);
-    s->trace_out = stdout;
+    s->trace.out = stdout;
+    s->trace.format = s->opt.trace_format;
+    s->trace.game = game;
+    s->trace.inst = inst;
     search_choose_heuristic(s);
 }
 
@@ -259,7 +262,6 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->late.found = false;
     s->stop = PS_STOP_NONE;
     s->note[0] = '\0';
-    s->traced = 0;
     s->tick = 0;
     s->clock_every = 1;
     s->algo_name = a->name;
@@ -281,6 +283,12 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     if (g->begin_search)
         g->begin_search(s->inst, s->limits.seconds > 0
                                      ? s->start + s->limits.seconds : 0);
+    s->trace.limit = s->opt.trace;
+    s->trace.shown = 0;
+    s->trace.seq = 0;
+    s->trace.algo = a->name;
+    s->trace.start = s->start;
+    ps_search_trace_event(s, &(struct ps_trace_event){.kind = PS_TRACE_BEGIN});
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
@@ -445,6 +453,13 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     }
     if (!keep_line(&s->best, moves, len, value))
         return false;
+    if (s->anytime)
+        ps_anytime_add(s->anytime, ps_now() - s->start, value, len);
+    ps_search_trace_event(s, &(struct ps_trace_event){
+                                 .kind = PS_TRACE_IMPROVE,
+                                 .has = PS_TF_VALUE | PS_TF_LEN,
+                                 .value = value,
+                                 .len = len});
     if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_PROVEN;
     return true;
@@ -465,22 +480,22 @@ void ps_memory_release(struct ps_search *s, uint64_t bytes)
     s->stats.memory = bytes > s->stats.memory ? 0 : s->stats.memory - bytes;
 }
 
-bool ps_search_tracing(const struct ps_search *s)
+void ps_search_trace_event(struct ps_search *s, const struct ps_trace_event *ev)
 {
-    return s->traced < s->opt.trace;
+    ps_trace_emit(&s->trace, ev);
 }
 
 void ps_search_trace(struct ps_search *s, const void *state, int depth,
                      ps_value g, ps_value h, const char *what)
 {
-    if (!ps_search_tracing(s))
-        return;
-    s->traced++;
-    FILE *out = s->trace_out;
-    fprintf(out, "# trace %d: depth %d  g %lld  h %lld  f %lld%s%s\n", s->traced,
-            depth, (long long)g, (long long)h, (long long)(g + h),
-            what ? "  " : "", what ? what : "");
-    s->game->print_state(s->inst, state, out, false);
+    ps_search_trace_event(s, &(struct ps_trace_event){
+                                 .kind = PS_TRACE_EXPAND,
+                                 .has = PS_TF_DEPTH | PS_TF_G | PS_TF_H,
+                                 .depth = depth,
+                                 .g = g,
+                                 .h = h,
+                                 .move = what,
+                                 .state = state});
 }
 
 void ps_iteration_done(struct ps_search *s, ps_value bound, uint64_t expanded,

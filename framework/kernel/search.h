@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "game.h"
+#include "trace.h"
 
 enum ps_status {
     PS_OPTIMAL,    /* proven best (score) or fewest/cheapest (cost) */
@@ -80,6 +81,7 @@ struct ps_options {
      * games: h; score games: the upper bound); NULL = the game's default. */
     const char *heuristic;
     bool layers;      /* --layers: count per depth / f-layer / iteration */
+    enum ps_trace_format trace_format; /* --trace-format */
 };
 
 /* What every counter means, for every algorithm: docs/counters.md has
@@ -178,8 +180,11 @@ struct ps_search {
     enum ps_stop_reason stop;
     char note[128];       /* e.g. "heuristic: --candidates 8" */
     bool progress;        /* progress lines on stderr */
-    FILE *trace_out;      /* where --trace goes (stdout by default) */
-    int traced;
+    /* --trace: where events go (out: stdout by default), the format, the
+     * budget (limit = opt.trace at the start of a run). */
+    struct ps_tracer trace;
+    /* --html: every kept improvement with its time, when not NULL. */
+    struct ps_anytime *anytime;
     double start;         /* monotonic seconds */
     double last_progress;
     unsigned tick;
@@ -260,8 +265,16 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes);
 void ps_memory_release(struct ps_search *s, uint64_t bytes);
 
-/* For --trace: prints one expansion line while s->traced < s->opt.trace. */
-bool ps_search_tracing(const struct ps_search *s);
+/* For --trace (trace.h): is an expansion shown now? Inline: the hot loops
+ * of the searches ask it once per expansion. */
+static inline bool ps_search_tracing(const struct ps_search *s)
+{
+    return s->trace.limit > 0 && ps_trace_wanted(&s->trace, PS_TRACE_EXPAND);
+}
+/* Emit an event through the search's tracer. */
+void ps_search_trace_event(struct ps_search *s, const struct ps_trace_event *ev);
+/* Shorthand: an expansion at `depth` with g and h (score games: the score so
+ * far and the upper bound), the move that led there (`what`, or NULL). */
 void ps_search_trace(struct ps_search *s, const void *state, int depth,
                      ps_value g, ps_value h, const char *what);
 

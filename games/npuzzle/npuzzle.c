@@ -348,6 +348,28 @@ static void np_format_move(const void *p, const void *state, ps_move move,
     snprintf(buf, len, "%d", ((const unsigned char *)state)[move]);
 }
 
+/* For the HTML report: the tiles row-major (0 = the blank), and the tile
+ * that slides with the blank it slides into. */
+static void np_state_json(const void *p, const void *state, const ps_move *next,
+                          FILE *out)
+{
+    const struct np_instance *in = p;
+    const unsigned char *s = state;
+    fprintf(out, "{\"kind\":\"grid\",\"rows\":%d,\"cols\":%d,"
+                 "\"style\":\"tiles\",\"cells\":[",
+            in->n, in->n);
+    int blank = 0;
+    for (int i = 0; i < in->cells; i++) {
+        fprintf(out, "%s%d", i ? "," : "", s[i]);
+        if (!s[i])
+            blank = i;
+    }
+    fputc(']', out);
+    if (next)
+        fprintf(out, ",\"highlight\":[%u,%d]", (unsigned)*next, blank);
+    fputc('}', out);
+}
+
 static bool np_parse_move(const void *p, const void *state, const char *text,
                           ps_move *move, struct ps_error *err)
 {
@@ -520,4 +542,5 @@ const struct ps_game npuzzle_game = {
     .generate = np_generate,
     .bench_sizes = np_bench_sizes,
     .heuristics = np_heuristics,
+    .state_json = np_state_json,
 };

@@ -813,6 +813,34 @@ static void sg_describe_move(const void *p, const void *state, ps_move move,
     snprintf(buf, len, "group %d colour %d", n, cell[move]);
 }
 
+/* For the HTML report: the colours row-major from the top, and the group
+ * a move removes. */
+static void sg_state_json(const void *p, const void *state, const ps_move *next,
+                          FILE *out)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
+    fprintf(out, "{\"kind\":\"grid\",\"rows\":%d,\"cols\":%d,"
+                 "\"style\":\"colours\",\"cells\":[",
+            in->rows, in->cols);
+    for (int top = 0; top < in->rows; top++)
+        for (int c = 0; c < in->cols; c++)
+            fprintf(out, "%s%d", top || c ? "," : "",
+                    cell[c * in->rows + in->rows - 1 - top]);
+    fputc(']', out);
+    if (next) {
+        uint16_t list[SG_MAX_CELLS];
+        int n = group_at(in, state, (int)*next, list);
+        fputs(",\"highlight\":[", out);
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%s%d", k ? "," : "",
+                    (in->rows - 1 - in->row_of[list[k]]) * in->cols +
+                        in->col_of[list[k]]);
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
 static int sg_facts(const void *p, const void *state, struct ps_fact *out,
                     int max)
 {
@@ -1033,4 +1061,5 @@ const struct ps_game samegame_game = {
     .generate = sg_generate,
     .bench_sizes = sg_bench_sizes,
     .heuristics = sg_bounds,
+    .state_json = sg_state_json,
 };

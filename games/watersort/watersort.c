@@ -902,6 +902,28 @@ static void ws_describe_move(const void *p, const void *state, ps_move move,
              in->label[a.colour]);
 }
 
+/* For the HTML report: the tubes in the level file's order, bottom to top,
+ * and the two tubes of a pour. */
+static void ws_state_json(const void *p, const void *state, const ps_move *next,
+                          FILE *out)
+{
+    const struct ws_instance *in = p;
+    fprintf(out, "{\"kind\":\"tubes\",\"capacity\":%d,\"tubes\":[", in->cap);
+    for (int user = 0; user < in->tubes; user++) {
+        const unsigned char *t = tube_of(in, state, slot_of_user(in, state, user));
+        fputs(user ? ",[" : "[", out);
+        for (int k = 0; k < in->cap && t[k]; k++)
+            fprintf(out, "%s%d", k ? "," : "", t[k]);
+        fputc(']', out);
+    }
+    fputc(']', out);
+    if (next) {
+        const unsigned char *u = users_of(in, state);
+        fprintf(out, ",\"highlight\":[%d,%d]", u[*next >> 8], u[*next & 0xff]);
+    }
+    fputc('}', out);
+}
+
 static int ws_facts(const void *p, const void *state, struct ps_fact *out,
                     int max)
 {
@@ -1010,4 +1032,5 @@ const struct ps_game watersort_game = {
     .generate = ws_generate,
     .bench_sizes = ws_bench_sizes,
     .heuristics = ws_heuristics,
+    .state_json = ws_state_json,
 };
