@@ -176,11 +176,43 @@ static void test_text_fallback(void **state)
     assert_non_null(strstr(p.data, "{\"value\":0,\"state\":{\"text\":\" 1 2 3\\n . 4 6\\n 7 5 8\\n\"}}"));
     assert_moves(p.data, &plain, inst, &run);
     assert_null(strstr(p.data, "\"trace\"")); /* not traced */
+    assert_null(strstr(p.data, "\"layers\"")); /* no --layers */
     free(p.html);
     free(p.data);
     ps_html_capture_free(&cap);
     ps_run_free(&run);
     test_release(&plain, inst, NULL, rules);
+}
+
+/* With --layers the page carries each run's layers for its chart: A*'s
+ * f-layers from h(start) up to the optimum. */
+static void test_layers_in_page(void **state)
+{
+    (void)state;
+    const struct ps_game *g = ps_game_find("npuzzle");
+    void *rules = test_rules(g, NULL);
+    void *inst = test_load(g, rules, "1 2 3\n0 4 6\n7 5 8\n");
+    struct ps_options opt;
+    ps_options_default(&opt);
+    opt.layers = true;
+    struct ps_search s;
+    ps_search_init(&s, g, inst, NULL, &opt);
+    struct ps_run run;
+    ps_run_capture(&run, &s, ps_search_run(&s, ps_algorithm_find("astar")));
+    ps_search_free(&s);
+    assert_int_equal(run.value, 3);
+    struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
+                                 .puzzle = "p.txt", .runs = &run, .nruns = 1};
+    struct page p;
+    write_page(&rep, &p);
+    /* Manhattan distance 3 at the start, optimum 3: one f-layer, f = 3. */
+    assert_non_null(strstr(p.data, "\"layers\":{\"kind\":\"f\",\"rows\":"
+                                   "[{\"key\":3,\"expanded\":"));
+    assert_non_null(strstr(p.html, "function layers()"));
+    free(p.html);
+    free(p.data);
+    ps_run_free(&run);
+    test_release(g, inst, NULL, rules);
 }
 
 /* A lab page carries its rows; a path that cannot be written is an error
@@ -254,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_page),
         cmocka_unit_test(test_text_fallback),
+        cmocka_unit_test(test_layers_in_page),
         cmocka_unit_test(test_lab_page_and_errors),
         cmocka_unit_test(test_terminal_replay),
     };

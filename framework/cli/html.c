@@ -124,6 +124,10 @@ static void write_run(FILE *out, const struct ps_html_report *rep,
             r->found ? "true" : "false", r->verified ? "true" : "false",
             (long long)r->value, r->len, r->replay.over ? "true" : "false");
     ps_json_stats(out, &r->stats);
+    if (r->nlayers) {
+        fputs(",\"layers\":", out);
+        ps_json_layers(out, r);
+    }
     if (r->found && r->moves)
         write_replay(out, rep->game, rep->inst, r);
     if (c) {

@@ -263,7 +263,7 @@ void ps_json_stats(FILE *out, const struct ps_stats *st)
 
 /* --layers as JSON: {"kind":"f","rows":[{"key":..,"expanded":..,
  * "generated":..},...]} */
-static void json_layers(FILE *out, const struct ps_run *r)
+void ps_json_layers(FILE *out, const struct ps_run *r)
 {
     fprintf(out, "{\"kind\":\"%s\",\"rows\":[", r->layer_kind);
     for (int i = 0; i < r->nlayers; i++)
@@ -334,7 +334,7 @@ static void json_run_body(FILE *out, const struct ps_game *g, const void *inst,
     ps_json_stats(out, &r->stats);
     if (r->nlayers) {
         fprintf(out, ",\"layers\":");
-        json_layers(out, r);
+        ps_json_layers(out, r);
     }
 }
 

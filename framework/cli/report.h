@@ -73,5 +73,8 @@ void ps_format_seconds(double seconds, char *buf, size_t len);
 void ps_json_string(FILE *out, const char *s);
 /* The statistics as one JSON object (the "stats" of every JSON output). */
 void ps_json_stats(FILE *out, const struct ps_stats *st);
+/* --layers of a run as one JSON object: {"kind":"f","rows":[{"key":K,
+ * "expanded":E,"generated":G},...]} (r->nlayers > 0). */
+void ps_json_layers(FILE *out, const struct ps_run *r);
 
 #endif
