@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "frontend.h"
 #include "game.h"
 #include "lab.h"
 #include "playout.h"
@@ -118,6 +119,22 @@ static const char usage_text_labs[] =
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
     "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n";
 
+/* psolve-mpi's part of --help (docs/distributed.md). */
+static const char usage_text_mpi[] =
+    "\n"
+    "On a cluster: mpirun -np N psolve-mpi [options] FILE|DIR... takes these\n"
+    "options and prints the same results, once, from rank 0:\n"
+    "  several FILEs or a DIR  a job farm: puzzles handed out to the ranks,\n"
+    "                     largest first; the rows are psolve's rows\n"
+    "  --algo hdastar     hash-distributed A* (cost games, exact)\n"
+    "  --algo dnrpa       distributed nrpa (score games): --level, --iterations\n"
+    "  --tasks T          dnrpa: level L-1 searches per top-level step\n"
+    "                     (default 8); the same --seed, --level, --iterations\n"
+    "                     and --tasks give the same answer on any ranks\n"
+    "  --algo dnmcs       distributed nmcs (score games): a task per move\n"
+    "  --threads N        compute threads per rank (default 1); --jobs N:\n"
+    "                     puzzles per rank at once in a farm\n";
+
 enum {
     OPT_GAME = 256, OPT_RULES, OPT_ALGO, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_SEED,
     OPT_TIME, OPT_MAX_NODES, OPT_MAX_MEMORY, OPT_TRACE, OPT_CANDIDATES,
@@ -125,6 +142,7 @@ enum {
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
+    OPT_TASKS,
 };
 
 static const struct option long_options[] = {
@@ -165,6 +183,7 @@ static const struct option long_options[] = {
     {"help", no_argument, 0, 'h'},
     {"version", no_argument, 0, OPT_VERSION},
     {"plugin", required_argument, 0, OPT_PLUGIN},
+    {"tasks", required_argument, 0, OPT_TASKS},
     {0, 0, 0, 0},
 };
 
@@ -188,6 +207,7 @@ struct cli {
      * search defaults. */
     const char *given[sizeof long_options / sizeof long_options[0]];
     int ngiven;
+    const struct ps_frontend *fe; /* psolve-mpi's hooks (frontend.h) */
 };
 
 static bool option_given(const struct cli *c, const char *name)
@@ -273,6 +293,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
         case 'h':
             fputs(usage_text, stdout);
             fputs(usage_text_labs, stdout);
+            fputs(usage_text_mpi, stdout);
             return PS_EXIT_OK;
         case OPT_VERSION:
             printf("psolve %s\n", PSOLVE_VERSION);
@@ -354,6 +375,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_LEVEL: c->opt.level = iv; break;
             case OPT_ITERATIONS: c->opt.iterations = iv; break;
             case OPT_THREADS: c->opt.threads = iv; break;
+            case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
             case OPT_ROWS: c->gen.rows = iv; break;
             case OPT_COLS: c->gen.cols = iv; break;
@@ -448,7 +470,12 @@ static int parse_algos(const struct cli *c, const struct ps_game *g,
     snprintf(list, sizeof list, "%s", c->algos);
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
          name = strtok_r(NULL, ",", &save)) {
-        const struct ps_algorithm *a = ps_algorithm_find(name);
+        const struct ps_algorithm *a = NULL;
+        for (int k = 0; c->fe->algorithms && c->fe->algorithms[k] && !a; k++)
+            if (strcmp(c->fe->algorithms[k]->name, name) == 0)
+                a = c->fe->algorithms[k];
+        if (!a)
+            a = ps_algorithm_find(name);
         if (!a)
             return usage_error("unknown algorithm '%s' (psolve list shows them)",
                                name);
@@ -499,8 +526,13 @@ static int cmd_lab(struct cli *c, const struct ps_game *g)
                                                             : PS_LAB_TEXT,
                        g, (const char *const *)paths, npaths);
     ps_install_interrupt_handler();
-    int status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
-                            npaths, c->jobs > 0 ? c->jobs : 1, NULL, NULL);
+    int jobs = c->jobs > 0 ? c->jobs : 1;
+    int status = c->fe->run_lab
+                     ? c->fe->run_lab(stdout, &lay, &setup,
+                                      (const char *const *)paths, npaths, jobs)
+                     : ps_lab_run(stdout, &lay, &setup,
+                                  (const char *const *)paths, npaths, jobs,
+                                  NULL, NULL);
     for (int i = 0; i < npaths; i++)
         free(paths[i]);
     free(paths);
@@ -546,7 +578,8 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         ps_search_init(&s, g, inst, &c->limits, &c->opt);
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace_out = stderr;
-        enum ps_status st = ps_search_run(&s, algos[i]);
+        enum ps_status st = c->fe->run_search ? c->fe->run_search(&s, algos[i])
+                                              : ps_search_run(&s, algos[i]);
         ps_run_capture(&runs[i], &s, st);
         ps_search_free(&s);
         if (runs[i].found && !runs[i].verified) {
@@ -696,7 +729,14 @@ static int cmd_bench(struct cli *c, const struct ps_game *g)
     return ok ? PS_EXIT_OK : print_error(&err);
 }
 
-static int cmd_list(void)
+static void list_algorithm(const struct ps_algorithm *a)
+{
+    printf("  %-12s %s%s%s\n", a->name, a->summary,
+           a->for_score ? " [score games]" : "",
+           a->for_cost ? " [cost games]" : "");
+}
+
+static int cmd_list(const struct ps_frontend *fe)
 {
     printf("games:\n");
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
@@ -707,18 +747,20 @@ static int cmd_list(void)
     ps_rules_list_scripts(stdout);
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
-        printf("  %-12s %s%s%s\n", (*a)->name, (*a)->summary,
-               (*a)->for_score ? " [score games]" : "",
-               (*a)->for_cost ? " [cost games]" : "");
+        list_algorithm(*a);
+    for (const struct ps_algorithm *const *a = fe->algorithms; a && *a; a++)
+        list_algorithm(*a);
     return PS_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
 {
+    static const struct ps_frontend plain = {0};
     struct cli c;
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)
         return rc;
+    c.fe = fe ? fe : &plain;
     struct ps_error err;
     ps_error_clear(&err);
     /* A game that breaks the vtable contract is named here, before any
@@ -730,7 +772,7 @@ int main(int argc, char **argv)
         if (!ps_plugin_load(c.plugins[i], &err))
             return print_error(&err);
     if (strcmp(c.command, "list") == 0)
-        return cmd_list();
+        return cmd_list(c.fe);
     const struct ps_game *g = ps_game_find(c.game_name);
     if (!g)
         return usage_error("unknown game '%s' (psolve list shows them)",
@@ -749,3 +791,10 @@ int main(int argc, char **argv)
         return cmd_lab(&c, g);
     return cmd_solve(&c, g);
 }
+
+#ifndef PSOLVE_CLI_LIBRARY
+int main(int argc, char **argv)
+{
+    return ps_cli_main(argc, argv, NULL);
+}
+#endif
