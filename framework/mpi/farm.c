@@ -4,6 +4,10 @@
  * soon as they and all before them are in. A row is computed by
  * ps_lab_run_puzzle, the same call as psolve's lab, and travels as the
  * plain bytes of struct ps_lab_row; so the rows are psolve's rows.
+ *
+ * A lab with a distributed algorithm (hdastar, dnrpa, dnmcs) is not farmed:
+ * its puzzles run one after another, each spread over all the ranks
+ * (ps_lab_run on every rank; rank 0's rows are printed).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -104,33 +108,45 @@ static off_t file_size(const char *path)
     return stat(path, &st) == 0 ? st.st_size : 0;
 }
 
+struct sized {
+    off_t size;
+    int index;
+};
+
 /* Largest first (the long jobs start early, the short ones fill the gaps
  * at the end), input order among equals. */
-static const struct farm *sort_farm;
 static int compare_size(const void *a, const void *b)
 {
-    int i = *(const int *)a, j = *(const int *)b;
-    off_t si = file_size(sort_farm->paths[i]), sj = file_size(sort_farm->paths[j]);
-    if (si != sj)
-        return si > sj ? -1 : 1;
-    return (i > j) - (i < j);
+    const struct sized *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The order of hand-out; false when out of memory. */
+static bool largest_first(const char *const *paths, int npaths, int *order)
+{
+    struct sized *v = malloc(((size_t)npaths + 1) * sizeof *v);
+    if (!v)
+        return false;
+    for (int i = 0; i < npaths; i++)
+        v[i] = (struct sized){file_size(paths[i]), i};
+    qsort(v, (size_t)npaths, sizeof *v, compare_size);
+    for (int i = 0; i < npaths; i++)
+        order[i] = v[i].index;
+    free(v);
+    return true;
 }
 
 int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
                    const struct ps_lab_setup *setup, const char *const *paths,
                    int npaths, int jobs)
 {
-    for (int i = 0; i < setup->nalgos; i++)
-        if (ps_mpi_is_distributed(setup->algos[i])) {
-            if (ps_mpi_rank() == 0)
-                fprintf(stderr, "psolve: %s spreads one puzzle over the ranks: "
-                                "give it one FILE (a lab farms out plain "
-                                "algorithms)\n",
-                        setup->algos[i]->name);
-            return PS_EXIT_USAGE;
-        }
     if (!ps_mpi_agree())
         return ps_mpi_not_agreed();
+    for (int i = 0; i < setup->nalgos; i++)
+        if (ps_mpi_is_distributed(setup->algos[i]))
+            return ps_lab_run(out, lay, setup, paths, npaths, 1, NULL, NULL);
     struct farm f = {.setup = setup, .paths = paths, .npaths = npaths,
                      .out = out, .lay = lay};
     struct farm *ctx[PS_MPI_MAX_THREADS];
@@ -148,16 +164,12 @@ int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
     f.ok = calloc((size_t)npaths + 1, sizeof *f.ok);
     int *order = malloc(((size_t)npaths + 1) * sizeof *order);
     int status = PS_EXIT_OK;
-    if (!f.rows || !f.done || !f.ok || !order) {
+    if (!f.rows || !f.done || !f.ok || !order ||
+        !largest_first(paths, npaths, order)) {
         fprintf(stderr, "psolve: out of memory\n");
         status = PS_EXIT_ERROR;
         npaths = 0; /* hand out nothing, but still release the workers */
     }
-    for (int i = 0; i < npaths; i++)
-        order[i] = i;
-    sort_farm = &f;
-    if (npaths > 1)
-        qsort(order, (size_t)npaths, sizeof *order, compare_size);
     if (status == PS_EXIT_OK)
         ps_lab_print_begin(out, lay, setup, npaths);
     if (!ps_pool_map(&pool, npaths, order, farm_input, farm_output, farm_stop,

@@ -71,9 +71,7 @@ void ps_mpi_idle(unsigned *naps, bool busy)
         *naps = 0;
         return;
     }
-    long us = 50L << (*naps < 6 ? *naps : 6); /* 50 us .. 3.2 ms */
-    if (us > 2000)
-        us = 2000;
+    long us = 20L << (*naps < 4 ? *naps : 4); /* 20 us .. 320 us */
     (*naps)++;
     struct timespec nap = {0, us * 1000};
     nanosleep(&nap, NULL);

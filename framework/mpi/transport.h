@@ -41,7 +41,7 @@ void ps_mpi_recv(int src, int tag, void *buf, size_t len);
 /* Wait for a message (tag < 0: any), napping between polls: an idle rank
  * must not take a core from the busy ones on an oversubscribed machine. */
 void ps_mpi_wait(int tag, int *src, int *tag_out, size_t *len);
-/* The nap of an idle polling loop (grows from 50 us to 2 ms while idle;
+/* The nap of an idle polling loop (grows from 20 us to 320 us while idle;
  * pass busy = true to reset it after work was found). */
 void ps_mpi_idle(unsigned *naps, bool busy);
 
