@@ -115,7 +115,7 @@ static void test_hdastar_budget(void **unused)
 static void test_farm_rows(void **unused)
 {
     (void)unused;
-    const char *ws = "--game watersort --algo astar,idastar --csv --quiet "
+    const char *ws = "--game watersort --algo astar,greedy --csv --quiet "
                      "games/watersort/levels";
     const char *sg = "--algo greedy,nrpa --level 1 --iterations 20 --seed 4 "
                      "--csv --quiet games/samegame/standard";
