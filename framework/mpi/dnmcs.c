@@ -71,6 +71,7 @@ static bool dnmcs_compute(void *ctx, const void *in, size_t len, void **out,
 
 /* Rank 0: the game being walked down. */
 struct dnmcs_root {
+    struct ps_mcjob_batch batch; /* first: the pool's output and stop */
     struct ps_search *s;
     int level;
     uint64_t restart, step;
@@ -79,10 +80,6 @@ struct dnmcs_root {
     int played;
     ps_value so_far;
     ps_move *moves;     /* the step's moves */
-    ps_value *gains;
-    struct ps_mcjob_result *res;
-    ps_move **lines;
-    bool *got, bad;
 };
 
 static bool dnmcs_input(void *arg, int task, void **in, size_t *len)
@@ -110,30 +107,6 @@ static bool dnmcs_input(void *arg, int task, void **in, size_t *len)
     return true;
 }
 
-static void dnmcs_output(void *arg, int task, const void *out, size_t len)
-{
-    struct dnmcs_root *r = arg;
-    const ps_move *line;
-    if (!ps_mcjob_decode(out, len, &r->res[task], &line)) {
-        r->bad = true;
-        return;
-    }
-    size_t n = (size_t)r->res[task].len;
-    r->lines[task] = malloc((n ? n : 1) * sizeof *line);
-    if (!r->lines[task]) {
-        r->bad = true;
-        return;
-    }
-    memcpy(r->lines[task], line, n * sizeof *line);
-    r->got[task] = true;
-}
-
-static bool dnmcs_stop(void *arg)
-{
-    struct dnmcs_root *r = arg;
-    return ps_search_poll(r->s);
-}
-
 /* One walk down the game; false when stopped or failed. */
 static bool dnmcs_walk(struct dnmcs_root *r, struct ps_pool *pool,
                        ps_move *best, int max_moves)
@@ -159,26 +132,25 @@ static bool dnmcs_walk(struct dnmcs_root *r, struct ps_pool *pool,
         }
         if (n > max_moves)
             n = max_moves;
-        memset(r->got, 0, (size_t)n * sizeof *r->got);
-        bool ok = ps_pool_map(pool, n, NULL, dnmcs_input, dnmcs_output,
-                              dnmcs_stop, r) && !r->bad;
+        struct ps_mcjob_batch *b = &r->batch;
+        ps_mcjob_batch_clear(b);
+        bool ok = ps_pool_map(pool, n, NULL, dnmcs_input, ps_mcjob_output,
+                              ps_mcjob_stop, r) && !b->bad;
         s->stats.generated += (uint64_t)n;
         for (int k = 0; k < n; k++) {
-            if (!r->got[k])
+            if (!b->got[k])
                 continue;
-            const struct ps_mcjob_result *res = &r->res[k];
+            const struct ps_mcjob_result *res = &b->res[k];
             ps_mcjob_add_stats(&s->stats, &res->stats);
             if (res->found && (!found || res->value > best_value)) {
                 found = true;
                 best_value = res->value;
                 best[r->played] = r->moves[k];
-                memcpy(best + r->played + 1, r->lines[k],
+                memcpy(best + r->played + 1, b->lines[k],
                        (size_t)res->len * sizeof *best);
                 best_len = r->played + 1 + res->len;
                 ps_search_offer(s, best, best_len, best_value);
             }
-            free(r->lines[k]);
-            r->lines[k] = NULL;
         }
         if (!ok) {
             s->stop = PS_STOP_MEMORY;
@@ -217,12 +189,9 @@ static enum ps_status dnmcs_run(struct ps_search *s)
     r.next = malloc(s->state_size);
     r.path = malloc(depth * sizeof *r.path);
     r.moves = malloc((size_t)max_moves * sizeof *r.moves);
-    r.res = calloc((size_t)max_moves, sizeof *r.res);
-    r.lines = calloc((size_t)max_moves, sizeof *r.lines);
-    r.got = calloc((size_t)max_moves, sizeof *r.got);
     ps_move *best = malloc(depth * sizeof *best);
-    if (r.cur && r.next && r.path && r.moves && r.res && r.lines && r.got &&
-        best) {
+    bool batch = ps_mcjob_batch_init(&r.batch, s, max_moves);
+    if (r.cur && r.next && r.path && r.moves && batch && best) {
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nmcs (level %d, a task per move of "
                  "the top level; %d ranks x %d threads)",
@@ -240,9 +209,7 @@ static enum ps_status dnmcs_run(struct ps_search *s)
     free(r.next);
     free(r.path);
     free(r.moves);
-    free(r.res);
-    free(r.lines);
-    free(r.got);
+    ps_mcjob_batch_free(&r.batch);
     return PS_HEURISTIC;
 }
 

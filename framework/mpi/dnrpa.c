@@ -79,17 +79,13 @@ static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
 
 /* Rank 0's state between the steps of the top level. */
 struct dnrpa_root {
+    struct ps_mcjob_batch batch; /* first: the pool's output and stop */
     struct ps_search *s;
     struct ps_nrpa *c;       /* the top level's policy and adapt step */
     double *pol;
     uint32_t space;
     int level, tasks;
     uint64_t restart, step;
-    /* the step's results, by task */
-    struct ps_mcjob_result *res;
-    ps_move **lines;
-    bool *got;
-    bool bad;                /* a result that did not decode */
 };
 
 static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
@@ -120,30 +116,6 @@ static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
     return true;
 }
 
-static void dnrpa_output(void *arg, int task, const void *out, size_t len)
-{
-    struct dnrpa_root *r = arg;
-    const ps_move *line;
-    if (!ps_mcjob_decode(out, len, &r->res[task], &line)) {
-        r->bad = true;
-        return;
-    }
-    size_t n = (size_t)r->res[task].len;
-    r->lines[task] = malloc((n ? n : 1) * sizeof *line);
-    if (!r->lines[task]) {
-        r->bad = true;
-        return;
-    }
-    memcpy(r->lines[task], line, n * sizeof *line);
-    r->got[task] = true;
-}
-
-static bool dnrpa_stop(void *arg)
-{
-    struct dnrpa_root *r = arg;
-    return ps_search_poll(r->s);
-}
-
 /* One run of the top level; false when stopped or failed. */
 static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
 {
@@ -157,9 +129,10 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
     ps_value best_value = 0;
     int best_len = 0;
     for (r->step = 0; going && r->step < (uint64_t)s->opt.iterations; r->step++) {
-        memset(r->got, 0, (size_t)r->tasks * sizeof *r->got);
-        if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, dnrpa_output,
-                         dnrpa_stop, r) || r->bad) {
+        struct ps_mcjob_batch *b = &r->batch;
+        ps_mcjob_batch_clear(b);
+        if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, ps_mcjob_output,
+                         ps_mcjob_stop, r) || b->bad) {
             s->stop = PS_STOP_MEMORY;
             going = false;
         }
@@ -167,24 +140,20 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
          * then against the level's best (ties to the newer, as nrpa). */
         int pick = -1;
         for (int k = 0; k < r->tasks; k++) {
-            if (!r->got[k])
+            if (!b->got[k])
                 continue;
-            ps_mcjob_add_stats(&s->stats, &r->res[k].stats);
-            if (r->res[k].found)
-                ps_search_offer(s, r->lines[k], r->res[k].len, r->res[k].value);
-            if (r->res[k].found &&
-                (pick < 0 || r->res[k].value > r->res[pick].value))
+            ps_mcjob_add_stats(&s->stats, &b->res[k].stats);
+            if (b->res[k].found)
+                ps_search_offer(s, b->lines[k], b->res[k].len, b->res[k].value);
+            if (b->res[k].found &&
+                (pick < 0 || b->res[k].value > b->res[pick].value))
                 pick = k;
         }
-        if (pick >= 0 && (!found || r->res[pick].value >= best_value)) {
+        if (pick >= 0 && (!found || b->res[pick].value >= best_value)) {
             found = true;
-            best_value = r->res[pick].value;
-            best_len = r->res[pick].len;
-            memcpy(best, r->lines[pick], (size_t)best_len * sizeof *best);
-        }
-        for (int k = 0; k < r->tasks; k++) {
-            free(r->lines[k]);
-            r->lines[k] = NULL;
+            best_value = b->res[pick].value;
+            best_len = b->res[pick].len;
+            memcpy(best, b->lines[pick], (size_t)best_len * sizeof *best);
         }
         if (ps_search_poll(s) || pick < 0)
             going = false;
@@ -217,10 +186,7 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
         r.c = ps_nrpa_new(&w, s->opt.level);
-        r.res = calloc((size_t)tasks, sizeof *r.res);
-        r.lines = calloc((size_t)tasks, sizeof *r.lines);
-        r.got = calloc((size_t)tasks, sizeof *r.got);
-        ok = r.c && r.res && r.lines && r.got;
+        ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c;
     }
     if (ok) {
         r.space = ps_nrpa_space(r.c);
@@ -237,9 +203,7 @@ static enum ps_status dnrpa_run(struct ps_search *s)
         s->stop = PS_STOP_MEMORY;
     }
     ps_pool_end();
-    free(r.res);
-    free(r.lines);
-    free(r.got);
+    ps_mcjob_batch_free(&r.batch);
     ps_nrpa_free(r.c);
     if (have_worker)
         ps_worker_free_solo(&w);

@@ -63,3 +63,58 @@ int ps_mcjob_threads(const struct ps_search *s)
     int t = s->opt.threads > 0 ? s->opt.threads : 1;
     return t > PS_MPI_MAX_THREADS ? PS_MPI_MAX_THREADS : t;
 }
+
+bool ps_mcjob_batch_init(struct ps_mcjob_batch *b, struct ps_search *s,
+                         int cap)
+{
+    memset(b, 0, sizeof *b);
+    b->s = s;
+    b->cap = cap;
+    b->res = calloc((size_t)cap, sizeof *b->res);
+    b->lines = calloc((size_t)cap, sizeof *b->lines);
+    b->got = calloc((size_t)cap, sizeof *b->got);
+    return b->res && b->lines && b->got;
+}
+
+void ps_mcjob_batch_clear(struct ps_mcjob_batch *b)
+{
+    for (int k = 0; k < b->cap && b->lines; k++) {
+        free(b->lines[k]);
+        b->lines[k] = NULL;
+    }
+    if (b->got)
+        memset(b->got, 0, (size_t)b->cap * sizeof *b->got);
+}
+
+void ps_mcjob_batch_free(struct ps_mcjob_batch *b)
+{
+    ps_mcjob_batch_clear(b);
+    free(b->res);
+    free(b->lines);
+    free(b->got);
+}
+
+void ps_mcjob_output(void *arg, int job, const void *out, size_t len)
+{
+    struct ps_mcjob_batch *b = arg;
+    const ps_move *line;
+    if (job < 0 || job >= b->cap ||
+        !ps_mcjob_decode(out, len, &b->res[job], &line)) {
+        b->bad = true;
+        return;
+    }
+    size_t n = (size_t)b->res[job].len;
+    b->lines[job] = malloc((n ? n : 1) * sizeof *line);
+    if (!b->lines[job]) {
+        b->bad = true;
+        return;
+    }
+    memcpy(b->lines[job], line, n * sizeof *line);
+    b->got[job] = true;
+}
+
+bool ps_mcjob_stop(void *arg)
+{
+    struct ps_mcjob_batch *b = arg;
+    return ps_search_poll(b->s);
+}

@@ -31,6 +31,29 @@ bool ps_mcjob_decode(const void *buf, size_t len, struct ps_mcjob_result *r,
 /* Add a job's statistics to the run's. */
 void ps_mcjob_add_stats(struct ps_stats *to, const struct ps_stats *from);
 
+/* Rank 0: the results of one map of tasks, by task number. A root struct
+ * that passes itself to ps_pool_map as `arg` puts its batch FIRST, so that
+ * ps_mcjob_output and ps_mcjob_stop (the pool's output and stop) can take
+ * the same pointer. */
+struct ps_mcjob_batch {
+    struct ps_search *s;
+    int cap;
+    struct ps_mcjob_result *res;
+    ps_move **lines;      /* malloc'd copies of the lines */
+    bool *got;
+    bool bad;             /* a result that did not decode, or no memory */
+};
+
+bool ps_mcjob_batch_init(struct ps_mcjob_batch *b, struct ps_search *s,
+                         int cap);
+void ps_mcjob_batch_free(struct ps_mcjob_batch *b);
+/* Forget the results of the last map (before the next). */
+void ps_mcjob_batch_clear(struct ps_mcjob_batch *b);
+/* ps_pool_map's output: keep task `job`'s result in the batch at arg. */
+void ps_mcjob_output(void *arg, int job, const void *out, size_t len);
+/* ps_pool_map's stop: the search's limits (ps_search_poll). */
+bool ps_mcjob_stop(void *arg);
+
 /* The compute threads' context: this rank's search (read-only). */
 struct ps_mcjob_ctx {
     struct ps_search *s;
