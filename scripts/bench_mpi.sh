@@ -3,59 +3,70 @@
 # dnrpa and hdastar, oversubscribed runs (4, 8 ranks on 2 cores), and the 20
 # standard SameGame positions with dnrpa next to threaded nrpa at the same CPU.
 #   scripts/bench_mpi.sh farm|dnrpa|hdastar|samegame [SECONDS]
-# Wall-clock figures: run it on a quiet machine, and alternate (it does).
+# Each line gives wall seconds and the CPU seconds of all ranks (user+sys):
+# on a shared machine the CPU figures are the steadier ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD:-build}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
-mpi() { local np=$1; shift; mpirun --bind-to none -np "$np" "$build/psolve-mpi" "$@"; }
-field() { awk -v k="# $1:" '$1 " " $2 == k {print $3}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.0f", b > 0 ? a / b : 0}'; }
-now() { date +%s.%N; }
 secs=${2:-10}
+out=$(mktemp)
+clock=$(mktemp)
+trap 'rm -f "$out" "$clock"' EXIT
+
+# timed NP ARGS...: psolve-mpi on NP ranks, stdout in $out, "wall cpu" in $clock
+timed() {
+  local np=$1
+  shift
+  local TIMEFORMAT='%R %U %S'
+  { time mpirun --bind-to none -np "$np" "$build/psolve-mpi" "$@" > "$out" \
+      2> /dev/null || true; } 2> "$clock"
+}
+field() { awk -v k="# $1:" '$1 " " $2 == k {print $3}' "$out"; }
+wall() { awk '{printf "%.2f", $1}' "$clock"; }
+cpu() { awk '{printf "%.2f", $2 + $3}' "$clock"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.0f", (b > 0 ? a / b : 0)}'; }
 
 case "${1:-}" in
 farm) # the same lab on 1 and 2 ranks, three rounds, alternating
   for round in 1 2 3; do
     for np in 1 2; do
-      start=$(now)
-      mpi "$np" --algo nrpa --level 2 --iterations 40 --seed 1 --csv --quiet \
-        games/samegame/standard > /dev/null
-      echo "farm round $round ranks $np: $(awk -v a="$(now)" -v b="$start" \
-        'BEGIN {printf "%.2f", a - b}') s"
+      timed "$np" --algo nrpa --level 2 --iterations 40 --seed 1 --csv --quiet \
+        games/samegame/standard
+      echo "farm round $round ranks $np: wall $(wall) s, cpu $(cpu) s"
     done
   done ;;
 dnrpa) # playouts per second and score at equal time
   for np in 1 2 4 8; do
-    out=$(mpi "$np" --algo dnrpa --tasks 8 --time "$secs" --quiet \
-      games/samegame/standard/01.txt || true)
-    p=$(field playouts <<< "$out"); s=$(field seconds <<< "$out")
-    echo "dnrpa ranks $np: score $(field score <<< "$out") playouts $p" \
-      "($(ratio "$p" "$s") /s)"
+    timed "$np" --algo dnrpa --tasks 8 --time "$secs" --quiet \
+      games/samegame/standard/01.txt
+    p=$(field playouts)
+    echo "dnrpa ranks $np: score $(field score) playouts $p" \
+      "($(ratio "$p" "$(wall)") /s wall, $(ratio "$p" "$(cpu)") /cpu-s)"
   done ;;
 hdastar) # expansions per second on one 15-puzzle (215051 A* expansions)
-  tmp=$(mktemp)
-  "$build/psolve" gen --game npuzzle --rows 4 --seed 5 > "$tmp"
-  out=$("$build/psolve" --game npuzzle --algo astar --quiet "$tmp")
-  echo "astar: cost $(field cost <<< "$out") expanded $(field expanded <<< "$out")" \
-    "seconds $(field seconds <<< "$out")"
-  for np in 1 2 4 8; do
-    out=$(mpi "$np" --game npuzzle --algo hdastar --quiet "$tmp")
-    e=$(field expanded <<< "$out"); s=$(field seconds <<< "$out")
-    echo "hdastar ranks $np: cost $(field cost <<< "$out") expanded $e" \
-      "seconds $s ($(ratio "$e" "$s") /s)"
+  puzzle=$(mktemp)
+  "$build/psolve" gen --game npuzzle --rows 4 --seed 5 > "$puzzle"
+  for round in 1 2; do
+    for np in 1 2 4 8; do
+      timed "$np" --game npuzzle --algo hdastar --quiet "$puzzle"
+      e=$(field expanded)
+      echo "hdastar round $round ranks $np: cost $(field cost) expanded $e," \
+        "wall $(wall) s ($(ratio "$e" "$(wall)") /s), cpu $(cpu) s" \
+        "($(ratio "$e" "$(cpu)") /cpu-s)"
+    done
   done
-  rm -f "$tmp" ;;
+  rm -f "$puzzle" ;;
 samegame) # dnrpa on 2 ranks vs nrpa on 2 threads, SECONDS each per position
-  tn=0; td=0
+  tn=0 td=0
   for f in games/samegame/standard/[0-9]*.txt; do
     n=$("$build/psolve" --algo nrpa --threads 2 --time "$secs" --quiet "$f" |
-      field score || true)
-    d=$(mpi 2 --algo dnrpa --tasks 8 --time "$secs" --quiet "$f" |
-      field score || true)
+      awk '$2 == "score:" {print $3}' || true)
+    timed 2 --algo dnrpa --tasks 8 --time "$secs" --quiet "$f"
+    d=$(field score)
     echo "$(basename "$f" .txt) nrpa ${n:-0} dnrpa ${d:-0}"
-    tn=$((tn + ${n:-0})); td=$((td + ${d:-0}))
+    tn=$((tn + ${n:-0})) td=$((td + ${d:-0}))
   done
   echo "total nrpa $tn dnrpa $td" ;;
 *) echo "usage: $0 farm|dnrpa|hdastar|samegame [SECONDS]" >&2; exit 2 ;;
