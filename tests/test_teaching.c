@@ -23,7 +23,7 @@ static void expect_runs(const struct ps_game *g, const char *algos,
     struct ps_error err;
     ps_error_clear(&err);
     int got;
-    if (!ps_variants_parse(algos, heuristics, g, &base, v, 16, &got, &err))
+    if (!ps_variants_parse(algos, heuristics, g, NULL, &base, v, 16, &got, &err))
         fail_msg("'%s' / '%s': %s", algos, heuristics ? heuristics : "-",
                  err.msg);
     assert_int_equal(got, n);
@@ -40,7 +40,7 @@ static void expect_refused(const struct ps_game *g, const char *algos,
     struct ps_error err;
     ps_error_clear(&err);
     int got;
-    assert_false(ps_variants_parse(algos, heuristics, g, &base, v, 16, &got,
+    assert_false(ps_variants_parse(algos, heuristics, g, NULL, &base, v, 16, &got,
                                    &err));
     if (!strstr(err.msg, message))
         fail_msg("'%s' / '%s': expected '%s' in '%s'", algos,

@@ -24,44 +24,33 @@ struct bf_node {
     uint8_t expanded_before; /* expanded at least once (re-expansions) */
 };
 
-struct bf_item {
-    int64_t key;     /* priority: smaller first */
-    ps_value g;      /* larger first on equal keys */
-    uint32_t entry;
-};
-
-struct bf_heap {
-    struct bf_item *items;
-    size_t count, cap;
-};
-
 struct bf {
     struct ps_search *s;
     struct ps_table table;
-    struct bf_heap open;
+    struct ps_bf_heap open;
     int64_t gw, hw;  /* key = gw * g + hw * h */
     bool reopen;     /* exact orders reopen a closed state on a better g */
     const char *layer_kind; /* --layers: "g" (bfs), "f" or "h" */
 };
 
-static bool item_before(const struct bf_item *a, const struct bf_item *b)
+static bool item_before(const struct ps_bf_item *a, const struct ps_bf_item *b)
 {
     return a->key < b->key || (a->key == b->key && a->g > b->g);
 }
 
-static bool heap_push(struct bf *b, struct bf_item it)
+bool ps_bf_heap_push(struct ps_search *s, struct ps_bf_heap *h,
+                     struct ps_bf_item it)
 {
-    struct bf_heap *h = &b->open;
     if (h->count == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 1024;
-        if (!ps_memory_reserve(b->s, (cap - h->cap) * sizeof *h->items)) {
-            b->s->stop = PS_STOP_MEMORY;
+        if (!ps_memory_reserve(s, (cap - h->cap) * sizeof *h->items)) {
+            s->stop = PS_STOP_MEMORY;
             return false;
         }
-        struct bf_item *items = realloc(h->items, cap * sizeof *items);
+        struct ps_bf_item *items = realloc(h->items, cap * sizeof *items);
         if (!items) {
-            ps_memory_release(b->s, (cap - h->cap) * sizeof *h->items);
-            b->s->stop = PS_STOP_MEMORY;
+            ps_memory_release(s, (cap - h->cap) * sizeof *h->items);
+            s->stop = PS_STOP_MEMORY;
             return false;
         }
         h->items = items;
@@ -76,14 +65,21 @@ static bool heap_push(struct bf *b, struct bf_item it)
         i = up;
     }
     h->items[i] = it;
-    if (h->count > b->s->stats.peak_frontier)
-        b->s->stats.peak_frontier = h->count;
+    if (h->count > s->stats.peak_frontier)
+        s->stats.peak_frontier = h->count;
     return true;
 }
 
-static struct bf_item heap_pop(struct bf_heap *h)
+void ps_bf_heap_free(struct ps_search *s, struct ps_bf_heap *h)
 {
-    struct bf_item top = h->items[0], last = h->items[--h->count];
+    ps_memory_release(s, h->cap * sizeof *h->items);
+    free(h->items);
+    memset(h, 0, sizeof *h);
+}
+
+struct ps_bf_item ps_bf_heap_pop(struct ps_bf_heap *h)
+{
+    struct ps_bf_item top = h->items[0], last = h->items[--h->count];
     size_t i = 0;
     for (;;) {
         size_t c = 2 * i + 1;
@@ -130,9 +126,9 @@ static bool bf_reach(struct bf *b, const void *state, ps_value g,
     }
     node->g = g;
     node->parent = parent;
-    struct bf_item it = {b->gw * g + b->hw * heuristic_of(b, state), g,
-                         (uint32_t)idx};
-    return heap_push(b, it);
+    struct ps_bf_item it = {b->gw * g + b->hw * heuristic_of(b, state), g,
+                            (uint32_t)idx};
+    return ps_bf_heap_push(s, &b->open, it);
 }
 
 ps_value ps_moves_from_states(struct ps_search *s, const void *const *chain,
@@ -278,8 +274,8 @@ static void bf_trace_push(struct bf *b, uint32_t parent, const void *from,
     if (idx < 0)
         return;
     ps_value h = ps_search_h(s, state);
-    struct bf_item item = {b->gw * g + b->hw * h, g, (uint32_t)idx};
-    const struct bf_item *it = &item;
+    struct ps_bf_item item = {b->gw * g + b->hw * h, g, (uint32_t)idx};
+    const struct ps_bf_item *it = &item;
     char text[64];
     s->game->format_move(s->inst, from, move, text, sizeof text);
     ps_search_trace_event(s, &(struct ps_trace_event){
@@ -296,7 +292,7 @@ static void bf_trace_push(struct bf *b, uint32_t parent, const void *from,
 }
 
 /* Expand entry `idx`: false when a limit stopped the search. */
-static bool bf_expand(struct bf *b, const struct bf_item *popped,
+static bool bf_expand(struct bf *b, const struct ps_bf_item *popped,
                       ps_move *moves, unsigned char *cur, unsigned char *next)
 {
     struct ps_search *s = b->s;
@@ -387,7 +383,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
         goto done;
     bool solved = false;
     while (b.open.count && !ps_search_stopped(s)) {
-        struct bf_item it = heap_pop(&b.open);
+        struct ps_bf_item it = ps_bf_heap_pop(&b.open);
         struct bf_node *node = ps_table_value(&b.table, it.entry);
         if (node->closed || it.g > node->g)
             continue; /* stale: a better entry was pushed since */
@@ -403,8 +399,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
         st = PS_UNSOLVABLE; /* the open list ran dry: every state was seen */
 done:
     ps_table_free(&b.table);
-    ps_memory_release(s, b.open.cap * sizeof *b.open.items);
-    free(b.open.items);
+    ps_bf_heap_free(s, &b.open);
     free(moves);
     free(cur);
     free(next);

@@ -30,6 +30,27 @@ enum ps_bf_order {
 
 enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order);
 
+/* The open list of the engine (also hdastar's, in psolve-mpi): a binary
+ * heap of (priority, g, table entry), smaller priority first, larger g first
+ * among equals; its memory is reserved through ps_memory_reserve. */
+struct ps_bf_item {
+    int64_t key;     /* priority: smaller first */
+    ps_value g;      /* larger first on equal keys */
+    uint32_t entry;
+};
+
+struct ps_bf_heap {
+    struct ps_bf_item *items;
+    size_t count, cap;
+};
+
+/* False (with s->stop = PS_STOP_MEMORY) when the heap may not grow. */
+bool ps_bf_heap_push(struct ps_search *s, struct ps_bf_heap *h,
+                     struct ps_bf_item it);
+/* The first item; the heap must not be empty. */
+struct ps_bf_item ps_bf_heap_pop(struct ps_bf_heap *h);
+void ps_bf_heap_free(struct ps_search *s, struct ps_bf_heap *h);
+
 /* The search stores whole states, not moves: a game whose equal() merges
  * positions (water sort: tubes as a multiset) may reach a stored state by a
  * path whose move codes name other slots. So a path is kept as the chain of

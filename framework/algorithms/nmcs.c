@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "worker.h"
+#include "nmcs.h"
 
 #define NMCS_MAX_LEVEL 6
 
@@ -26,7 +26,7 @@ struct nmcs_level {
     ps_move *best; /* the best line from this level's start state */
 };
 
-struct nmcs {
+struct ps_nmcs {
     struct ps_worker *w;
     ps_move *path; /* path[0..depth): the moves from the initial state */
     struct nmcs_level lv[NMCS_MAX_LEVEL + 1];
@@ -35,10 +35,10 @@ struct nmcs {
 /* Evaluate the move just written to path[depth - 1], leading to `child`
  * worth `so_far`: a playout at level 1, a nested search above. Leaves the
  * line after the move in *line[0..*len). False when stopped with nothing. */
-static bool nmcs_search(struct nmcs *c, int level, const void *state,
+static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
                         int depth, ps_value so_far, ps_value *value, int *len);
 
-static bool nmcs_child(struct nmcs *c, int level, const void *child, int depth,
+static bool nmcs_child(struct ps_nmcs *c, int level, const void *child, int depth,
                        ps_value so_far, ps_value *value, const ps_move **line,
                        int *len)
 {
@@ -58,7 +58,7 @@ static bool nmcs_child(struct nmcs *c, int level, const void *child, int depth,
 
 /* --trace: a step of the top level, the move it plays and the best value
  * its line is worth. */
-static void nmcs_trace_step(struct nmcs *c, const void *state, ps_move m,
+static void nmcs_trace_step(struct ps_nmcs *c, const void *state, ps_move m,
                             int played, ps_value so_far, ps_value best)
 {
     struct ps_worker *w = c->w;
@@ -78,7 +78,7 @@ static void nmcs_trace_step(struct nmcs *c, const void *state, ps_move m,
 
 /* A level-`level` search from `state`, reached by path[0..depth) with value
  * so_far. Its best line goes to lv[level].best[0..*len), worth *value. */
-static bool nmcs_search(struct nmcs *c, int level, const void *state,
+static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
                         int depth, ps_value so_far, ps_value *value, int *len)
 {
     struct ps_worker *w = c->w;
@@ -140,7 +140,7 @@ out:
     return found;
 }
 
-static void nmcs_free(struct nmcs *c)
+static void nmcs_free(struct ps_nmcs *c)
 {
     free(c->path);
     for (int l = 0; l <= NMCS_MAX_LEVEL; l++) {
@@ -162,7 +162,7 @@ static uint64_t nmcs_bytes(const struct ps_search *s, int levels)
     return depth * sizeof(ps_move) + (uint64_t)levels * per_level;
 }
 
-static bool nmcs_alloc(struct nmcs *c, int levels)
+static bool nmcs_alloc(struct ps_nmcs *c, int levels)
 {
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
@@ -185,10 +185,55 @@ static bool nmcs_alloc(struct nmcs *c, int levels)
     return true;
 }
 
+/* ---- the pieces, for the distributed nmcs (nmcs.h) ---- */
+
+struct ps_nmcs *ps_nmcs_new(struct ps_worker *w, int levels)
+{
+    struct ps_nmcs *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->w = w;
+    if (levels > NMCS_MAX_LEVEL || !nmcs_alloc(c, levels)) {
+        ps_nmcs_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void ps_nmcs_free(struct ps_nmcs *c)
+{
+    if (!c)
+        return;
+    nmcs_free(c);
+    free(c);
+}
+
+ps_move *ps_nmcs_path(struct ps_nmcs *c)
+{
+    return c->path;
+}
+
+bool ps_nmcs_child(struct ps_nmcs *c, int level, const void *child, int depth,
+                   ps_value so_far, ps_value *value, const ps_move **line,
+                   int *len)
+{
+    return nmcs_child(c, level, child, depth, so_far, value, line, len);
+}
+
+void ps_nmcs_defaults(struct ps_search *s)
+{
+    if (s->opt.level == 0)
+        s->opt.level = 2;
+    if (s->opt.level < 1)
+        s->opt.level = 1;
+    if (s->opt.level > NMCS_MAX_LEVEL)
+        s->opt.level = NMCS_MAX_LEVEL;
+}
+
 static void nmcs_worker_run(struct ps_worker *w)
 {
     int level = w->s.opt.level;
-    struct nmcs c;
+    struct ps_nmcs c;
     memset(&c, 0, sizeof c);
     c.w = w;
     unsigned char *start = malloc(w->s.state_size);
@@ -209,12 +254,7 @@ static void nmcs_worker_run(struct ps_worker *w)
 
 static enum ps_status nmcs_run(struct ps_search *s)
 {
-    if (s->opt.level == 0)
-        s->opt.level = 2;
-    if (s->opt.level < 1)
-        s->opt.level = 1;
-    if (s->opt.level > NMCS_MAX_LEVEL)
-        s->opt.level = NMCS_MAX_LEVEL;
+    ps_nmcs_defaults(s);
     char what[64];
     snprintf(what, sizeof what, "nmcs level %d", s->opt.level);
     return ps_mc_run(s, nmcs_worker_run, what, nmcs_bytes(s, s->opt.level));

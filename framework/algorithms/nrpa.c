@@ -22,13 +22,13 @@
 #include <string.h>
 
 #include "hash.h"
-#include "worker.h"
+#include "nrpa.h"
 
 #define NRPA_MAX_LEVEL 6
 #define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
 
-struct nrpa {
+struct ps_nrpa {
     struct ps_worker *w;
     uint32_t space;
     double *pol[NRPA_MAX_LEVEL + 1];
@@ -43,7 +43,7 @@ struct nrpa {
 };
 
 /* Codes (and the prior, if any) of moves[0..n) of `state`. */
-static void nrpa_codes(const struct nrpa *c, const void *state, int n)
+static void nrpa_codes(const struct ps_nrpa *c, const void *state, int n)
 {
     const struct ps_game *g = c->w->s.game;
     if (c->bias)
@@ -58,7 +58,7 @@ static void nrpa_codes(const struct nrpa *c, const void *state, int n)
 
 /* exp(w) for moves[0..n) into prob[], returning the sum. Weights are
  * shifted by their maximum so exp() cannot overflow. */
-static double nrpa_weights(struct nrpa *c, const double *pol, int n)
+static double nrpa_weights(struct ps_nrpa *c, const double *pol, int n)
 {
     for (int i = 0; i < n; i++)
         c->prob[i] = pol[c->codes[i]] + (c->bias ? c->bias[i] : 0.0);
@@ -81,7 +81,7 @@ static double nrpa_weights(struct nrpa *c, const double *pol, int n)
 
 /* A level-0 search: one playout from the root with policy pol[0], its value
  * in *value; false when a limit stopped it half way (no line then). */
-static bool nrpa_playout(struct nrpa *c, ps_value *value_out)
+static bool nrpa_playout(struct ps_nrpa *c, ps_value *value_out)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
@@ -127,7 +127,7 @@ static bool nrpa_playout(struct nrpa *c, ps_value *value_out)
  * it was before this call, added in line order to a copy that then
  * replaces it (a copy of the policy is far smaller than the steps of a long
  * line on a large board: 36,864 weights against 1025 x 1025 steps). */
-static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
+static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
@@ -157,7 +157,7 @@ static void nrpa_adapt(struct nrpa *c, double *pol, const ps_move *seq, int len)
 }
 
 /* Level >= 1: returns false when stopped before any line was found. */
-static bool nrpa_level(struct nrpa *c, int level, ps_value *value)
+static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
@@ -196,7 +196,7 @@ static bool nrpa_level(struct nrpa *c, int level, ps_value *value)
     return found;
 }
 
-static void nrpa_free(struct nrpa *c)
+static void nrpa_free(struct ps_nrpa *c)
 {
     for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
         free(c->pol[l]);
@@ -231,7 +231,7 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
-static bool nrpa_alloc(struct nrpa *c, int levels)
+static bool nrpa_alloc(struct ps_nrpa *c, int levels)
 {
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
@@ -262,10 +262,78 @@ static bool nrpa_alloc(struct nrpa *c, int levels)
            c->next_pol;
 }
 
+/* ---- the pieces, for the distributed nrpa (nrpa.h) ---- */
+
+struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels)
+{
+    struct ps_nrpa *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->w = w;
+    if (levels > NRPA_MAX_LEVEL || !nrpa_alloc(c, levels)) {
+        ps_nrpa_free(c);
+        return NULL;
+    }
+    w->s.game->initial_state(w->s.inst, c->root);
+    return c;
+}
+
+void ps_nrpa_free(struct ps_nrpa *c)
+{
+    if (!c)
+        return;
+    nrpa_free(c);
+    free(c);
+}
+
+uint32_t ps_nrpa_space(const struct ps_nrpa *c)
+{
+    return c->space;
+}
+
+double *ps_nrpa_policy(struct ps_nrpa *c, int level)
+{
+    return c->pol[level];
+}
+
+bool ps_nrpa_search(struct ps_nrpa *c, int level, ps_value *value)
+{
+    if (level == 0)
+        return !ps_worker_stopped(c->w) && nrpa_playout(c, value);
+    return nrpa_level(c, level, value);
+}
+
+const ps_move *ps_nrpa_line(const struct ps_nrpa *c, int level, int *len)
+{
+    *len = c->len[level];
+    return c->seq[level];
+}
+
+void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
+{
+    nrpa_adapt(c, pol, seq, len);
+}
+
+void ps_nrpa_defaults(struct ps_search *s)
+{
+    /* Defaults measured best with budgets of seconds on 15x15 SameGame:
+     * level 3 with 30 iterations beat level 2 with 100 (docs/algorithms.md). */
+    if (s->opt.level == 0)
+        s->opt.level = 3;
+    if (s->opt.iterations == 0)
+        s->opt.iterations = 30;
+    if (s->opt.level < 1)
+        s->opt.level = 1;
+    if (s->opt.level > NRPA_MAX_LEVEL)
+        s->opt.level = NRPA_MAX_LEVEL;
+    if (s->opt.iterations < 1)
+        s->opt.iterations = 1;
+}
+
 static void nrpa_worker_run(struct ps_worker *w)
 {
     int level = w->s.opt.level;
-    struct nrpa c;
+    struct ps_nrpa c;
     memset(&c, 0, sizeof c);
     c.w = w;
     if (!nrpa_alloc(&c, level)) {
@@ -284,18 +352,7 @@ static void nrpa_worker_run(struct ps_worker *w)
 
 static enum ps_status nrpa_run(struct ps_search *s)
 {
-    /* Defaults measured best with budgets of seconds on 15x15 SameGame:
-     * level 3 with 30 iterations beat level 2 with 100 (docs/algorithms.md). */
-    if (s->opt.level == 0)
-        s->opt.level = 3;
-    if (s->opt.iterations == 0)
-        s->opt.iterations = 30;
-    if (s->opt.level < 1)
-        s->opt.level = 1;
-    if (s->opt.level > NRPA_MAX_LEVEL)
-        s->opt.level = NRPA_MAX_LEVEL;
-    if (s->opt.iterations < 1)
-        s->opt.iterations = 1;
+    ps_nrpa_defaults(s);
     char what[64];
     snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
              s->opt.iterations);

@@ -217,6 +217,37 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     return ps_playout_set_policy(&w->po, s->opt.policy, s->opt.topk, err);
 }
 
+bool ps_worker_init_solo(struct ps_worker *w, struct ps_search *s,
+                         uint64_t stream, struct ps_error *err)
+{
+    struct ps_mc_shared *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return ps_error_set(err, NULL, 0, 0, "out of memory");
+    pthread_mutex_init(&sh->lock, NULL);
+    bool ok = worker_init(w, s, sh, 0, 1, err);
+    /* A job traces nothing and keeps no anytime curve: its own search
+     * copy (trace limit 0, no curve) stands for the run's. */
+    sh->run = &w->s;
+    /* Its stream is the job's, not the thread's. */
+    ps_rng_seed_stream(&w->rng, s->opt.seed, stream);
+    if (!ok)
+        ps_worker_free_solo(w);
+    return ok;
+}
+
+void ps_worker_free_solo(struct ps_worker *w)
+{
+    ps_playout_free(&w->po);
+    free(w->line);
+    w->line = NULL;
+    ps_search_free(&w->s);
+    if (w->shared) {
+        pthread_mutex_destroy(&w->shared->lock);
+        free(w->shared);
+        w->shared = NULL;
+    }
+}
+
 /* Sum the workers' statistics into the run's; worst stop reason wins. */
 static void merge_worker(struct ps_search *s, const struct ps_worker *w)
 {

@@ -74,4 +74,12 @@ bool ps_worker_tracing(const struct ps_worker *w, enum ps_trace_kind kind);
  * whole run. */
 bool ps_worker_again(struct ps_worker *w);
 
+/* A worker of its own, outside ps_mc_run, for a job of a distributed run:
+ * a copy of s (statistics and best cleared), PRNG stream `stream` of the
+ * seed, the playout policy of s->opt. Free it with ps_worker_free_solo.
+ * False with err when out of memory or the policy is unknown. */
+bool ps_worker_init_solo(struct ps_worker *w, struct ps_search *s,
+                         uint64_t stream, struct ps_error *err);
+void ps_worker_free_solo(struct ps_worker *w);
+
 #endif

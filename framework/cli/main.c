@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "escape.h"
+#include "frontend.h"
 #include "game.h"
 #include "html.h"
 #include "lab.h"
@@ -168,6 +169,22 @@ static const char usage_text_end[] =
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
     "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n";
 
+/* psolve-mpi's part of --help (docs/distributed.md). */
+static const char usage_text_mpi[] =
+    "\n"
+    "On a cluster: mpirun -np N psolve-mpi [options] FILE|DIR... takes these\n"
+    "options and prints the same results, once, from rank 0:\n"
+    "  several FILEs or a DIR  a job farm: puzzles handed out to the ranks,\n"
+    "                     largest first; the rows are psolve's rows\n"
+    "  --algo hdastar     hash-distributed A* (cost games, exact)\n"
+    "  --algo dnrpa       distributed nrpa (score games): --level, --iterations\n"
+    "  --tasks T          dnrpa: level L-1 searches per top-level step\n"
+    "                     (default 8); the same --seed, --level, --iterations\n"
+    "                     and --tasks give the same answer on any ranks\n"
+    "  --algo dnmcs       distributed nmcs (score games): a task per move\n"
+    "  --threads N        compute threads per rank (default 1); --jobs N:\n"
+    "                     puzzles per rank at once in a farm\n";
+
 enum {
     OPT_GAME = 256, OPT_RULES, OPT_ALGO, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_SEED,
     OPT_TIME, OPT_MAX_NODES, OPT_MAX_MEMORY, OPT_TRACE, OPT_CANDIDATES,
@@ -177,6 +194,7 @@ enum {
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
     OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES,
     OPT_TRACE_FORMAT, OPT_TRACE_JSON, OPT_HTML,
+    OPT_TASKS,
 };
 
 static const struct option long_options[] = {
@@ -224,6 +242,7 @@ static const struct option long_options[] = {
     {"trace-format", required_argument, 0, OPT_TRACE_FORMAT},
     {"trace-json", required_argument, 0, OPT_TRACE_JSON},
     {"html", required_argument, 0, OPT_HTML},
+    {"tasks", required_argument, 0, OPT_TASKS},
     {0, 0, 0, 0},
 };
 
@@ -251,6 +270,7 @@ struct cli {
      * search defaults. */
     const char *given[sizeof long_options / sizeof long_options[0]];
     int ngiven;
+    const struct ps_frontend *fe; /* psolve-mpi's hooks (frontend.h) */
 };
 
 static bool option_given(const struct cli *c, const char *name)
@@ -339,6 +359,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             fputs(usage_text, stdout);
             fputs(usage_text_heuristics, stdout);
             fputs(usage_text_labs, stdout);
+            fputs(usage_text_mpi, stdout);
             for (const struct ps_game *const *g = ps_game_list(); *g; g++)
                 if ((*g)->move_help)
                     printf("  %-10s %s\n", (*g)->name, (*g)->move_help);
@@ -437,6 +458,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_LEVEL: c->opt.level = iv; break;
             case OPT_ITERATIONS: c->opt.iterations = iv; break;
             case OPT_THREADS: c->opt.threads = iv; break;
+            case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
             case OPT_ROWS: c->gen.rows = iv; break;
             case OPT_COLS: c->gen.cols = iv; break;
@@ -573,8 +595,8 @@ static int parse_algos(const struct cli *c, const struct ps_game *g,
 {
     struct ps_error err;
     ps_error_clear(&err);
-    if (!ps_variants_parse(c->algos, c->heuristics, g, base, variants,
-                           MAX_ALGOS, nalgos, &err))
+    if (!ps_variants_parse(c->algos, c->heuristics, g, c->fe->algorithms, base,
+                           variants, MAX_ALGOS, nalgos, &err))
         return usage_error("%s", err.msg);
     if (c->opt.policy && !ps_policy_check(g, c->opt.policy, &err)) {
         fprintf(stderr, "psolve: %s\n", err.msg);
@@ -651,10 +673,20 @@ static int cmd_lab(struct cli *c, const struct ps_game *g)
     ps_install_interrupt_handler();
     struct ps_lab_row *rows = NULL;
     int nrows = 0;
-    int status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
-                            npaths, c->jobs > 0 ? c->jobs : 1,
-                            c->html ? &rows : NULL, c->html ? &nrows : NULL);
-    if (c->html) {
+    int jobs = c->jobs > 0 ? c->jobs : 1;
+    int status;
+    if (c->fe->run_lab) {
+        if (c->html)
+            fprintf(stderr, "psolve: --html: a distributed lab writes no page; "
+                            "its rows are the same as psolve's\n");
+        status = c->fe->run_lab(stdout, &lay, &setup,
+                                (const char *const *)paths, npaths, jobs);
+    } else {
+        status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
+                            npaths, jobs, c->html ? &rows : NULL,
+                            c->html ? &nrows : NULL);
+    }
+    if (c->html && !c->fe->run_lab) {
         struct ps_html_report rep = {.command = "lab", .game = g,
                                      .rows = rows, .nrows = nrows};
         if (!write_html(c, &rep) && status == PS_EXIT_OK)
@@ -720,7 +752,8 @@ static int cmd_solve(struct cli *c, const struct ps_game *g)
         s.trace.out = trace_file ? trace_file : stderr;
         if (c->html)
             ps_html_capture_begin(&captures[i], &s);
-        enum ps_status st = ps_search_run(&s, algos[i]);
+        enum ps_status st = c->fe->run_search ? c->fe->run_search(&s, algos[i])
+                                              : ps_search_run(&s, algos[i]);
         if (report_search_fault(&s))
             status = PS_EXIT_ERROR;
         if (c->html)
@@ -948,7 +981,14 @@ static int cmd_bench(struct cli *c, const struct ps_game *g)
     return ok ? PS_EXIT_OK : print_error(&err);
 }
 
-static int cmd_list(void)
+static void list_algorithm(const struct ps_algorithm *a)
+{
+    printf("  %-12s %s%s%s\n", a->name, a->summary,
+           a->for_score ? " [score games]" : "",
+           a->for_cost ? " [cost games]" : "");
+}
+
+static int cmd_list(const struct ps_frontend *fe)
 {
     printf("games:\n");
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
@@ -973,9 +1013,9 @@ static int cmd_list(void)
     }
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
-        printf("  %-12s %s%s%s\n", (*a)->name, (*a)->summary,
-               (*a)->for_score ? " [score games]" : "",
-               (*a)->for_cost ? " [cost games]" : "");
+        list_algorithm(*a);
+    for (const struct ps_algorithm *const *a = fe->algorithms; a && *a; a++)
+        list_algorithm(*a);
     return PS_EXIT_OK;
 }
 
@@ -1021,12 +1061,14 @@ static const struct ps_game *game_of_file(struct cli *c,
     return g;
 }
 
-int main(int argc, char **argv)
+int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
 {
+    static const struct ps_frontend plain = {0};
     struct cli c;
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)
         return rc;
+    c.fe = fe ? fe : &plain;
     struct ps_error err;
     ps_error_clear(&err);
     /* A game that breaks the vtable contract is named here, before any
@@ -1038,7 +1080,7 @@ int main(int argc, char **argv)
         if (!ps_plugin_load(c.plugins[i], &err))
             return print_error(&err);
     if (strcmp(c.command, "list") == 0)
-        return cmd_list();
+        return cmd_list(c.fe);
     const struct ps_game *g = ps_lua_game_is_script(c.game_name)
                                   ? ps_lua_game_open(c.game_name, &err)
                                   : ps_game_find(c.game_name);
@@ -1072,3 +1114,10 @@ int main(int argc, char **argv)
         return cmd_lab(&c, g);
     return cmd_solve(&c, g);
 }
+
+#ifndef PSOLVE_CLI_LIBRARY
+int main(int argc, char **argv)
+{
+    return ps_cli_main(argc, argv, NULL);
+}
+#endif

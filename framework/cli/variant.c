@@ -91,7 +91,18 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
 }
 
 /* One item NAME[:KEY[=VALUE]]... into *v; *has_h says whether it set h. */
+/* A front end's own algorithms (extra, NULL-terminated) come first. */
+static const struct ps_algorithm *find_algorithm(
+    const struct ps_algorithm *const *extra, const char *name)
+{
+    for (int k = 0; extra && extra[k]; k++)
+        if (strcmp(extra[k]->name, name) == 0)
+            return extra[k];
+    return ps_algorithm_find(name);
+}
+
 static bool parse_item(const char *item, const struct ps_game *g,
+                       const struct ps_algorithm *const *extra,
                        const struct ps_options *base, struct ps_variant *v,
                        bool *has_h, struct ps_error *err)
 {
@@ -106,7 +117,7 @@ static bool parse_item(const char *item, const struct ps_game *g,
     char *save = NULL, *name = strtok_r(buf, ":", &save);
     if (!name)
         return ps_error_set(err, NULL, 0, 0, "--algo has an empty item");
-    v->algo = ps_algorithm_find(name);
+    v->algo = find_algorithm(extra, name);
     if (!v->algo)
         return ps_error_set(err, NULL, 0, 0,
                             "unknown algorithm '%s' (psolve list shows them)",
@@ -129,7 +140,9 @@ static bool uses_h(const struct ps_algorithm *a, const struct ps_game *g)
 }
 
 bool ps_variants_parse(const char *algos, const char *heuristics,
-                       const struct ps_game *g, const struct ps_options *base,
+                       const struct ps_game *g,
+                       const struct ps_algorithm *const *extra,
+                       const struct ps_options *base,
                        struct ps_variant *out, int max, int *n,
                        struct ps_error *err)
 {
@@ -158,7 +171,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
          item = strtok_r(NULL, ",", &save)) {
         struct ps_variant v;
         bool has_h;
-        if (!parse_item(item, g, &common, &v, &has_h, err))
+        if (!parse_item(item, g, extra, &common, &v, &has_h, err))
             return false;
         int copies = !has_h && nnames > 1 && uses_h(v.algo, g) ? nnames : 1;
         for (int k = 0; k < copies; k++) {

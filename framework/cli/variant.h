@@ -25,9 +25,12 @@ struct ps_variant {
  * simply uses it. False with err saying what is wrong (an unknown
  * algorithm, key or heuristic, with the choices). Names point into static
  * tables (the game's heuristics, the algorithms), so a variant may be
- * copied freely. */
+ * copied freely. `extra` (NULL-terminated, or NULL) lists a front end's
+ * own algorithms (psolve-mpi's), looked up before the registry's. */
 bool ps_variants_parse(const char *algos, const char *heuristics,
-                       const struct ps_game *g, const struct ps_options *base,
+                       const struct ps_game *g,
+                       const struct ps_algorithm *const *extra,
+                       const struct ps_options *base,
                        struct ps_variant *out, int max, int *n,
                        struct ps_error *err);
 

@@ -74,6 +74,7 @@ struct ps_options {
     int iterations;   /* nrpa (0 = its default) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
+    int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
     int beam_width;   /* beam */
     bool beam_playout; /* beam: judge positions by a playout */
     int trace;        /* print the first N expansions */

@@ -1,0 +1,30 @@
+/*
+ * nmcs.h - the pieces of NMCS (nmcs.c) for algorithms that arrange the top
+ * level themselves: the distributed nmcs of psolve-mpi walks down the game
+ * on one rank and evaluates the moves of each step as jobs on the others.
+ */
+#ifndef PS_NMCS_H
+#define PS_NMCS_H
+
+#include "worker.h"
+
+struct ps_nmcs;
+
+/* Scratch for levels 1..levels on worker w. NULL when out of memory. */
+struct ps_nmcs *ps_nmcs_new(struct ps_worker *w, int levels);
+void ps_nmcs_free(struct ps_nmcs *c);
+/* The moves from the initial state (max_depth + 1): before ps_nmcs_child,
+ * path[0..depth) must hold the line that reached `child`, so that the
+ * lines offered to the worker are whole games. */
+ps_move *ps_nmcs_path(struct ps_nmcs *c);
+/* What a level-`level` search does for one move: the level-(level-1)
+ * search of `child` (a playout at level 1), reached by path[0..depth) worth
+ * so_far. *value is the value of the whole game, *line[0..*len) the best
+ * line after child. False when stopped with nothing. */
+bool ps_nmcs_child(struct ps_nmcs *c, int level, const void *child, int depth,
+                   ps_value so_far, ps_value *value, const ps_move **line,
+                   int *len);
+/* nmcs's default and bounds for --level, applied to s. */
+void ps_nmcs_defaults(struct ps_search *s);
+
+#endif

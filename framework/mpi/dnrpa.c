@@ -1,0 +1,219 @@
+/*
+ * dnrpa.c - distributed NRPA (--algo dnrpa), for score games.
+ *
+ * The synchronous root/worker layout of Negrevergne & Cazenave (2017):
+ * rank 0 runs the top level L of NRPA; each of its --iterations steps sends
+ * the current policy to --tasks level-(L-1) searches run in parallel on the
+ * ranks (the "worker" level), keeps the best line they return (ties go to
+ * the lowest task number), and adapts the policy towards the best line of
+ * the level, as nrpa does. With --tasks 1 it is nrpa's top level. Not built:
+ * Nagórko's speculative iterations (2019), which start the next step before
+ * the last result is in.
+ *
+ * A task's PRNG stream is its place in the run: (restart, step, task); so
+ * a fixed --seed, --level, --iterations and --tasks give the same line for
+ * any number of ranks and threads. The policy travels sparse: the (code,
+ * weight) pairs that are not zero.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcjob.h"
+#include "mpi_frontend.h"
+#include "nrpa.h"
+#include "pool.h"
+#include "transport.h"
+
+#define DNRPA_DEFAULT_TASKS 8
+
+struct dnrpa_weight {
+    uint32_t code;
+    uint32_t pad; /* zero: no uninitialised bytes on the wire */
+    double w;
+};
+
+/* A task on the wire: this header, then nweights dnrpa_weight. */
+struct dnrpa_task {
+    uint64_t stream;
+    int32_t level;
+    uint32_t nweights;
+};
+
+static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
+                          size_t *out_len)
+{
+    struct ps_mcjob_ctx *jc = ctx;
+    struct dnrpa_task t;
+    if (len < sizeof t)
+        return false;
+    memcpy(&t, in, sizeof t);
+    if (len != sizeof t + (size_t)t.nweights * sizeof(struct dnrpa_weight))
+        return false;
+    struct ps_worker w;
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_worker_init_solo(&w, jc->s, t.stream, &err))
+        return false;
+    struct ps_nrpa *c = ps_nrpa_new(&w, t.level);
+    bool ok = c != NULL;
+    if (ok) {
+        double *pol = ps_nrpa_policy(c, t.level);
+        uint32_t space = ps_nrpa_space(c);
+        const unsigned char *p = (const unsigned char *)in + sizeof t;
+        for (uint32_t i = 0; i < t.nweights; i++) {
+            struct dnrpa_weight wt;
+            memcpy(&wt, p + i * sizeof wt, sizeof wt);
+            if (wt.code < space)
+                pol[wt.code] = wt.w;
+        }
+        ps_value v = 0;
+        bool found = ps_nrpa_search(c, t.level, &v);
+        int n;
+        const ps_move *line = ps_nrpa_line(c, t.level, &n);
+        ok = ps_mcjob_encode(found, v, line, n, &w.s.stats, out, out_len);
+    }
+    ps_nrpa_free(c);
+    ps_worker_free_solo(&w);
+    return ok;
+}
+
+/* Rank 0's state between the steps of the top level. */
+struct dnrpa_root {
+    struct ps_mcjob_batch batch; /* first: the pool's output and stop */
+    struct ps_search *s;
+    struct ps_nrpa *c;       /* the top level's policy and adapt step */
+    double *pol;
+    uint32_t space;
+    int level, tasks;
+    uint64_t restart, step;
+};
+
+static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
+{
+    struct dnrpa_root *r = arg;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->space; i++)
+        n += r->pol[i] != 0.0;
+    size_t total = sizeof(struct dnrpa_task) + (size_t)n * sizeof(struct dnrpa_weight);
+    unsigned char *buf = malloc(total);
+    if (!buf)
+        return false;
+    struct dnrpa_task t = {
+        .stream = (r->restart << 40) ^ (r->step << 16) ^ (uint64_t)task,
+        .level = r->level - 1,
+        .nweights = n,
+    };
+    memcpy(buf, &t, sizeof t);
+    unsigned char *p = buf + sizeof t;
+    for (uint32_t i = 0; i < r->space; i++)
+        if (r->pol[i] != 0.0) {
+            struct dnrpa_weight wt = {i, 0, r->pol[i]};
+            memcpy(p, &wt, sizeof wt);
+            p += sizeof wt;
+        }
+    *in = buf;
+    *len = total;
+    return true;
+}
+
+/* One run of the top level; false when stopped or failed. */
+static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
+{
+    struct ps_search *s = r->s;
+    memset(r->pol, 0, (size_t)r->space * sizeof *r->pol);
+    ps_move *best = malloc(((size_t)s->game->max_depth(s->inst) + 1) *
+                           sizeof *best);
+    if (!best)
+        return false;
+    bool found = false, going = true;
+    ps_value best_value = 0;
+    int best_len = 0;
+    for (r->step = 0; going && r->step < (uint64_t)s->opt.iterations; r->step++) {
+        struct ps_mcjob_batch *b = &r->batch;
+        ps_mcjob_batch_clear(b);
+        if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, ps_mcjob_output,
+                         ps_mcjob_stop, r) || b->bad) {
+            s->stop = PS_STOP_MEMORY;
+            going = false;
+        }
+        /* The step's best: first the tasks in order (ties to the lowest),
+         * then against the level's best (ties to the newer, as nrpa). */
+        int pick = -1;
+        for (int k = 0; k < r->tasks; k++) {
+            if (!b->got[k])
+                continue;
+            ps_mcjob_add_stats(&s->stats, &b->res[k].stats);
+            if (b->res[k].found)
+                ps_search_offer(s, b->lines[k], b->res[k].len, b->res[k].value);
+            if (b->res[k].found &&
+                (pick < 0 || b->res[k].value > b->res[pick].value))
+                pick = k;
+        }
+        if (pick >= 0 && (!found || b->res[pick].value >= best_value)) {
+            found = true;
+            best_value = b->res[pick].value;
+            best_len = b->res[pick].len;
+            memcpy(best, b->lines[pick], (size_t)best_len * sizeof *best);
+        }
+        if (ps_search_poll(s) || pick < 0)
+            going = false;
+        else if (found)
+            ps_nrpa_adapt(r->c, r->pol, best, best_len);
+    }
+    free(best);
+    s->stats.iterations++;
+    return going;
+}
+
+static enum ps_status dnrpa_run(struct ps_search *s)
+{
+    ps_nrpa_defaults(s);
+    int threads = ps_mcjob_threads(s);
+    int tasks = s->opt.tasks > 0 ? s->opt.tasks : DNRPA_DEFAULT_TASKS;
+    struct ps_mcjob_ctx jc;
+    void *ctxs[PS_MPI_MAX_THREADS];
+    ps_mcjob_contexts(&jc, s, ctxs, threads);
+    struct ps_pool pool = {dnrpa_compute, ctxs, threads};
+    if (ps_mpi_rank() != 0) {
+        if (!ps_pool_serve(&pool))
+            s->stop = PS_STOP_MEMORY;
+        return PS_HEURISTIC;
+    }
+    struct ps_worker w;
+    struct ps_error err;
+    ps_error_clear(&err);
+    struct dnrpa_root r = {.s = s, .level = s->opt.level, .tasks = tasks};
+    bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
+    if (ok) {
+        r.c = ps_nrpa_new(&w, s->opt.level);
+        ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c;
+    }
+    if (ok) {
+        r.space = ps_nrpa_space(r.c);
+        r.pol = ps_nrpa_policy(r.c, s->opt.level);
+        snprintf(s->note, sizeof s->note,
+                 "heuristic: distributed nrpa (level %d, %d iterations, %d "
+                 "tasks per step; %d ranks x %d threads)",
+                 s->opt.level, s->opt.iterations, tasks, ps_mpi_size(), threads);
+        /* Under --time a finished top level is followed by another. */
+        for (r.restart = 0; dnrpa_top(&r, &pool) && s->limits.seconds > 0;
+             r.restart++)
+            ;
+    } else {
+        s->stop = PS_STOP_MEMORY;
+    }
+    ps_pool_end();
+    ps_mcjob_batch_free(&r.batch);
+    ps_nrpa_free(r.c);
+    if (have_worker)
+        ps_worker_free_solo(&w);
+    return PS_HEURISTIC;
+}
+
+const struct ps_algorithm ps_algo_dnrpa = {
+    .name = "dnrpa",
+    .summary = "distributed NRPA over MPI ranks (psolve-mpi; heuristic)",
+    .for_score = true,
+    .for_cost = false,
+    .run = dnrpa_run,
+};

@@ -1,0 +1,120 @@
+/*
+ * mcjob.c - the jobs of dnrpa and dnmcs (mcjob.h).
+ */
+#include "mcjob.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi_frontend.h"
+
+bool ps_mcjob_encode(bool found, ps_value value, const ps_move *line, int len,
+                     const struct ps_stats *stats, void **out, size_t *out_len)
+{
+    struct ps_mcjob_result r;
+    memset(&r, 0, sizeof r);
+    r.value = value;
+    r.found = found;
+    r.len = found ? len : 0;
+    r.stats = *stats;
+    size_t total = sizeof r + (size_t)r.len * sizeof *line;
+    unsigned char *buf = malloc(total);
+    if (!buf)
+        return false;
+    memcpy(buf, &r, sizeof r);
+    if (r.len)
+        memcpy(buf + sizeof r, line, (size_t)r.len * sizeof *line);
+    *out = buf;
+    *out_len = total;
+    return true;
+}
+
+bool ps_mcjob_decode(const void *buf, size_t len, struct ps_mcjob_result *r,
+                     const ps_move **line)
+{
+    if (len < sizeof *r)
+        return false;
+    memcpy(r, buf, sizeof *r);
+    if (r->len < 0 || len != sizeof *r + (size_t)r->len * sizeof **line)
+        return false;
+    *line = (const ps_move *)((const unsigned char *)buf + sizeof *r);
+    return true;
+}
+
+void ps_mcjob_add_stats(struct ps_stats *t, const struct ps_stats *a)
+{
+    t->expanded += a->expanded;
+    t->generated += a->generated;
+    t->duplicates += a->duplicates;
+    t->pruned += a->pruned;
+    t->playouts += a->playouts;
+}
+
+void ps_mcjob_contexts(struct ps_mcjob_ctx *ctx, struct ps_search *s,
+                       void **ctxs, int threads)
+{
+    ctx->s = s;
+    for (int t = 0; t < threads; t++)
+        ctxs[t] = ctx;
+}
+
+int ps_mcjob_threads(const struct ps_search *s)
+{
+    int t = s->opt.threads > 0 ? s->opt.threads : 1;
+    return t > PS_MPI_MAX_THREADS ? PS_MPI_MAX_THREADS : t;
+}
+
+bool ps_mcjob_batch_init(struct ps_mcjob_batch *b, struct ps_search *s,
+                         int cap)
+{
+    memset(b, 0, sizeof *b);
+    b->s = s;
+    b->cap = cap;
+    b->res = calloc((size_t)cap, sizeof *b->res);
+    b->lines = calloc((size_t)cap, sizeof *b->lines);
+    b->got = calloc((size_t)cap, sizeof *b->got);
+    return b->res && b->lines && b->got;
+}
+
+void ps_mcjob_batch_clear(struct ps_mcjob_batch *b)
+{
+    for (int k = 0; k < b->cap && b->lines; k++) {
+        free(b->lines[k]);
+        b->lines[k] = NULL;
+    }
+    if (b->got)
+        memset(b->got, 0, (size_t)b->cap * sizeof *b->got);
+}
+
+void ps_mcjob_batch_free(struct ps_mcjob_batch *b)
+{
+    ps_mcjob_batch_clear(b);
+    free(b->res);
+    free(b->lines);
+    free(b->got);
+}
+
+void ps_mcjob_output(void *arg, int job, const void *out, size_t len)
+{
+    struct ps_mcjob_batch *b = arg;
+    const ps_move *line;
+    if (job < 0 || job >= b->cap ||
+        !ps_mcjob_decode(out, len, &b->res[job], &line)) {
+        b->bad = true;
+        return;
+    }
+    size_t n = (size_t)b->res[job].len;
+    b->lines[job] = malloc((n ? n : 1) * sizeof *line);
+    if (!b->lines[job]) {
+        b->bad = true;
+        return;
+    }
+    memcpy(b->lines[job], line, n * sizeof *line);
+    b->got[job] = true;
+}
+
+bool ps_mcjob_stop(void *arg)
+{
+    struct ps_mcjob_batch *b = arg;
+    return ps_search_poll(b->s);
+}

@@ -1,0 +1,80 @@
+/*
+ * mpi_frontend.c - psolve-mpi: the shared command line (ps_cli_main) with
+ * the hooks of mpi_frontend.h. Every rank parses the same arguments and
+ * loads the same puzzle; rank 0 alone writes results to stdout.
+ */
+#include "mpi_frontend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "transport.h"
+
+static const struct ps_algorithm *const distributed[] = {
+    &ps_algo_dnrpa, &ps_algo_dnmcs, &ps_algo_hdastar, NULL,
+};
+
+bool ps_mpi_is_distributed(const struct ps_algorithm *a)
+{
+    for (int i = 0; distributed[i]; i++)
+        if (distributed[i] == a)
+            return true;
+    return false;
+}
+
+int ps_mpi_not_agreed(void)
+{
+    if (ps_mpi_rank() == 0)
+        fprintf(stderr, "psolve: another rank stopped before the distributed "
+                        "run (its message above says why)\n");
+    return PS_EXIT_ERROR;
+}
+
+/* A distributed algorithm runs on every rank; any other on rank 0 alone,
+ * while the others wait for the next distributed run (or the end). */
+static enum ps_status mpi_run_search(struct ps_search *s,
+                                     const struct ps_algorithm *a)
+{
+    if (!ps_mpi_is_distributed(a)) {
+        if (ps_mpi_rank() == 0)
+            return ps_search_run(s, a);
+        s->algo_name = a->name;
+        return PS_HEURISTIC;
+    }
+    if (!ps_mpi_agree()) {
+        ps_mpi_not_agreed();
+        s->algo_name = a->name;
+        snprintf(s->note, sizeof s->note, "another rank did not start");
+        s->stop = PS_STOP_INTERRUPT;
+        return PS_INCOMPLETE;
+    }
+    return ps_search_run(s, a);
+}
+
+const struct ps_frontend ps_mpi_frontend = {
+    .algorithms = distributed,
+    .run_search = mpi_run_search,
+    .run_lab = ps_mpi_run_lab,
+};
+
+int main(int argc, char **argv)
+{
+    if (!ps_mpi_init(&argc, &argv)) {
+        fprintf(stderr, "psolve-mpi: MPI could not start with thread support "
+                        "(MPI_THREAD_FUNNELED)\n");
+        return PS_EXIT_ERROR;
+    }
+    /* Results once, from rank 0: the others' stdout goes nowhere. Their
+     * stderr stays: an error of one rank (a file it cannot read) is seen. */
+    if (ps_mpi_rank() != 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "psolve-mpi: cannot silence rank %d\n", ps_mpi_rank());
+        return PS_EXIT_ERROR;
+    }
+    int status = ps_cli_main(argc, argv, &ps_mpi_frontend);
+    fflush(stdout);
+    ps_mpi_leave();
+    ps_mpi_finalize();
+    /* mpirun reports the first non-zero status: rank 0's is the answer. */
+    return ps_mpi_rank() == 0 ? status : PS_EXIT_OK;
+}

@@ -1,0 +1,247 @@
+/*
+ * test_mpi.c - psolve-mpi under mpirun (registered only when CMake finds
+ * MPI): HDA* with 1-4 ranks gives A*'s optimum on every Water Sort level and
+ * on a set of 15-puzzles and proves the unsolvable ones unsolvable; the
+ * farm's rows are psolve's rows; dnrpa and dnmcs give the same game for any
+ * number of ranks and threads with a fixed seed and budget; bad input is an
+ * error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
+ * and iteration budgets only: nothing depends on the clock.
+ */
+#include "support.h"
+
+#define MPIRUN MPIEXEC " --bind-to none -np"
+/* A hang fails the test instead of the suite. */
+#define TIMEOUT "timeout 300 "
+
+/* The columns of CSV rows that do not depend on time: every field but the
+ * seconds of a row (field 17 of 18) and of a summary (12-14 of 16). */
+#define NO_TIMES                                                              \
+    " | awk -F, -v OFS=, '{if (NF == 18) $17 = \"\"; "                        \
+    "else if (NF == 16) {$12 = \"\"; $13 = \"\"; $14 = \"\"} print}'"
+
+/* The sanitizer build checks the same code on fewer puzzles: every malloc
+ * there unwinds its whole stack (Open MPI's own blocks are told apart by
+ * their library), and the suite must stay within minutes; the release
+ * build runs them all on 1-4 ranks. */
+#ifdef PSOLVE_SANITIZE
+#define WATERSORT_LEVELS "games/watersort/levels/frozenfrank-1*.txt"
+#define WATERSORT_COUNT 7
+#define NPUZZLES "tests/data/mpi/npuzzle/walk-0[1-5].txt"
+#define NPUZZLE_COUNT 5
+#define FIRST_RANKS 2 /* 2 and 3 ranks: an even and an uneven split */
+#define LAST_RANKS 3
+#else
+#define WATERSORT_LEVELS "games/watersort/levels"
+#define WATERSORT_COUNT 70
+#define NPUZZLES "tests/data/mpi/npuzzle"
+#define NPUZZLE_COUNT 15
+#define FIRST_RANKS 1
+#define LAST_RANKS 4
+#endif
+
+static char dir[] = "/tmp/psolve_mpi_XXXXXX";
+
+static int setup(void **unused)
+{
+    (void)unused;
+    /* What Open MPI needs to run as root, oversubscribed (CI). */
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
+    /* Under LeakSanitizer, Open MPI's own blocks kept until exit are not
+     * psolve's leaks (tests/mpi-lsan.supp). */
+    setenv("LSAN_OPTIONS",
+           "suppressions=" PSOLVE_SOURCE_DIR "/tests/mpi-lsan.supp:"
+           "fast_unwind_on_malloc=0:print_suppressions=0",
+           1);
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **unused)
+{
+    (void)unused;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Run a shell command in the source tree; its exit status. */
+static int sh(const char *fmt, ...)
+{
+    char body[4096], cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd %s && (%s)", PSOLVE_SOURCE_DIR, body);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The files are equal (diff shows where not). */
+static void assert_same(const char *a, const char *b)
+{
+    if (sh("diff %s/%s %s/%s >&2", dir, a, dir, b) != 0)
+        fail_msg("%s and %s differ", a, b);
+}
+
+/* puzzle, status and cost of every row of a lab's CSV. */
+#define ANSWERS " | awk -F, 'NF == 18 && NR > 1 {print $1, $5, $7}'"
+
+static void hdastar_equals_astar(const char *game, const char *puzzles,
+                                 int expect_rows)
+{
+    assert_int_equal(sh("%s --game %s --algo astar --csv --quiet %s" ANSWERS
+                        " > %s/astar.txt",
+                        PSOLVE_BIN, game, puzzles, dir),
+                     0);
+    assert_int_equal(sh("test $(wc -l < %s/astar.txt) -eq %d", dir, expect_rows),
+                     0);
+    for (int np = FIRST_RANKS; np <= LAST_RANKS; np++) {
+        assert_int_equal(sh(TIMEOUT MPIRUN " %d %s --game %s --algo hdastar "
+                                           "--csv --quiet %s" ANSWERS
+                                           " > %s/hdastar.txt",
+                            np, PSOLVE_MPI_BIN, game, puzzles, dir),
+                         0);
+        assert_same("astar.txt", "hdastar.txt");
+    }
+}
+
+/* All 70 levels of the game and 10 generated dead ends. */
+static void test_hdastar_watersort(void **unused)
+{
+    (void)unused;
+    hdastar_equals_astar("watersort",
+                         WATERSORT_LEVELS " tests/data/mpi/watersort-unsolvable",
+                         WATERSORT_COUNT + 10);
+    assert_int_equal(sh("grep -c ' unsolvable ' %s/hdastar.txt | grep -qx 10", dir),
+                     0);
+}
+
+static void test_hdastar_npuzzle(void **unused)
+{
+    (void)unused;
+    hdastar_equals_astar("npuzzle", NPUZZLES, NPUZZLE_COUNT);
+}
+
+/* A node budget stops every rank; the run says incomplete (exit 4). */
+static void test_hdastar_budget(void **unused)
+{
+    (void)unused;
+    assert_int_equal(sh(TIMEOUT MPIRUN " 3 %s --game npuzzle --algo hdastar "
+                                       "--max-nodes 300 --quiet "
+                                       "tests/data/mpi/npuzzle/walk-01.txt "
+                                       "> %s/budget.txt 2>/dev/null",
+                        PSOLVE_MPI_BIN, dir),
+                     4);
+    assert_int_equal(sh("grep -q '^# status: incomplete' %s/budget.txt", dir), 0);
+}
+
+/* The farm: the same rows as psolve's lab, whatever rank ran which. */
+static void test_farm_rows(void **unused)
+{
+    (void)unused;
+    const char *ws = "--game watersort --algo astar,greedy --csv --quiet "
+                     WATERSORT_LEVELS;
+    const char *sg = "--algo greedy,nrpa --level 1 --iterations 20 --seed 4 "
+                     "--csv --quiet games/samegame/standard";
+    assert_int_equal(sh("%s %s" NO_TIMES " > %s/lab_ws.csv", PSOLVE_BIN, ws, dir), 0);
+    assert_int_equal(sh("%s %s" NO_TIMES " > %s/lab_sg.csv", PSOLVE_BIN, sg, dir), 0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 3 %s %s" NO_TIMES " > %s/farm_ws.csv",
+                        PSOLVE_MPI_BIN, ws, dir),
+                     0);
+    assert_same("lab_ws.csv", "farm_ws.csv");
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --jobs 2 %s" NO_TIMES
+                                       " > %s/farm_sg.csv",
+                        PSOLVE_MPI_BIN, sg, dir),
+                     0);
+    assert_same("lab_sg.csv", "farm_sg.csv");
+    /* The text layout too: the rows but their last column (seconds). */
+#define TEXT_ROWS " | grep frozenfrank | awk '{$NF = \"\"; print}'"
+    assert_int_equal(sh("%s --game watersort --algo astar --quiet "
+                        WATERSORT_LEVELS TEXT_ROWS " > %s/lab.txt && "
+                        TIMEOUT MPIRUN " 2 %s --game watersort --algo astar "
+                        "--quiet " WATERSORT_LEVELS TEXT_ROWS " > %s/farm.txt",
+                        PSOLVE_BIN, dir, PSOLVE_MPI_BIN, dir),
+                     0);
+    assert_same("lab.txt", "farm.txt");
+}
+
+/* The result of a distributed Monte Carlo run without its timings and the
+ * note (which names the ranks). */
+static void mc_run(const char *algo_args, const char *ranks_threads,
+                   const char *out)
+{
+    assert_int_equal(sh(TIMEOUT MPIRUN " %s %s %s --quiet | grep -v -e "
+                                       "'^# seconds' -e '^# note' > %s/%s",
+                        ranks_threads, PSOLVE_MPI_BIN, algo_args, dir, out),
+                     0);
+}
+
+static void test_dnrpa_same_for_any_ranks(void **unused)
+{
+    (void)unused;
+    const char *args = "--algo dnrpa --level 2 --iterations 6 --tasks 5 "
+                       "--seed 9 games/samegame/standard/03.txt";
+    mc_run(args, "2", "dnrpa2.txt");
+    mc_run(args, "3", "dnrpa3.txt");
+    assert_same("dnrpa2.txt", "dnrpa3.txt");
+    char both[256];
+    snprintf(both, sizeof both, "--threads 2 %s", args);
+    mc_run(both, "1", "dnrpa1t2.txt");
+    assert_same("dnrpa2.txt", "dnrpa1t2.txt");
+    assert_int_equal(sh("grep -q '^# playouts: 180$' %s/dnrpa2.txt", dir), 0);
+    /* Another seed, another game: the seed reaches the tasks. */
+    mc_run("--algo dnrpa --level 2 --iterations 6 --tasks 5 --seed 10 "
+           "games/samegame/standard/03.txt",
+           "2", "dnrpa_other.txt");
+    assert_int_not_equal(sh("cmp -s %s/dnrpa2.txt %s/dnrpa_other.txt", dir, dir),
+                         0);
+}
+
+static void test_dnmcs_same_for_any_ranks(void **unused)
+{
+    (void)unused;
+    const char *args = "--algo dnmcs --level 2 --seed 5 "
+                       "games/samegame/examples/samegame-10x10.txt";
+    mc_run(args, "2", "dnmcs2.txt");
+    mc_run(args, "3", "dnmcs3.txt");
+    assert_same("dnmcs2.txt", "dnmcs3.txt");
+    assert_int_equal(sh("grep -q '^# verified: yes' %s/dnmcs2.txt", dir), 0);
+}
+
+static void test_bad_input(void **unused)
+{
+    (void)unused;
+    /* An unreadable file on every rank: exit 1 with the file named. */
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --algo dnrpa no-such-file.txt "
+                                       "> /dev/null 2> %s/err.txt",
+                        PSOLVE_MPI_BIN, dir),
+                     1);
+    assert_int_equal(sh("grep -q 'no-such-file.txt' %s/err.txt", dir), 0);
+    /* A cost algorithm on a score game: a usage error. */
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --algo hdastar "
+                                       "games/samegame/examples/samegame-5x5.txt "
+                                       "> /dev/null 2>&1",
+                        PSOLVE_MPI_BIN),
+                     2);
+    /* psolve itself does not know the distributed algorithms. */
+    assert_int_equal(sh("%s --algo dnrpa games/samegame/examples/samegame-5x5.txt "
+                        "> /dev/null 2>&1",
+                        PSOLVE_BIN),
+                     2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hdastar_watersort),
+        cmocka_unit_test(test_hdastar_npuzzle),
+        cmocka_unit_test(test_hdastar_budget),
+        cmocka_unit_test(test_farm_rows),
+        cmocka_unit_test(test_dnrpa_same_for_any_ranks),
+        cmocka_unit_test(test_dnmcs_same_for_any_ranks),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
