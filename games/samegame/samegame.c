@@ -218,16 +218,14 @@ static int colour_at(const struct sg_instance *in, const void *s, int i)
 
 /* ---- bits ---- */
 
+/* Inline and portable: without -mpopcnt, __builtin_popcountll is a call
+ * into libgcc, slower than these few instructions. */
 static inline int bit_count(uint64_t x)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
     x = x - ((x >> 1) & 0x5555555555555555u);
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
     return (int)((x * 0x0101010101010101u) >> 56);
-#endif
 }
 
 /* The index of the lowest set bit; x != 0. */
@@ -584,16 +582,15 @@ static uint64_t sg_hash(const void *p, const void *state)
  * the group so far, with a zero guard word on each side (g[-1], g[words]),
  * so spread() needs no bounds checks; [lo, hi] are the words it may touch.
  * A pass over them grows g by (at least) one step in every direction; the
- * range widens by a word when the group reaches its edge lane. Most groups
- * are a few cells in one or two words: a few passes of a few instructions.
- * The words of g outside [lo, hi] stay 0; the caller clears [lo, hi].
+ * range widens by a word when the group reaches its edge lane. The words of
+ * g outside [lo, hi] stay 0; the caller clears [lo, hi].
  */
-static int flood_plane(const struct sg_instance *in, const uint64_t *m, int w,
-                       uint64_t seed, uint64_t *g, int *lo_out, int *hi_out)
+static int flood_words(const struct sg_instance *in, const uint64_t *m, int w,
+                       uint64_t part, uint64_t *g, int *lo_out, int *hi_out)
 {
     const int L = in->lane, last = in->words - 1;
     int lo = w, hi = w;
-    g[w] = seed;
+    g[w] = part;
     for (;;) {
         if (lo > 0 && (g[lo] & in->first_lane))
             lo--;
@@ -614,6 +611,34 @@ static int flood_plane(const struct sg_instance *in, const uint64_t *m, int w,
     *lo_out = lo;
     *hi_out = hi;
     return n;
+}
+
+/* The group of `seed` (a bit of m[w]), as flood_words. Most groups are a
+ * few cells inside one word: they are filled in that word alone (a few
+ * instructions a pass), and only a group that reaches a neighbour word's
+ * cells goes on in flood_words. */
+static inline int flood_plane(const struct sg_instance *in, const uint64_t *m,
+                              int w, uint64_t seed, uint64_t *g, int *lo,
+                              int *hi)
+{
+    const int L = in->lane;
+    const uint64_t mw = m[w];
+    uint64_t x = seed;
+    for (;;) {
+        uint64_t y = (x | x << 1 | x >> 1 | shl_lane(x, L) | shr_lane(x, L)) &
+                     mw;
+        if (y == x)
+            break;
+        x = y;
+    }
+    bool left = w > 0 && ((x & in->first_lane) << (64 - L) & m[w - 1]);
+    bool right = w + 1 < in->words &&
+                 ((x & in->last_lane) >> (64 - L) & m[w + 1]);
+    if (left || right)
+        return flood_words(in, m, w, x, g, lo, hi);
+    g[w] = x;
+    *lo = *hi = w;
+    return bit_count(x);
 }
 
 /* The cells of plane m with a neighbour of their colour (in a group of at
