@@ -4,8 +4,10 @@
  * empty columns close up. A score game.
  *
  * State layout (canonical, compared with memcmp): bit planes.
- *   uint16_t cells_left;  6 bytes 0;
+ *   uint16_t cells_left, count[colours];  zeros up to a multiple of 8;
  *   uint64_t plane[colours][words]  -- plane[k-1]: the cells of colour k
+ * (count[k-1]: the cells of colour k, kept by apply for the bound and the
+ * tabu colour).
  * A column is a lane of L bits, row 0 = bit 0 = BOTTOM, where L (8, 16, 32
  * or 64) is the smallest power of two above the number of rows: every lane
  * has a spare top bit that is always 0, so shifting a whole word by one row
@@ -13,7 +15,7 @@
  * word c / (64/L). Finding a group is then a flood fill over words (shift
  * and mask, a few columns at a time), gravity a compaction of the lanes a
  * group touched, the column shift a lane move across words. A 15x15 board
- * of 5 colours is 8 + 5*4*8 = 168 bytes.
+ * of 5 colours is 16 + 5*4*8 = 176 bytes.
  *
  * A move is the index (c * rows + r) of the group's first cell in that
  * order (the lowest cell of its leftmost column), so each group has exactly
@@ -31,7 +33,6 @@
 #define SG_MAX_COLS 32
 #define SG_MAX_CELLS (SG_MAX_ROWS * SG_MAX_COLS)
 #define SG_MAX_COLORS 9
-#define SG_HEADER 8
 #define SG_MAX_WORDS SG_MAX_COLS /* 32 rows: one 64-bit lane per column */
 
 enum { SG_SHIFT_LEFT, SG_SHIFT_RIGHT, SG_SHIFT_NONE };
@@ -56,6 +57,7 @@ struct sg_instance {
     int lanes_per_word; /* 64 / L */
     int words;          /* per plane */
     uint64_t first_lane, last_lane; /* the bits of lane 0 and of the top lane */
+    size_t header;      /* bytes before the planes */
     size_t state_size;
     /* Plane bit of each cell index (word * 64 + bit), and column and row of
      * each cell index: cheaper than a division in the hot paths. */
@@ -176,9 +178,21 @@ static inline void set_cells_left(void *s, int left)
     memcpy(s, &v, sizeof v);
 }
 
+/* The cells of each colour: count[k] for k = 1..colours from the header
+ * (count[0] = 0, and 0 for colours the board never had). */
+static void count_colours(const struct sg_instance *in, const void *state,
+                          int count[SG_MAX_COLORS + 1])
+{
+    uint16_t c[SG_MAX_COLORS];
+    memcpy(c, (const unsigned char *)state + 2, sizeof c);
+    memset(count, 0, (SG_MAX_COLORS + 1) * sizeof *count);
+    for (int k = 1; k <= in->colours; k++)
+        count[k] = c[k - 1];
+}
+
 static inline size_t plane_offset(const struct sg_instance *in, int k)
 {
-    return SG_HEADER + (size_t)(k - 1) * (size_t)in->words * sizeof(uint64_t);
+    return in->header + (size_t)(k - 1) * (size_t)in->words * sizeof(uint64_t);
 }
 
 /* Colour k's plane (k = 1..colours) into words[0..words). */
@@ -218,14 +232,28 @@ static int colour_at(const struct sg_instance *in, const void *s, int i)
 
 /* ---- bits ---- */
 
-/* Inline and portable: without -mpopcnt, __builtin_popcountll is a call
- * into libgcc, slower than these few instructions. */
+/* The hot functions take the lane width L as a parameter and are inlined
+ * into one copy per width (list_groups' switch), where L is a constant and
+ * every lane shift one instruction. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SG_HOT static inline __attribute__((always_inline))
+#else
+#define SG_HOT static inline
+#endif
+
+/* Inline and portable: without -mpopcnt (or a -march that has it),
+ * __builtin_popcountll is a call into libgcc, slower than these few
+ * instructions. */
 static inline int bit_count(uint64_t x)
 {
+#if defined(__POPCNT__) /* built for a CPU with the instruction */
+    return __builtin_popcountll(x);
+#else
     x = x - ((x >> 1) & 0x5555555555555555u);
     x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
     return (int)((x * 0x0101010101010101u) >> 56);
+#endif
 }
 
 /* The index of the lowest set bit; x != 0. */
@@ -425,7 +453,8 @@ static void sg_layout(struct sg_instance *in, const uint8_t *grid)
         in->bit_of[i] = (uint16_t)((c / in->lanes_per_word) * 64 +
                                    (c % in->lanes_per_word) * in->lane + r);
     }
-    in->state_size = SG_HEADER + (size_t)in->colours * (size_t)in->words *
+    in->header = ((size_t)2 + 2 * (size_t)in->colours + 7) & ~(size_t)7;
+    in->state_size = in->header + (size_t)in->colours * (size_t)in->words *
                                      sizeof(uint64_t);
 }
 
@@ -523,7 +552,7 @@ static void *sg_load(const void *rules, const char *path, const char *text,
         ps_error_set(err, path, 0, 0, "out of memory");
         goto fail;
     }
-    int left = 0;
+    int left = 0, count[SG_MAX_COLORS + 1] = {0};
     for (int c = 0; c < cols; c++)
         for (int r = 0; r < rows; r++) {
             int v = grid[(rows - 1 - r) * cols + c], bit = in->bit_of[c * rows + r];
@@ -534,9 +563,14 @@ static void *sg_load(const void *rules, const char *path, const char *text,
             memcpy(in->start + plane_offset(in, v) +
                        (size_t)(bit >> 6) * sizeof x,
                    &x, sizeof x);
+            count[v]++;
             left++;
         }
     set_cells_left(in->start, left);
+    for (int k = 1; k <= in->colours; k++) {
+        uint16_t c = (uint16_t)count[k];
+        memcpy(in->start + 2 * (size_t)k, &c, sizeof c);
+    }
     sg_prepare_bound(in);
     free(grid);
     free(col_of_cell);
@@ -578,19 +612,18 @@ static uint64_t sg_hash(const void *p, const void *state)
 }
 
 /*
- * Group finding: a flood fill over the words of one colour's plane. g holds
- * the group so far, with a zero guard word on each side (g[-1], g[words]),
- * so spread() needs no bounds checks; [lo, hi] are the words it may touch.
- * A pass over them grows g by (at least) one step in every direction; the
- * range widens by a word when the group reaches its edge lane. The words of
- * g outside [lo, hi] stay 0; the caller clears [lo, hi].
+ * Group finding: a flood fill over the words of one colour's plane m. g
+ * holds the group so far, with a zero guard word on each side (g[-1],
+ * g[words]), so spread() needs no bounds checks; it is non-zero only in
+ * words [lo, hi]. A pass over them grows g by (at least) one step in every
+ * direction; the range widens by a word when the group reaches its edge
+ * lane. The caller clears g[lo..hi] after use.
  */
-static int flood_words(const struct sg_instance *in, const uint64_t *m, int w,
-                       uint64_t part, uint64_t *g, int *lo_out, int *hi_out)
+SG_HOT int flood_words(const struct sg_instance *in, const uint64_t *m,
+                       uint64_t *g, int *lo_io, int *hi_io, const int L)
 {
-    const int L = in->lane, last = in->words - 1;
-    int lo = w, hi = w;
-    g[w] = part;
+    const int last = in->words - 1;
+    int lo = *lo_io, hi = *hi_io;
     for (;;) {
         if (lo > 0 && (g[lo] & in->first_lane))
             lo--;
@@ -608,45 +641,77 @@ static int flood_words(const struct sg_instance *in, const uint64_t *m, int w,
     int n = 0;
     for (int i = lo; i <= hi; i++)
         n += bit_count(g[i]);
-    *lo_out = lo;
-    *hi_out = hi;
+    *lo_io = lo;
+    *hi_io = hi;
     return n;
 }
 
-/* The group of `seed` (a bit of m[w]), as flood_words. Most groups are a
- * few cells inside one word: they are filled in that word alone (a few
- * instructions a pass), and only a group that reaches a neighbour word's
- * cells goes on in flood_words. */
-static inline int flood_plane(const struct sg_instance *in, const uint64_t *m,
-                              int w, uint64_t seed, uint64_t *g, int *lo,
-                              int *hi)
+/* The cells of mw connected to x inside the word (columns of one word). */
+SG_HOT uint64_t fill_in_word(uint64_t x, uint64_t mw, const int L)
 {
-    const int L = in->lane;
-    const uint64_t mw = m[w];
-    uint64_t x = seed;
     for (;;) {
         uint64_t y = (x | x << 1 | x >> 1 | shl_lane(x, L) | shr_lane(x, L)) &
                      mw;
         if (y == x)
-            break;
+            return x;
         x = y;
     }
-    bool left = w > 0 && ((x & in->first_lane) << (64 - L) & m[w - 1]);
-    bool right = w + 1 < in->words &&
-                 ((x & in->last_lane) >> (64 - L) & m[w + 1]);
-    if (left || right)
-        return flood_words(in, m, w, x, g, lo, hi);
-    g[w] = x;
+}
+
+/* Does part x of word w touch cells of m in word w-1 / w+1? */
+SG_HOT bool joins_left(const struct sg_instance *in, const uint64_t *m, int w,
+                       uint64_t x, const int L)
+{
+    return w > 0 && ((x & in->first_lane) << (64 - L) & m[w - 1]);
+}
+
+SG_HOT bool joins_right(const struct sg_instance *in, const uint64_t *m, int w,
+                        uint64_t x, const int L)
+{
+    return w + 1 < in->words && ((x & in->last_lane) >> (64 - L) & m[w + 1]);
+}
+
+/* The group of `seed` (a bit of m[w]) into g as flood_words leaves it, and
+ * its size. Most groups lie in one word or in two (a group found from its
+ * anchor never reaches left of it): those are filled there with the words
+ * in registers; only the others go on in flood_words. */
+SG_HOT int flood_group(const struct sg_instance *in, const uint64_t *m, int w,
+                       uint64_t seed, uint64_t *g, int *lo, int *hi,
+                       const int L)
+{
+    uint64_t x0 = fill_in_word(seed, m[w], L);
     *lo = *hi = w;
-    return bit_count(x);
+    g[w] = x0;
+    if (joins_left(in, m, w, x0, L))
+        return flood_words(in, m, g, lo, hi, L);
+    if (!joins_right(in, m, w, x0, L))
+        return bit_count(x0);
+    const uint64_t m0 = m[w], m1 = m[w + 1];
+    uint64_t x1 = 0;
+    for (;;) {
+        uint64_t y1 = (x1 | x1 << 1 | x1 >> 1 | shl_lane(x1, L) |
+                       shr_lane(x1, L) | x0 >> (64 - L)) & m1;
+        uint64_t y0 = (x0 | x0 << 1 | x0 >> 1 | shl_lane(x0, L) |
+                       shr_lane(x0, L) | y1 << (64 - L)) & m0;
+        if (y0 == x0 && y1 == x1)
+            break;
+        x0 = y0;
+        x1 = y1;
+    }
+    g[w] = x0;
+    g[w + 1] = x1;
+    *hi = w + 1;
+    if (joins_left(in, m, w, x0, L) || joins_right(in, m, w + 1, x1, L))
+        return flood_words(in, m, g, lo, hi, L);
+    return bit_count(x0) + bit_count(x1);
 }
 
 /* The cells of plane m with a neighbour of their colour (in a group of at
  * least two). */
-static void paired_cells(const struct sg_instance *in, const uint64_t *m,
-                         uint64_t *out)
+SG_HOT void paired_cells(const struct sg_instance *in, const uint64_t *m,
+                         uint64_t *out, const int L)
 {
-    const int L = in->lane, W = in->words;
+    const int W = in->words;
     for (int i = 0; i < W; i++) {
         uint64_t x = m[i], prev = i > 0 ? m[i - 1] : 0,
                  next = i + 1 < W ? m[i + 1] : 0;
@@ -656,11 +721,29 @@ static void paired_cells(const struct sg_instance *in, const uint64_t *m,
 }
 
 /* Cell index of plane bit (word w, bit b). */
+SG_HOT int cell_of_bit_lanes(const struct sg_instance *in, int w, int b,
+                             const int L)
+{
+    return (w * (64 / L) + b / L) * in->rows + (b & (L - 1));
+}
+
 static inline int cell_of_bit(const struct sg_instance *in, int w, int b)
 {
-    int c = w * in->lanes_per_word + (b >> in->lane_shift);
-    return c * in->rows + (b & (in->lane - 1));
+    return cell_of_bit_lanes(in, w, b, in->lane);
 }
+
+SG_HOT int list_groups_lanes(const struct sg_instance *in, const void *state,
+                             ps_move *moves, ps_value *gains, int *sizes,
+                             uint8_t *colours, int *loose, const int L);
+
+/* One copy of a hot function per lane width, L a constant in each. */
+#define SG_BY_LANE(in, call_with_L)                                            \
+    switch ((in)->lane) {                                                      \
+    case 8: { const int L_ = 8; return call_with_L; }                          \
+    case 16: { const int L_ = 16; return call_with_L; }                        \
+    case 32: { const int L_ = 32; return call_with_L; }                        \
+    default: { const int L_ = 64; return call_with_L; }                        \
+    }
 
 /* Every group of at least min_group cells, in the order of their anchors
  * (c * rows + r): its move (the anchor), and if asked its gain, size and
@@ -673,7 +756,19 @@ static int list_groups(const struct sg_instance *in, const void *state,
                        ps_move *moves, ps_value *gains, int *sizes,
                        uint8_t *colours, int *loose)
 {
+    SG_BY_LANE(in, list_groups_lanes(in, state, moves, gains, sizes, colours,
+                                     loose, L_))
+}
+
+SG_HOT int list_groups_lanes(const struct sg_instance *in, const void *state,
+                             ps_move *moves, ps_value *gains, int *sizes,
+                             uint8_t *colours, int *loose, const int L)
+{
     const int W = in->words, min_group = (int)in->rules.min_group;
+    const bool want_about = gains || sizes || colours;
+    /* Without gains or sizes, a group's size matters only against
+     * min_group, and every group of paired cells has min_group <= 2. */
+    const bool want_size = want_about || loose || min_group > 2;
     uint64_t m[SG_MAX_WORDS], todo[SG_MAX_WORDS], anchors[SG_MAX_WORDS] = {0};
     uint64_t guarded[SG_MAX_WORDS + 2] = {0}, *g = guarded + 1;
     /* Size (low 11 bits) and colour of the group anchored at each bit; read
@@ -681,25 +776,37 @@ static int list_groups(const struct sg_instance *in, const void *state,
     uint16_t about[SG_MAX_WORDS * 64];
     for (int k = 1; k <= in->colours; k++) {
         load_plane(in, state, k, m);
+        /* singles are no group of min_group > 1: never a fill for them */
         if (min_group > 1)
-            paired_cells(in, m, todo);
+            paired_cells(in, m, todo, L);
         else
             memcpy(todo, m, (size_t)W * sizeof *m);
         int in_groups = 0;
         for (int w = 0; w < W; w++)
             while (todo[w]) {
+                /* the first cell left is its group's anchor: the group
+                 * never reaches left of it, only right */
                 uint64_t seed = todo[w] & (0 - todo[w]);
-                int lo, hi;
-                int size = flood_plane(in, m, w, seed, g, &lo, &hi);
-                for (int i = lo; i <= hi; i++) {
-                    todo[i] &= ~g[i];
-                    g[i] = 0;
+                uint64_t x = fill_in_word(seed, m[w], L);
+                int size;
+                if (!joins_right(in, m, w, x, L)) {
+                    todo[w] &= ~x;
+                    size = want_size ? bit_count(x) : min_group;
+                } else {
+                    int lo, hi;
+                    size = flood_group(in, m, w, seed, g, &lo, &hi, L);
+                    for (int i = lo; i <= hi; i++) {
+                        todo[i] &= ~g[i];
+                        g[i] = 0;
+                    }
                 }
                 if (size < min_group)
                     continue;
                 in_groups += size;
                 anchors[w] |= seed;
-                about[w * 64 + lowest_bit(seed)] = (uint16_t)(size | k << 11);
+                if (want_about)
+                    about[w * 64 + lowest_bit(seed)] =
+                        (uint16_t)(size | k << 11);
             }
         if (loose) {
             int cells = 0;
@@ -712,7 +819,7 @@ static int list_groups(const struct sg_instance *in, const void *state,
     for (int w = 0; w < W; w++)
         for (uint64_t a = anchors[w]; a; a &= a - 1) {
             int b = lowest_bit(a), size = about[w * 64 + b] & 0x7ff;
-            moves[n] = (ps_move)cell_of_bit(in, w, b);
+            moves[n] = (ps_move)cell_of_bit_lanes(in, w, b, L);
             if (gains)
                 gains[n] = sg_gain(&in->rules, size);
             if (sizes)
@@ -730,11 +837,9 @@ static int sg_moves(const void *p, const void *state, ps_move *moves,
     return list_groups(p, state, moves, gains, NULL, NULL, NULL);
 }
 
-/* The group of board cell i: its colour, its size, and its cells as a
- * plane (g, guarded as flood_plane wants, zero on entry) in words [lo, hi].
- * 0 cells if i is empty. */
-static int group_of_cell(const struct sg_instance *in, const void *state,
-                         int i, uint64_t *g, int *colour, int *lo, int *hi)
+SG_HOT int group_of_cell_lanes(const struct sg_instance *in,
+                               const void *state, int i, uint64_t *g,
+                               int *colour, int *lo, int *hi, const int L)
 {
     uint64_t m[SG_MAX_WORDS];
     int bit = in->bit_of[i];
@@ -744,7 +849,17 @@ static int group_of_cell(const struct sg_instance *in, const void *state,
     if (!*colour)
         return 0;
     load_plane(in, state, *colour, m);
-    return flood_plane(in, m, bit >> 6, (uint64_t)1 << (bit & 63), g, lo, hi);
+    return flood_group(in, m, bit >> 6, (uint64_t)1 << (bit & 63), g, lo, hi,
+                       L);
+}
+
+/* The group of board cell i: its colour, its size, and its cells as a
+ * plane (g, guarded as flood_words wants, zero on entry) in words [lo, hi].
+ * 0 cells if i is empty. */
+static int group_of_cell(const struct sg_instance *in, const void *state,
+                         int i, uint64_t *g, int *colour, int *lo, int *hi)
+{
+    SG_BY_LANE(in, group_of_cell_lanes(in, state, i, g, colour, lo, hi, L_))
 }
 
 /* The size of the group of board cell i (0 if empty), and its anchor. */
@@ -765,7 +880,8 @@ static int group_at(const struct sg_instance *in, const void *state, int i,
 /* Remove the run of `len` bits from bit p up in every lane-bounded word of
  * x[0..n) (one word per plane): the bits above it in its lane fall by len,
  * other lanes stay. Gravity, one run of a column at a time. */
-static void drop_run(uint64_t *x, int n, int stride, int p, int len, int L)
+SG_HOT void drop_run(uint64_t *x, int n, int stride, int p, int len,
+                     const int L)
 {
     const uint64_t low = bits_below(p), lane = bits_below((p / L + 1) * L);
     for (int k = 0; k < n; k++) {
@@ -777,10 +893,10 @@ static void drop_run(uint64_t *x, int n, int stride, int p, int len, int L)
 /* Remove column c from every plane of `planes` (n planes of `stride`
  * words), the columns on one side moving one lane towards it: the right
  * ones left (shift left) or the left ones right (shift right). */
-static void remove_column(const struct sg_instance *in, uint64_t *planes,
-                          int n, int stride, int c, bool left)
+SG_HOT void remove_column(const struct sg_instance *in, uint64_t *planes,
+                          int n, int stride, int c, bool left, const int L)
 {
-    const int L = in->lane, W = in->words, P = in->lanes_per_word;
+    const int W = in->words, P = 64 / L;
     const int w0 = c / P, j = c % P;
     const uint64_t below = bits_below(j * L), above = ~bits_below((j + 1) * L);
     for (int k = 0; k < n; k++) {
@@ -807,22 +923,26 @@ static void remove_column(const struct sg_instance *in, uint64_t *planes,
     }
 }
 
-static ps_value sg_apply(const void *p, const void *state, ps_move move,
-                         void *out)
+SG_HOT ps_value apply_lanes(const struct sg_instance *in, const void *state,
+                            ps_move move, void *out, const int L)
 {
-    const struct sg_instance *in = p;
-    const int W = in->words, K = in->colours, L = in->lane;
+    const int W = in->words, K = in->colours;
     uint64_t planes[SG_MAX_COLORS * SG_MAX_WORDS];
     uint64_t guarded[SG_MAX_WORDS + 2] = {0}, *g = guarded + 1;
-    memcpy(planes, (const unsigned char *)state + SG_HEADER,
-           in->state_size - SG_HEADER);
-    int colour, lo, hi;
-    int n = group_of_cell(in, state, (int)move, g, &colour, &lo, &hi);
-    if (!colour) { /* not a move: callers only apply listed or parsed ones */
+    memcpy(planes, (const unsigned char *)state + in->header,
+           in->state_size - in->header);
+    const int bit = in->bit_of[move], w0 = bit >> 6;
+    const uint64_t seed = (uint64_t)1 << (bit & 63);
+    int colour = 0;
+    while (colour < K && !(planes[colour * W + w0] & seed))
+        colour++;
+    if (colour == K) { /* not a move: callers only apply listed or parsed ones */
         memcpy(out, state, in->state_size);
         return sg_gain(&in->rules, 0);
     }
-    uint64_t *m = planes + (colour - 1) * W;
+    uint64_t *m = planes + colour * W;
+    int lo, hi;
+    int n = flood_group(in, m, w0, seed, g, &lo, &hi, L);
     for (int w = lo; w <= hi; w++)
         m[w] &= ~g[w];
 
@@ -848,22 +968,34 @@ static ps_value sg_apply(const void *p, const void *state, ps_move move,
             uint64_t occupied = 0;
             for (int k = 0; k < K; k++)
                 occupied |= planes[k * W + w];
-            for (int j = 0; j < in->lanes_per_word; j++) {
+            for (int j = 0; j < 64 / L; j++) {
                 uint64_t lane = in->first_lane << (j * L);
                 if ((g[w] & lane) && !(occupied & lane))
-                    emptied[ne++] = w * in->lanes_per_word + j;
+                    emptied[ne++] = w * (64 / L) + j;
             }
         }
         bool left = in->rules.shift == SG_SHIFT_LEFT;
         for (int e = 0; e < ne; e++)
             remove_column(in, planes, K, W, emptied[left ? ne - 1 - e : e],
-                          left);
+                          left, L);
     }
-    memset(out, 0, SG_HEADER);
-    set_cells_left(out, cells_left_of(state) - n);
-    memcpy((unsigned char *)out + SG_HEADER, planes,
-           in->state_size - SG_HEADER);
+    /* the header: cells left, and the colour's count, both n fewer */
+    uint16_t head[1 + SG_MAX_COLORS];
+    memcpy(head, state, 2 + 2 * (size_t)K);
+    head[0] = (uint16_t)(head[0] - n);
+    head[1 + colour] = (uint16_t)(head[1 + colour] - n);
+    memset(out, 0, in->header);
+    memcpy(out, head, 2 + 2 * (size_t)K);
+    memcpy((unsigned char *)out + in->header, planes,
+           in->state_size - in->header);
     return sg_gain(&in->rules, n);
+}
+
+static ps_value sg_apply(const void *p, const void *state, ps_move move,
+                         void *out)
+{
+    const struct sg_instance *in = p;
+    SG_BY_LANE(in, apply_lanes(in, state, move, out, L_))
 }
 
 static ps_value sg_end_value(const void *p, const void *state)
@@ -873,16 +1005,6 @@ static ps_value sg_end_value(const void *p, const void *state)
         return 0;
     int left = cells_left_of(state);
     return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
-}
-
-/* count[k] = the cells of colour k on the board (count[0] = 0). */
-static void count_colours(const struct sg_instance *in, const void *state,
-                          int count[SG_MAX_COLORS + 1])
-{
-    memset(count, 0, (SG_MAX_COLORS + 1) * sizeof *count);
-    for (int k = 1; k <= in->colours; k++)
-        for (int w = 0; w < in->words; w++)
-            count[k] += bit_count(plane_word(in, state, k, w));
 }
 
 /* An upper bound on the score still to come from `state`: the tabulated
