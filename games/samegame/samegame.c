@@ -3,24 +3,19 @@
  * orthogonally connected cells of one colour; it vanishes, cells fall down,
  * empty columns close up. A score game.
  *
- * State layout (canonical, compared with memcmp): bit planes.
- *   uint16_t cells_left, count[colours];  zeros up to a multiple of 8;
- *   uint64_t plane[colours][words]  -- plane[k-1]: the cells of colour k
- * (count[k-1]: the cells of colour k, kept by apply for the bound and the
- * tabu colour).
- * A column is a lane of L bits, row 0 = bit 0 = BOTTOM, where L (8, 16, 32
- * or 64) is the smallest power of two above the number of rows: every lane
- * has a spare top bit that is always 0, so shifting a whole word by one row
- * never carries a cell into the next column. Column c is lane c % (64/L) of
- * word c / (64/L). Finding a group is then a flood fill over words (shift
- * and mask, a few columns at a time), gravity a compaction of the lanes a
- * group touched, the column shift a lane move across words. A 15x15 board
- * of 5 colours is 16 + 5*4*8 = 176 bytes.
+ * State layout (canonical, compared with memcmp):
+ *   uint16_t cells_left;  uint16_t count[colours];  -- count[k-1]: colour k
+ *   uint8_t  height[cols];          -- 1 + highest non-empty row, 0 = empty
+ *   uint8_t  cell[cols * rows];     -- column-major, row 0 = BOTTOM, 0 = empty
+ * rounded up to 8 bytes with zeros; `colours` is the largest colour on the
+ * board. The counts are kept by apply, so the bound and the tabu colour
+ * read them instead of scanning the board. Column-major with the bottom first makes
+ * gravity a compaction of one contiguous run per column, and the column
+ * shift one memmove.
  *
  * A move is the index (c * rows + r) of the group's first cell in that
- * order (the lowest cell of its leftmost column), so each group has exactly
- * one move code. The text form is "row col", 0-based, row 0 = TOP, of the
- * board before the move.
+ * order, so each group has exactly one move code. The text form is
+ * "row col", 0-based, row 0 = TOP, of the board before the move.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +28,6 @@
 #define SG_MAX_COLS 32
 #define SG_MAX_CELLS (SG_MAX_ROWS * SG_MAX_COLS)
 #define SG_MAX_COLORS 9
-#define SG_MAX_WORDS SG_MAX_COLS /* 32 rows: one 64-bit lane per column */
 
 enum { SG_SHIFT_LEFT, SG_SHIFT_RIGHT, SG_SHIFT_NONE };
 enum { SG_OBJ_SCORE, SG_OBJ_CLEAR, SG_OBJ_FEWEST_LEFT };
@@ -51,17 +45,11 @@ struct sg_rules {
 struct sg_instance {
     struct sg_rules rules;
     int rows, cols, ncells;
-    int colours;        /* planes in a state: the largest colour on the board */
-    int lane;           /* L: bits per column, a power of two > rows */
-    int lane_shift;     /* log2(L) */
-    int lanes_per_word; /* 64 / L */
-    int words;          /* per plane */
-    uint64_t first_lane, last_lane; /* the bits of lane 0 and of the top lane */
-    size_t header;      /* bytes before the planes */
+    int colours;   /* counts in the header: the largest colour on the board */
+    size_t header; /* 2 + 2 * colours bytes before the heights */
     size_t state_size;
-    /* Plane bit of each cell index (word * 64 + bit), and column and row of
-     * each cell index: cheaper than a division in the hot paths. */
-    uint16_t bit_of[SG_MAX_CELLS];
+    /* Column and row of each cell index: cheaper than a division in the
+     * flood fill, the hottest loop of every playout. */
     uint8_t col_of[SG_MAX_CELLS], row_of[SG_MAX_CELLS];
     unsigned char *start; /* the initial state */
     /* For upper_bound(), filled once at load (see sg_prepare_bound):
@@ -162,140 +150,38 @@ static inline int64_t sg_gain(const struct sg_rules *r, int n)
 
 /* ---- state access ---- */
 
-/* Planes are read and written with memcpy: a state is a byte blob, and a
- * caller's buffer need not be aligned for uint64_t. The copies are a few
- * words; compilers turn them into plain loads and stores. */
-static inline int cells_left_of(const void *s)
+static inline uint16_t *cells_left_of(void *s)
 {
-    uint16_t left;
-    memcpy(&left, s, sizeof left);
-    return left;
+    return (uint16_t *)s;
 }
 
-static inline void set_cells_left(void *s, int left)
+static inline uint8_t *heights_of(const struct sg_instance *in, void *s)
 {
-    uint16_t v = (uint16_t)left;
-    memcpy(s, &v, sizeof v);
+    return (uint8_t *)s + in->header;
 }
 
-/* The cells of each colour: count[k] for k = 1..colours from the header
- * (count[0] = 0, and 0 for colours the board never had). */
-static void count_colours(const struct sg_instance *in, const void *state,
-                          int count[SG_MAX_COLORS + 1])
+static inline uint8_t *cells_of(const struct sg_instance *in, void *s)
 {
-    uint16_t c[SG_MAX_COLORS];
-    memcpy(c, (const unsigned char *)state + 2, sizeof c);
-    memset(count, 0, (SG_MAX_COLORS + 1) * sizeof *count);
-    for (int k = 1; k <= in->colours; k++)
-        count[k] = c[k - 1];
+    return (uint8_t *)s + in->header + in->cols;
 }
 
-static inline size_t plane_offset(const struct sg_instance *in, int k)
+/* The count of colour k (1..colours) in the header; memcpy, as the header's
+ * uint16_t fields need not be aligned for a caller's buffer. */
+static inline int colour_count(const void *s, int k)
 {
-    return in->header + (size_t)(k - 1) * (size_t)in->words * sizeof(uint64_t);
-}
-
-/* Colour k's plane (k = 1..colours) into words[0..words). */
-static inline void load_plane(const struct sg_instance *in, const void *s,
-                              int k, uint64_t *words)
-{
-    memcpy(words, (const unsigned char *)s + plane_offset(in, k),
-           (size_t)in->words * sizeof *words);
-}
-
-static inline uint64_t plane_word(const struct sg_instance *in, const void *s,
-                                  int k, int w)
-{
-    uint64_t x;
-    memcpy(&x, (const unsigned char *)s + plane_offset(in, k) +
-                   (size_t)w * sizeof x,
-           sizeof x);
-    return x;
-}
-
-/* Does colour k occupy cell i (c * rows + r)? */
-static inline bool cell_is(const struct sg_instance *in, const void *s, int k,
-                           int i)
-{
-    int bit = in->bit_of[i];
-    return (plane_word(in, s, k, bit >> 6) >> (bit & 63)) & 1;
-}
-
-/* The colour of cell i, 0 if empty. */
-static int colour_at(const struct sg_instance *in, const void *s, int i)
-{
-    for (int k = 1; k <= in->colours; k++)
-        if (cell_is(in, s, k, i))
-            return k;
-    return 0;
-}
-
-/* ---- bits ---- */
-
-/* The hot functions take the lane width L as a parameter and are inlined
- * into one copy per width (list_groups' switch), where L is a constant and
- * every lane shift one instruction. */
-#if defined(__GNUC__) || defined(__clang__)
-#define SG_HOT static inline __attribute__((always_inline))
-#else
-#define SG_HOT static inline
-#endif
-
-/* Inline and portable: without -mpopcnt (or a -march that has it),
- * __builtin_popcountll is a call into libgcc, slower than these few
- * instructions. */
-static inline int bit_count(uint64_t x)
-{
-#if defined(__POPCNT__) /* built for a CPU with the instruction */
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555u);
-    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
-    return (int)((x * 0x0101010101010101u) >> 56);
-#endif
-}
-
-/* The index of the lowest set bit; x != 0. */
-static inline int lowest_bit(uint64_t x)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(x);
-#else
-    int n = 0;
-    while (!(x & 1)) {
-        x >>= 1;
-        n++;
-    }
+    uint16_t n;
+    memcpy(&n, (const unsigned char *)s + 2 * (size_t)k, sizeof n);
     return n;
-#endif
 }
 
-/* The bits below bit n, n = 0..64. */
-static inline uint64_t bits_below(int n)
+static inline void set_colour_count(void *s, int k, int n)
 {
-    return n >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+    uint16_t v = (uint16_t)n;
+    memcpy((unsigned char *)s + 2 * (size_t)k, &v, sizeof v);
 }
 
-/* Shifts by one lane, n = L = 1..64 (a shift by 64 would be undefined). */
-static inline uint64_t shl_lane(uint64_t x, int n)
-{
-    return (x << (n - 1)) << 1;
-}
-
-static inline uint64_t shr_lane(uint64_t x, int n)
-{
-    return (x >> (n - 1)) >> 1;
-}
-
-/* The cells of plane m (word w, its neighbours' words prev and next) next
- * to a cell of x, and x: one step of a flood fill. The spare top bit of
- * every lane keeps the row shifts inside their column. */
-static inline uint64_t spread(uint64_t x, uint64_t prev, uint64_t next, int L)
-{
-    return x | x << 1 | x >> 1 | shl_lane(x, L) | shr_lane(x, L) |
-           prev >> (64 - L) | next << (64 - L);
-}
+#define C_HEIGHTS(in, s) heights_of((in), (void *)(s))
+#define C_CELLS(in, s) cells_of((in), (void *)(s))
 
 /* ---- parsing ---- */
 
@@ -429,35 +315,6 @@ static void sg_prepare_bound(struct sg_instance *in)
     }
 }
 
-/* The bit-plane layout of a rows x cols board whose largest colour is in
- * grid (see the top of the file). */
-static void sg_layout(struct sg_instance *in, const uint8_t *grid)
-{
-    const int R = in->rows;
-    in->colours = 0;
-    for (int i = 0; i < in->ncells; i++)
-        if (grid[i] > in->colours)
-            in->colours = grid[i];
-    in->lane_shift = 3;
-    while ((1 << in->lane_shift) <= R)
-        in->lane_shift++;
-    in->lane = 1 << in->lane_shift;
-    in->lanes_per_word = 64 / in->lane;
-    in->words = (in->cols + in->lanes_per_word - 1) / in->lanes_per_word;
-    in->first_lane = bits_below(in->lane);
-    in->last_lane = in->first_lane << (64 - in->lane);
-    for (int i = 0; i < in->ncells; i++) {
-        int c = i / R, r = i % R;
-        in->col_of[i] = (uint8_t)c;
-        in->row_of[i] = (uint8_t)r;
-        in->bit_of[i] = (uint16_t)((c / in->lanes_per_word) * 64 +
-                                   (c % in->lanes_per_word) * in->lane + r);
-    }
-    in->header = ((size_t)2 + 2 * (size_t)in->colours + 7) & ~(size_t)7;
-    in->state_size = in->header + (size_t)in->colours * (size_t)in->words *
-                                     sizeof(uint64_t);
-}
-
 static void *sg_load(const void *rules, const char *path, const char *text,
                      size_t len, struct ps_error *err)
 {
@@ -543,34 +400,40 @@ static void *sg_load(const void *rules, const char *path, const char *text,
     in->rows = rows;
     in->cols = cols;
     in->ncells = rows * cols;
+    for (int i = 0; i < in->ncells; i++) {
+        in->col_of[i] = (uint8_t)(i / rows);
+        in->row_of[i] = (uint8_t)(i % rows);
+    }
     if (!check_settled(in, grid, line_of_row, col_of_cell, path, err))
         goto fail;
 
-    sg_layout(in, grid);
+    in->colours = 0;
+    for (int i = 0; i < in->ncells; i++)
+        if (grid[i] > in->colours)
+            in->colours = grid[i];
+    in->header = 2 + 2 * (size_t)in->colours;
+    in->state_size = (in->header + (size_t)cols + (size_t)in->ncells + 7) &
+                     ~(size_t)7;
     in->start = calloc(1, in->state_size);
     if (!in->start) {
         ps_error_set(err, path, 0, 0, "out of memory");
         goto fail;
     }
+    uint8_t *h = heights_of(in, in->start), *cell = cells_of(in, in->start);
     int left = 0, count[SG_MAX_COLORS + 1] = {0};
     for (int c = 0; c < cols; c++)
         for (int r = 0; r < rows; r++) {
-            int v = grid[(rows - 1 - r) * cols + c], bit = in->bit_of[c * rows + r];
-            if (!v)
-                continue;
-            uint64_t x = plane_word(in, in->start, v, bit >> 6) |
-                         (uint64_t)1 << (bit & 63);
-            memcpy(in->start + plane_offset(in, v) +
-                       (size_t)(bit >> 6) * sizeof x,
-                   &x, sizeof x);
-            count[v]++;
-            left++;
+            uint8_t v = grid[(rows - 1 - r) * cols + c];
+            cell[c * rows + r] = v;
+            if (v) {
+                h[c] = (uint8_t)(r + 1);
+                count[v]++;
+                left++;
+            }
         }
-    set_cells_left(in->start, left);
-    for (int k = 1; k <= in->colours; k++) {
-        uint16_t c = (uint16_t)count[k];
-        memcpy(in->start + 2 * (size_t)k, &c, sizeof c);
-    }
+    *cells_left_of(in->start) = (uint16_t)left;
+    for (int k = 1; k <= in->colours; k++)
+        set_colour_count(in->start, k, count[k]);
     sg_prepare_bound(in);
     free(grid);
     free(col_of_cell);
@@ -612,390 +475,225 @@ static uint64_t sg_hash(const void *p, const void *state)
 }
 
 /*
- * Group finding: a flood fill over the words of one colour's plane m. g
- * holds the group so far, with a zero guard word on each side (g[-1],
- * g[words]), so spread() needs no bounds checks; it is non-zero only in
- * words [lo, hi]. A pass over them grows g by (at least) one step in every
- * direction; the range widens by a word when the group reaches its edge
- * lane. The caller clears g[lo..hi] after use.
+ * Group finding works on a padded copy of the board: each column gets one
+ * empty sentinel cell on top, and an empty column stands left and right of
+ * the board. Every neighbour of a board cell then exists, and an empty
+ * neighbour (0) never matches a colour, so the flood fill needs no bounds
+ * checks. A visited cell is marked by setting bit 7, so it no longer matches
+ * its colour either: no separate "seen" array. Stride: rows + 1.
  */
-SG_HOT int flood_words(const struct sg_instance *in, const uint64_t *m,
-                       uint64_t *g, int *lo_io, int *hi_io, const int L)
+#define SG_PAD_SIZE ((SG_MAX_COLS + 2) * (SG_MAX_ROWS + 1))
+#define SG_VISITED 0x80
+
+static void pad_board(const struct sg_instance *in, const void *state,
+                      uint8_t *pad)
 {
-    const int last = in->words - 1;
-    int lo = *lo_io, hi = *hi_io;
-    for (;;) {
-        if (lo > 0 && (g[lo] & in->first_lane))
-            lo--;
-        if (hi < last && (g[hi] & in->last_lane))
-            hi++;
-        uint64_t grew = 0;
-        for (int i = lo; i <= hi; i++) {
-            uint64_t x = g[i], y = spread(x, g[i - 1], g[i + 1], L) & m[i];
-            grew |= x ^ y;
-            g[i] = y;
-        }
-        if (!grew)
-            break;
+    const int R = in->rows, S = R + 1;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    memset(pad, 0, (size_t)(in->cols + 2) * (size_t)S);
+    (void)height; /* cells above a column's height are 0 in every state */
+    for (int c = 0; c < in->cols; c++) {
+        uint8_t *dst = pad + (c + 1) * S;
+        const uint8_t *src = cell + c * R;
+        for (int r = 0; r < R; r++)
+            dst[r] = src[r];
     }
-    int n = 0;
-    for (int i = lo; i <= hi; i++)
-        n += bit_count(g[i]);
-    *lo_io = lo;
-    *hi_io = hi;
+}
+
+/* Mark the group of padded cell `start`; write its padded indices to `list`
+ * if not NULL; return its size. */
+static int flood_padded(uint8_t *pad, int stride, int start, uint16_t *list)
+{
+    uint16_t stack[SG_MAX_CELLS];
+    const uint8_t colour = pad[start];
+    int sp = 0, n = 0;
+    pad[start] |= SG_VISITED;
+    stack[sp++] = (uint16_t)start;
+    while (sp) {
+        int p = stack[--sp];
+        if (list)
+            list[n] = (uint16_t)p;
+        n++;
+#define SG_VISIT(q)                                                            \
+    if (pad[q] == colour) {                                                    \
+        pad[q] |= SG_VISITED;                                                  \
+        stack[sp++] = (uint16_t)(q);                                           \
+    }
+        SG_VISIT(p + 1)
+        SG_VISIT(p - 1)
+        SG_VISIT(p + stride)
+        SG_VISIT(p - stride)
+#undef SG_VISIT
+    }
     return n;
 }
 
-/* The cells of mw connected to x inside the word (columns of one word). */
-SG_HOT uint64_t fill_in_word(uint64_t x, uint64_t mw, const int L)
+/* The group of board cell i (c*rows + r): its size, and if `cells` is not
+ * NULL its cell indices. */
+static int group_at(const struct sg_instance *in, const void *state, int i,
+                    uint16_t *cells)
 {
-    for (;;) {
-        uint64_t y = (x | x << 1 | x >> 1 | shl_lane(x, L) | shr_lane(x, L)) &
-                     mw;
-        if (y == x)
-            return x;
-        x = y;
+    uint8_t pad[SG_PAD_SIZE];
+    const int S = in->rows + 1;
+    const int c = in->col_of[i], r = in->row_of[i];
+    pad_board(in, state, pad);
+    int n = flood_padded(pad, S, (c + 1) * S + r, cells);
+    for (int k = 0; cells && k < n; k++) {
+        int pc = cells[k] / S - 1; /* off the hot path: a division is fine */
+        cells[k] = (uint16_t)(pc * in->rows + cells[k] % S);
     }
+    return n;
 }
 
-/* Does part x of word w touch cells of m in word w-1 / w+1? */
-SG_HOT bool joins_left(const struct sg_instance *in, const uint64_t *m, int w,
-                       uint64_t x, const int L)
-{
-    return w > 0 && ((x & in->first_lane) << (64 - L) & m[w - 1]);
-}
-
-SG_HOT bool joins_right(const struct sg_instance *in, const uint64_t *m, int w,
-                        uint64_t x, const int L)
-{
-    return w + 1 < in->words && ((x & in->last_lane) >> (64 - L) & m[w + 1]);
-}
-
-/* The group of `seed` (a bit of m[w]) into g as flood_words leaves it, and
- * its size. Most groups lie in one word or in two (a group found from its
- * anchor never reaches left of it): those are filled there with the words
- * in registers; only the others go on in flood_words. */
-SG_HOT int flood_group(const struct sg_instance *in, const uint64_t *m, int w,
-                       uint64_t seed, uint64_t *g, int *lo, int *hi,
-                       const int L)
-{
-    uint64_t x0 = fill_in_word(seed, m[w], L);
-    *lo = *hi = w;
-    g[w] = x0;
-    if (joins_left(in, m, w, x0, L))
-        return flood_words(in, m, g, lo, hi, L);
-    if (!joins_right(in, m, w, x0, L))
-        return bit_count(x0);
-    const uint64_t m0 = m[w], m1 = m[w + 1];
-    uint64_t x1 = 0;
-    for (;;) {
-        uint64_t y1 = (x1 | x1 << 1 | x1 >> 1 | shl_lane(x1, L) |
-                       shr_lane(x1, L) | x0 >> (64 - L)) & m1;
-        uint64_t y0 = (x0 | x0 << 1 | x0 >> 1 | shl_lane(x0, L) |
-                       shr_lane(x0, L) | y1 << (64 - L)) & m0;
-        if (y0 == x0 && y1 == x1)
-            break;
-        x0 = y0;
-        x1 = y1;
-    }
-    g[w] = x0;
-    g[w + 1] = x1;
-    *hi = w + 1;
-    if (joins_left(in, m, w, x0, L) || joins_right(in, m, w + 1, x1, L))
-        return flood_words(in, m, g, lo, hi, L);
-    return bit_count(x0) + bit_count(x1);
-}
-
-/* The cells of plane m with a neighbour of their colour (in a group of at
- * least two). */
-SG_HOT void paired_cells(const struct sg_instance *in, const uint64_t *m,
-                         uint64_t *out, const int L)
-{
-    const int W = in->words;
-    for (int i = 0; i < W; i++) {
-        uint64_t x = m[i], prev = i > 0 ? m[i - 1] : 0,
-                 next = i + 1 < W ? m[i + 1] : 0;
-        out[i] = x & (x << 1 | x >> 1 | shl_lane(x, L) | shr_lane(x, L) |
-                      prev >> (64 - L) | next << (64 - L));
-    }
-}
-
-/* Cell index of plane bit (word w, bit b). */
-SG_HOT int cell_of_bit_lanes(const struct sg_instance *in, int w, int b,
-                             const int L)
-{
-    return (w * (64 / L) + b / L) * in->rows + (b & (L - 1));
-}
-
-static inline int cell_of_bit(const struct sg_instance *in, int w, int b)
-{
-    return cell_of_bit_lanes(in, w, b, in->lane);
-}
-
-SG_HOT int list_groups_lanes(const struct sg_instance *in, const void *state,
-                             ps_move *moves, ps_value *gains, int *sizes,
-                             uint8_t *colours, int *loose, const int L);
-
-/* One copy of a hot function per lane width, L a constant in each. */
-#define SG_BY_LANE(in, call_with_L)                                            \
-    switch ((in)->lane) {                                                      \
-    case 8: { const int L_ = 8; return call_with_L; }                          \
-    case 16: { const int L_ = 16; return call_with_L; }                        \
-    case 32: { const int L_ = 32; return call_with_L; }                        \
-    default: { const int L_ = 64; return call_with_L; }                        \
-    }
-
-/* Every group of at least min_group cells, in the order of their anchors
- * (c * rows + r): its move (the anchor), and if asked its gain, size and
- * colour. If `loose` is not NULL, loose[k] counts the cells of colour k in
- * no such group. The hot loop of playouts, and of beam's evaluation.
- * Colour by colour: each group is found from its anchor (the first cell of
- * the colour not yet in a group, in plane order = cell order), flooded, and
- * noted at its anchor's bit; then the anchors are read off in order. */
+/* Every group of at least min_group cells: its move (the anchor cell), and
+ * if asked its gain and its size. If `loose` is not NULL, loose[k] counts
+ * the cells of colour k in no group. The hot loop of playouts, and of
+ * beam's evaluation. */
 static int list_groups(const struct sg_instance *in, const void *state,
-                       ps_move *moves, ps_value *gains, int *sizes,
-                       uint8_t *colours, int *loose)
+                       ps_move *moves, ps_value *gains, int *sizes, int *loose)
 {
-    SG_BY_LANE(in, list_groups_lanes(in, state, moves, gains, sizes, colours,
-                                     loose, L_))
-}
-
-SG_HOT int list_groups_lanes(const struct sg_instance *in, const void *state,
-                             ps_move *moves, ps_value *gains, int *sizes,
-                             uint8_t *colours, int *loose, const int L)
-{
-    const int W = in->words, min_group = (int)in->rules.min_group;
-    const bool want_about = gains || sizes || colours;
-    /* Without gains or sizes, a group's size matters only against
-     * min_group, and every group of paired cells has min_group <= 2. */
-    const bool want_size = want_about || loose || min_group > 2;
-    uint64_t m[SG_MAX_WORDS], todo[SG_MAX_WORDS], anchors[SG_MAX_WORDS] = {0};
-    uint64_t guarded[SG_MAX_WORDS + 2] = {0}, *g = guarded + 1;
-    /* Size (low 11 bits) and colour of the group anchored at each bit; read
-     * only where `anchors` has a bit. */
-    uint16_t about[SG_MAX_WORDS * 64];
-    for (int k = 1; k <= in->colours; k++) {
-        load_plane(in, state, k, m);
-        /* singles are no group of min_group > 1: never a fill for them */
-        if (min_group > 1)
-            paired_cells(in, m, todo, L);
-        else
-            memcpy(todo, m, (size_t)W * sizeof *m);
-        int in_groups = 0;
-        for (int w = 0; w < W; w++)
-            while (todo[w]) {
-                /* the first cell left is its group's anchor: the group
-                 * never reaches left of it, only right */
-                uint64_t seed = todo[w] & (0 - todo[w]);
-                uint64_t x = fill_in_word(seed, m[w], L);
-                int size;
-                if (!joins_right(in, m, w, x, L)) {
-                    todo[w] &= ~x;
-                    size = want_size ? bit_count(x) : min_group;
-                } else {
-                    int lo, hi;
-                    size = flood_group(in, m, w, seed, g, &lo, &hi, L);
-                    for (int i = lo; i <= hi; i++) {
-                        todo[i] &= ~g[i];
-                        g[i] = 0;
-                    }
-                }
-                if (size < min_group)
-                    continue;
-                in_groups += size;
-                anchors[w] |= seed;
-                if (want_about)
-                    about[w * 64 + lowest_bit(seed)] =
-                        (uint16_t)(size | k << 11);
+    const uint8_t *height = C_HEIGHTS(in, state);
+    const int R = in->rows, S = R + 1, C = in->cols;
+    const int min_group = (int)in->rules.min_group;
+    uint8_t pad[SG_PAD_SIZE];
+    pad_board(in, state, pad);
+    int n = 0;
+    for (int c = 0; c < C; c++) {
+        const int h = height[c];
+        for (int r = 0, q = (c + 1) * S; r < h; r++, q++) {
+            const uint8_t colour = pad[q];
+            if (colour == 0 || (colour & SG_VISITED))
+                continue;
+            /* Most cells are singles: skip the fill when no neighbour above
+             * or to the right shares the colour (a matching neighbour below
+             * or to the left would have marked this cell already). */
+            int size = min_group > 1 && pad[q + 1] != colour &&
+                               pad[q + S] != colour
+                           ? 1
+                           : flood_padded(pad, S, q, NULL);
+            if (size < min_group) {
+                if (loose)
+                    loose[colour] += size;
+            } else {
+                moves[n] = (ps_move)(c * R + r);
+                if (gains)
+                    gains[n] = sg_gain(&in->rules, size);
+                if (sizes)
+                    sizes[n] = size;
+                n++;
             }
-        if (loose) {
-            int cells = 0;
-            for (int w = 0; w < W; w++)
-                cells += bit_count(m[w]);
-            loose[k] += cells - in_groups;
         }
     }
-    int n = 0;
-    for (int w = 0; w < W; w++)
-        for (uint64_t a = anchors[w]; a; a &= a - 1) {
-            int b = lowest_bit(a), size = about[w * 64 + b] & 0x7ff;
-            moves[n] = (ps_move)cell_of_bit_lanes(in, w, b, L);
-            if (gains)
-                gains[n] = sg_gain(&in->rules, size);
-            if (sizes)
-                sizes[n] = size;
-            if (colours)
-                colours[n] = (uint8_t)(about[w * 64 + b] >> 11);
-            n++;
-        }
     return n;
 }
 
 static int sg_moves(const void *p, const void *state, ps_move *moves,
                     ps_value *gains)
 {
-    return list_groups(p, state, moves, gains, NULL, NULL, NULL);
+    return list_groups(p, state, moves, gains, NULL, NULL);
 }
 
-SG_HOT int group_of_cell_lanes(const struct sg_instance *in,
-                               const void *state, int i, uint64_t *g,
-                               int *colour, int *lo, int *hi, const int L)
+/* Erase the group of cell `start` in a state being built, returning its
+ * size and the range of columns it touched. Erasing as it goes doubles as
+ * the visited mark (an erased cell no longer matches the colour), and it
+ * works on the state itself: a search makes many children, and padding the
+ * board for each (as sg_moves does once per node) would cost more than the
+ * bounds checks. */
+static int erase_group(const struct sg_instance *in, uint8_t *cell,
+                       const uint8_t *height, int start, int *cmin, int *cmax)
 {
-    uint64_t m[SG_MAX_WORDS];
-    int bit = in->bit_of[i];
-    *colour = colour_at(in, state, i);
-    *lo = 0;
-    *hi = -1;
-    if (!*colour)
-        return 0;
-    load_plane(in, state, *colour, m);
-    return flood_group(in, m, bit >> 6, (uint64_t)1 << (bit & 63), g, lo, hi,
-                       L);
-}
-
-/* The group of board cell i: its colour, its size, and its cells as a
- * plane (g, guarded as flood_words wants, zero on entry) in words [lo, hi].
- * 0 cells if i is empty. */
-static int group_of_cell(const struct sg_instance *in, const void *state,
-                         int i, uint64_t *g, int *colour, int *lo, int *hi)
-{
-    SG_BY_LANE(in, group_of_cell_lanes(in, state, i, g, colour, lo, hi, L_))
-}
-
-/* The size of the group of board cell i (0 if empty), and its anchor. */
-static int group_at(const struct sg_instance *in, const void *state, int i,
-                    int *anchor)
-{
-    uint64_t guarded[SG_MAX_WORDS + 2] = {0}, *g = guarded + 1;
-    int colour, lo, hi;
-    int n = group_of_cell(in, state, i, g, &colour, &lo, &hi);
-    for (int w = lo; w <= hi && anchor; w++)
-        if (g[w]) {
-            *anchor = cell_of_bit(in, w, lowest_bit(g[w]));
-            break;
-        }
+    const int R = in->rows, C = in->cols;
+    const uint8_t colour = cell[start];
+    uint16_t stack[SG_MAX_CELLS];
+    int sp = 0, n = 0;
+    cell[start] = 0;
+    stack[sp++] = (uint16_t)start;
+    *cmin = C;
+    *cmax = -1;
+    while (sp) {
+        int i = stack[--sp], c = in->col_of[i], r = in->row_of[i];
+        n++;
+        if (c < *cmin)
+            *cmin = c;
+        if (c > *cmax)
+            *cmax = c;
+#define SG_ERASE(cond, q)                                                      \
+    if ((cond) && cell[q] == colour) {                                         \
+        cell[q] = 0;                                                           \
+        stack[sp++] = (uint16_t)(q);                                           \
+    }
+        SG_ERASE(r + 1 < height[c], i + 1)
+        SG_ERASE(r > 0, i - 1)
+        SG_ERASE(c + 1 < C && r < height[c + 1], i + R)
+        SG_ERASE(c > 0 && r < height[c - 1], i - R)
+#undef SG_ERASE
+    }
     return n;
-}
-
-/* Remove the run of `len` bits from bit p up in every lane-bounded word of
- * x[0..n) (one word per plane): the bits above it in its lane fall by len,
- * other lanes stay. Gravity, one run of a column at a time. */
-SG_HOT void drop_run(uint64_t *x, int n, int stride, int p, int len,
-                     const int L)
-{
-    const uint64_t low = bits_below(p), lane = bits_below((p / L + 1) * L);
-    for (int k = 0; k < n; k++) {
-        uint64_t v = x[k * stride];
-        x[k * stride] = (v & low) | (((v & lane) >> len) & ~low) | (v & ~lane);
-    }
-}
-
-/* Remove column c from every plane of `planes` (n planes of `stride`
- * words), the columns on one side moving one lane towards it: the right
- * ones left (shift left) or the left ones right (shift right). */
-SG_HOT void remove_column(const struct sg_instance *in, uint64_t *planes,
-                          int n, int stride, int c, bool left, const int L)
-{
-    const int W = in->words, P = 64 / L;
-    const int w0 = c / P, j = c % P;
-    const uint64_t below = bits_below(j * L), above = ~bits_below((j + 1) * L);
-    for (int k = 0; k < n; k++) {
-        uint64_t *x = planes + k * stride;
-        if (left) {
-            /* words w0..W-1 move down one lane, each taking the next one's
-             * lane 0 into its top lane */
-            for (int w = w0; w < W; w++) {
-                uint64_t next = w + 1 < W ? x[w + 1] : 0;
-                uint64_t v = x[w], keep = w == w0 ? below : 0;
-                x[w] = (v & keep) | (shr_lane(v, L) & ~keep) | next << (64 - L);
-            }
-        } else {
-            /* words w0..0 move up one lane, each taking the previous
-             * one's top lane into its lane 0 */
-            for (int w = w0; w >= 0; w--) {
-                uint64_t prev = w > 0 ? x[w - 1] : 0;
-                uint64_t v = x[w];
-                x[w] = w == w0 ? (v & above) | shl_lane(v & below, L)
-                               : shl_lane(v, L);
-                x[w] |= prev >> (64 - L);
-            }
-        }
-    }
-}
-
-SG_HOT ps_value apply_lanes(const struct sg_instance *in, const void *state,
-                            ps_move move, void *out, const int L)
-{
-    const int W = in->words, K = in->colours;
-    uint64_t planes[SG_MAX_COLORS * SG_MAX_WORDS];
-    uint64_t guarded[SG_MAX_WORDS + 2] = {0}, *g = guarded + 1;
-    memcpy(planes, (const unsigned char *)state + in->header,
-           in->state_size - in->header);
-    const int bit = in->bit_of[move], w0 = bit >> 6;
-    const uint64_t seed = (uint64_t)1 << (bit & 63);
-    int colour = 0;
-    while (colour < K && !(planes[colour * W + w0] & seed))
-        colour++;
-    if (colour == K) { /* not a move: callers only apply listed or parsed ones */
-        memcpy(out, state, in->state_size);
-        return sg_gain(&in->rules, 0);
-    }
-    uint64_t *m = planes + colour * W;
-    int lo, hi;
-    int n = flood_group(in, m, w0, seed, g, &lo, &hi, L);
-    for (int w = lo; w <= hi; w++)
-        m[w] &= ~g[w];
-
-    /* Gravity: in each word the group touched, drop each of its vertical
-     * runs (lowest first; the mask of holes falls with the cells, so the
-     * next run is again the lowest). */
-    if (in->rules.gravity)
-        for (int w = lo; w <= hi; w++) {
-            uint64_t holes = g[w];
-            while (holes) {
-                int b = lowest_bit(holes), len = lowest_bit(~(holes >> b));
-                drop_run(planes + w, K, W, b, len, L);
-                drop_run(&holes, 1, 0, b, len, L);
-            }
-        }
-
-    /* Close up the columns the group emptied, keeping the order of the
-     * others. Left: the highest first, so the lower ones stay in place;
-     * right: the lowest first. */
-    if (in->rules.shift != SG_SHIFT_NONE) {
-        int emptied[SG_MAX_COLS], ne = 0;
-        for (int w = lo; w <= hi; w++) {
-            uint64_t occupied = 0;
-            for (int k = 0; k < K; k++)
-                occupied |= planes[k * W + w];
-            for (int j = 0; j < 64 / L; j++) {
-                uint64_t lane = in->first_lane << (j * L);
-                if ((g[w] & lane) && !(occupied & lane))
-                    emptied[ne++] = w * (64 / L) + j;
-            }
-        }
-        bool left = in->rules.shift == SG_SHIFT_LEFT;
-        for (int e = 0; e < ne; e++)
-            remove_column(in, planes, K, W, emptied[left ? ne - 1 - e : e],
-                          left, L);
-    }
-    /* the header: cells left, and the colour's count, both n fewer */
-    uint16_t head[1 + SG_MAX_COLORS];
-    memcpy(head, state, 2 + 2 * (size_t)K);
-    head[0] = (uint16_t)(head[0] - n);
-    head[1 + colour] = (uint16_t)(head[1 + colour] - n);
-    memset(out, 0, in->header);
-    memcpy(out, head, 2 + 2 * (size_t)K);
-    memcpy((unsigned char *)out + in->header, planes,
-           in->state_size - in->header);
-    return sg_gain(&in->rules, n);
 }
 
 static ps_value sg_apply(const void *p, const void *state, ps_move move,
                          void *out)
 {
     const struct sg_instance *in = p;
-    SG_BY_LANE(in, apply_lanes(in, state, move, out, L_))
+    const int R = in->rows, C = in->cols;
+    memcpy(out, state, in->state_size);
+    uint8_t *cell = cells_of(in, out), *height = heights_of(in, out);
+    int cmin, cmax, colour = cell[move];
+    int n = erase_group(in, cell, height, (int)move, &cmin, &cmax);
+    *cells_left_of(out) = (uint16_t)(*cells_left_of(out) - n);
+    if (colour)
+        set_colour_count(out, colour, colour_count(out, colour) - n);
+
+    /* Gravity (or, without it, only the new height) in touched columns. */
+    for (int c = cmin; c <= cmax; c++) {
+        uint8_t *col = cell + c * R;
+        int h = height[c], w = 0;
+        if (in->rules.gravity) {
+            for (int r = 0; r < h; r++)
+                if (col[r])
+                    col[w++] = col[r];
+            memset(col + w, 0, (size_t)(h - w));
+        } else {
+            for (int r = 0; r < h; r++)
+                if (col[r])
+                    w = r + 1;
+        }
+        height[c] = (uint8_t)w;
+    }
+
+    /* Close up empty columns, keeping the order of the others. */
+    if (in->rules.shift == SG_SHIFT_LEFT) {
+        int dst = cmin;
+        for (int c = cmin; c < C; c++) {
+            if (!height[c])
+                continue;
+            if (dst != c) {
+                memcpy(cell + dst * R, cell + c * R, (size_t)R);
+                height[dst] = height[c];
+            }
+            dst++;
+        }
+        if (dst < C) {
+            memset(cell + dst * R, 0, (size_t)(C - dst) * (size_t)R);
+            memset(height + dst, 0, (size_t)(C - dst));
+        }
+    } else if (in->rules.shift == SG_SHIFT_RIGHT) {
+        int dst = cmax;
+        for (int c = cmax; c >= 0; c--) {
+            if (!height[c])
+                continue;
+            if (dst != c) {
+                memcpy(cell + dst * R, cell + c * R, (size_t)R);
+                height[dst] = height[c];
+            }
+            dst--;
+        }
+        if (dst >= 0) {
+            memset(cell, 0, (size_t)(dst + 1) * (size_t)R);
+            memset(height, 0, (size_t)(dst + 1));
+        }
+    }
+    return sg_gain(&in->rules, n);
 }
 
 static ps_value sg_end_value(const void *p, const void *state)
@@ -1003,8 +701,18 @@ static ps_value sg_end_value(const void *p, const void *state)
     const struct sg_instance *in = p;
     if (in->rules.objective != SG_OBJ_SCORE)
         return 0;
-    int left = cells_left_of(state);
+    int left = *cells_left_of((void *)state);
     return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
+}
+
+/* count[k] = the cells of colour k on the board, from the header
+ * (count[0] = 0, and 0 for colours above the board's largest). */
+static void count_colours(const struct sg_instance *in, const void *state,
+                          int count[SG_MAX_COLORS + 1])
+{
+    memset(count, 0, (SG_MAX_COLORS + 1) * sizeof *count);
+    for (int k = 1; k <= in->colours; k++)
+        count[k] = colour_count(state, k);
 }
 
 /* An upper bound on the score still to come from `state`: the tabulated
@@ -1035,12 +743,13 @@ static void sg_print_state(const void *p, const void *state, FILE *out,
                            bool ansi)
 {
     const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
     /* Background colours for 1..9: red green blue yellow magenta, ... */
     static const int bg[10] = {0, 41, 42, 44, 43, 45, 46, 101, 105, 47};
     for (int top = 0; top < in->rows; top++) {
         int r = in->rows - 1 - top;
         for (int c = 0; c < in->cols; c++) {
-            int v = colour_at(in, state, c * in->rows + r);
+            uint8_t v = cell[c * in->rows + r];
             if (ansi && v)
                 fprintf(out, "\x1b[%d;30m%d\x1b[0m", bg[v], v);
             else
@@ -1072,16 +781,22 @@ static bool sg_parse_move(const void *p, const void *state, const char *text,
         return ps_error_set(err, NULL, 0, 0,
                             "cell (%d, %d) is outside the %dx%d board", row,
                             col, in->rows, in->cols);
-    int i = col * in->rows + (in->rows - 1 - row), first = i;
-    int n = group_at(in, state, i, &first);
-    if (n == 0)
+    const uint8_t *cell = C_CELLS(in, state);
+    int i = col * in->rows + (in->rows - 1 - row);
+    if (!cell[i])
         return ps_error_set(err, NULL, 0, 0, "cell (%d, %d) is empty", row, col);
+    uint16_t list[SG_MAX_CELLS];
+    int n = group_at(in, state, i, list);
     if (n < in->rules.min_group)
         return ps_error_set(err, NULL, 0, 0,
                             "the group at (%d, %d) has %d cell%s; at least %d "
                             "are needed",
                             row, col, n, n == 1 ? "" : "s",
                             (int)in->rules.min_group);
+    int first = list[0];
+    for (int k = 1; k < n; k++)
+        if (list[k] < first)
+            first = list[k];
     *move = (ps_move)first;
     return true;
 }
@@ -1090,15 +805,16 @@ static void sg_describe_move(const void *p, const void *state, ps_move move,
                              char *buf, size_t len)
 {
     const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
     int n = group_at(in, state, (int)move, NULL);
-    snprintf(buf, len, "group %d colour %d", n, colour_at(in, state, (int)move));
+    snprintf(buf, len, "group %d colour %d", n, cell[move]);
 }
 
 static int sg_facts(const void *p, const void *state, struct ps_fact *out,
                     int max)
 {
     (void)p;
-    int left = cells_left_of(state);
+    int left = *cells_left_of((void *)state);
     if (max < 2)
         return 0;
     out[0] = (struct ps_fact){"cells_left", left};
@@ -1131,15 +847,16 @@ static int sg_choose_tabu(const void *p, const void *state,
 {
     const struct sg_instance *in = p;
     (void)gains;
+    const uint8_t *cell = C_CELLS(in, state);
     int tabu = most_frequent_colour(in, state);
     int allowed = 0;
     for (int i = 0; i < n; i++)
-        allowed += !cell_is(in, state, tabu, (int)moves[i]);
+        allowed += cell[moves[i]] != tabu;
     if (allowed == 0)
         return (int)ps_rng_below(rng, (uint32_t)n);
     int k = (int)ps_rng_below(rng, (uint32_t)allowed);
     for (int i = 0; i < n; i++)
-        if (!cell_is(in, state, tabu, (int)moves[i]) && k-- == 0)
+        if (cell[moves[i]] != tabu && k-- == 0)
             return i;
     return n - 1; /* not reached */
 }
@@ -1153,9 +870,10 @@ static void sg_bias_tabu(const void *p, const void *state, const ps_move *moves,
                          int n, double *out)
 {
     const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
     int tabu = most_frequent_colour(in, state);
     for (int i = 0; i < n; i++)
-        out[i] = cell_is(in, state, tabu, (int)moves[i]) ? SG_TABU_BIAS : 0.0;
+        out[i] = cell[moves[i]] == tabu ? SG_TABU_BIAS : 0.0;
 }
 
 static const struct ps_policy sg_policies[] = {
@@ -1181,14 +899,14 @@ static void sg_move_codes(const void *p, const void *state,
                           const ps_move *moves, int n, uint32_t *codes)
 {
     const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
     const int R = in->rows;
     for (int i = 0; i < n; i++) {
-        int anchor = (int)moves[i], c = in->col_of[anchor],
-            r = in->row_of[anchor];
-        int colour = colour_at(in, state, anchor);
-        uint32_t up = r + 1 < R && cell_is(in, state, colour, anchor + 1);
-        uint32_t right = c + 1 < in->cols &&
-                         cell_is(in, state, colour, anchor + R);
+        int anchor = (int)moves[i], c = anchor / R, r = anchor - c * R;
+        uint8_t colour = cell[anchor];
+        uint32_t up = r + 1 < height[c] && cell[anchor + 1] == colour;
+        uint32_t right = c + 1 < in->cols && r < height[c + 1] &&
+                         cell[anchor + R] == colour;
         codes[i] = ((uint32_t)(colour - 1) * (uint32_t)in->ncells +
                     (uint32_t)anchor) * SG_SHAPES + up + 2 * right;
     }
@@ -1232,14 +950,14 @@ static ps_value sg_evaluate(const void *p, const void *state)
     const struct sg_instance *in = p;
     ps_move moves[SG_MAX_CELLS + 1]; /* max_moves with min_group 1 */
     int sizes[SG_MAX_CELLS + 1], loose[SG_MAX_COLORS + 1] = {0};
-    uint8_t colour[SG_MAX_CELLS + 1];
-    int n = list_groups(in, state, moves, NULL, sizes, colour, loose);
+    int n = list_groups(in, state, moves, NULL, sizes, loose);
     if (n == 0)
         return sg_end_value(p, state);
+    const uint8_t *cell = C_CELLS(in, state);
     int grouped[SG_MAX_COLORS + 1] = {0}, groups[SG_MAX_COLORS + 1] = {0};
     int64_t gained[SG_MAX_COLORS + 1] = {0};
     for (int i = 0; i < n; i++) {
-        int k = colour[i];
+        int k = cell[moves[i]];
         gained[k] += sg_gain(&in->rules, sizes[i]);
         grouped[k] += sizes[i];
         groups[k]++;
