@@ -7,7 +7,7 @@
  * the score presets, random score tables), random lines are played in both:
  * the same moves in the same order, the same gains, the same group sizes,
  * the same boards after every move, the same end value. Every move's text
- * form round-trips.
+ * form round-trips, and the colour counts apply keeps match a fresh load.
  */
 #include "support.h"
 #include "rng.h"
@@ -188,6 +188,20 @@ static void check_any_cell_names_its_group(void *inst, void *s,
     }
 }
 
+/* What apply keeps up to date (the colour counts in the state) equals
+ * what loading the board afresh computes: the bound and the beam
+ * evaluation, which read the counts, agree. */
+static void check_kept_counts(void *rules, void *inst, void *s,
+                              const char *board)
+{
+    void *fresh_inst = test_load(G, rules, board);
+    void *fresh = test_initial(G, fresh_inst);
+    assert_int_equal(G->upper_bound(inst, s),
+                     G->upper_bound(fresh_inst, fresh));
+    assert_int_equal(G->evaluate(inst, s), G->evaluate(fresh_inst, fresh));
+    test_release(G, fresh_inst, fresh, NULL);
+}
+
 /* Play random lines in both engines; fail at the first difference. */
 static void compare_line(void *rules, const struct ref_rules *ru,
                          struct ref_board *b, struct ps_rng *rng)
@@ -236,6 +250,7 @@ static void compare_line(void *rules, const struct ref_rules *ru,
         struct ps_fact facts[4];
         assert_int_equal(G->facts(inst, s, facts, 4), 2);
         assert_int_equal(facts[0].value, ref_left(b));
+        check_kept_counts(rules, inst, s, ref_text);
     }
     int left = ref_left(b);
     int64_t end = ru->by_cells ? 0 : ru->end_bonus[left] +
