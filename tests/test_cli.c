@@ -99,7 +99,7 @@ static void test_bad_board_names_line_and_column(void **unused)
 static void test_usage_errors(void **unused)
 {
     (void)unused;
-    static char out[8192];
+    static char out[1 << 16];
     assert_int_equal(run(out, sizeof out, false, "--help"), 0);
     assert_non_null(strstr(out, "Exit status"));
     assert_int_equal(run(out, sizeof out, true, "--algo nosuch b.txt"), 2);
@@ -121,6 +121,18 @@ static void test_show_and_list(void **unused)
     assert_int_equal(run(out, sizeof out, false, "list"), 0);
     assert_non_null(strstr(out, "samegame"));
     assert_non_null(strstr(out, "greedy"));
+}
+
+/* bench with gen's size options benches that one size, one line. */
+static void test_bench_one_size(void **unused)
+{
+    (void)unused;
+    static char out[8192];
+    assert_int_equal(run(out, sizeof out, false,
+                         "bench --rows 6 --cols 7 --colors 3 --seconds 0.01"),
+                     0);
+    assert_non_null(strstr(out, "samegame 6x7 3 colours: "));
+    assert_null(strchr(strchr(out, '\n') + 1, '\n'));
 }
 
 static void test_node_limit_exit_status(void **unused)
@@ -159,6 +171,7 @@ int main(void)
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_show_and_list),
+        cmocka_unit_test(test_bench_one_size),
         cmocka_unit_test(test_node_limit_exit_status),
         cmocka_unit_test(test_board_without_move_is_optimal),
     };

@@ -115,6 +115,10 @@ static void test_evaluate_hand_worked(void **unused)
         {"popstar", "121\n112\n", -1928},
         {"samegame", "121\n112\n", -998},
         {"popstar", "121\n212\n", 1280},
+        /* Clearing: the 1s (2 cells), and the lone 2 and 3 can never go:
+         * each is taken off twice, as a cell not gained and a leftover. */
+        {"clickomania", "11\n23\n", 2 - 2 * 2},
+        {"clickomania", "112\n122\n", 6},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         void *rules = test_rules(G, cases[i].preset);

@@ -42,17 +42,19 @@ static void *bench_instance(const struct ps_game *g, const void *rules,
 }
 
 bool ps_bench_playouts(FILE *out, const struct ps_game *g, const void *rules,
-                       double seconds, uint64_t seed, struct ps_error *err)
+                       double seconds, uint64_t seed,
+                       const struct ps_gen_options *only, struct ps_error *err)
 {
     if (!(seconds > 0))
         return ps_error_set(err, NULL, 0, 0,
                             "the benchmark needs a time over 0 seconds");
-    if (!g->bench_sizes || !g->generate)
+    if (!g->generate || (!g->bench_sizes && !only))
         return ps_error_set(err, NULL, 0, 0, "game %s has no benchmark sizes",
                             g->name);
-    for (const struct ps_gen_options *size = g->bench_sizes; size->rows ||
-                                                             size->tubes;
-         size++) {
+    /* `only` (the gen options given): that one size, then stop. */
+    const struct ps_gen_options *sizes = only ? only : g->bench_sizes;
+    for (const struct ps_gen_options *size = sizes;
+         size == sizes || (!only && (size->rows || size->tubes)); size++) {
         struct ps_rng rng;
         ps_rng_seed(&rng, seed);
         uint64_t playouts = 0, moves = 0;

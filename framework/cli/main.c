@@ -140,7 +140,8 @@ static const char usage_text_labs[] =
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S;\n"
     "     npuzzle: --rows N (size) and --moves K (K random slides from the\n"
     "     goal: an optimum of at most K, solvable in lab time)\n"
-    "bench: --seconds S per size (default 1)\n"
+    "bench: --seconds S per size (default 1); gen's size options (--rows\n"
+    "       --cols --colors ...) bench that one size instead\n"
     "\n"
     "Algorithms (psolve list; docs/algorithms.md teaches them):\n"
     "  exact, say 'optimal':  bfs astar idastar (cost games), dfs (both)\n"
@@ -975,8 +976,10 @@ static int cmd_bench(struct cli *c, const struct ps_game *g)
                                        &err);
     if (!rules)
         return print_error(&err);
+    bool one_size = c->gen.rows || c->gen.cols || c->gen.colors ||
+                    c->gen.tubes || c->gen.capacity;
     bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
-                                &err);
+                                one_size ? &c->gen : NULL, &err);
     free(rules);
     return ok ? PS_EXIT_OK : print_error(&err);
 }
