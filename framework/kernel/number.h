@@ -40,15 +40,6 @@ bool ps_number_fields(const char *text, int n, long long min, long long max,
 bool ps_number_parse_uint(const char *arg, uint64_t min, uint64_t max,
                           uint64_t *out);
 
-/* A line of exactly n whole numbers in [min, max] separated by blanks (a
- * move such as "row col"). On failure err gets the 1-based column of the
- * offending token (no file or line: the caller knows them) and a message:
- * "expected <expected>, got ..." or "number ... is out of range". */
-struct ps_error;
-bool ps_number_fields(const char *text, int n, long long min, long long max,
-                      long long *out, const char *expected,
-                      struct ps_error *err);
-
 /* A whole command-line argument as a plain decimal number in [min, max]:
  * digits with at most one '.', nothing else (no sign, exponent, hex, inf or
  * nan). */
