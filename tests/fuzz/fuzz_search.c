@@ -105,20 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    char *text;
-    size_t len;
-    if (!fuzz_text("puzzle.txt", data + 1, size - 1, &text, &len))
-        return 0;
     struct fuzz_pick p;
-    fuzz_pick(data[0], &p);
-    struct ps_error err;
-    ps_error_clear(&err);
-    void *inst = p.game->load(p.rules, "fuzz", text, len, &err);
-    free(text);
-    if (!inst) {
-        fuzz_pick_free(&p);
+    void *inst = fuzz_load(data[0], data + 1, size - 1, &p);
+    if (!inst)
         return 0;
-    }
     bool maximise = ps_game_flags(p.game, inst) & PS_MAXIMISE;
     struct ps_limits limits = {.max_nodes = FUZZ_MAX_NODES,
                                .max_memory = (uint64_t)64 << 20};

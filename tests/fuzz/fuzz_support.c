@@ -38,6 +38,27 @@ void fuzz_pick_free(struct fuzz_pick *p)
     p->rules = NULL;
 }
 
+void *fuzz_load(uint8_t byte, const void *file, size_t size,
+                struct fuzz_pick *p)
+{
+    char *text;
+    size_t len;
+    p->rules = NULL;
+    if (!fuzz_text("puzzle.txt", file, size, &text, &len))
+        return NULL;
+    fuzz_pick(byte, p);
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *inst = p->game->load(p->rules, "fuzz", text, len, &err);
+    free(text);
+    if (!inst) {
+        if (err.msg[0] == '\0')
+            fuzz_fail(p->game, "load() failed without a message");
+        fuzz_pick_free(p);
+    }
+    return inst;
+}
+
 void fuzz_fail(const struct ps_game *g, const char *fmt, ...)
 {
     va_list ap;

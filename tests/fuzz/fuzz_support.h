@@ -24,6 +24,12 @@ struct fuzz_pick {
 void fuzz_pick(uint8_t byte, struct fuzz_pick *p);
 void fuzz_pick_free(struct fuzz_pick *p);
 
+/* Read `size` bytes as a puzzle file (fuzz_text) and load it with the game
+ * and rules `byte` picks into *p. NULL when psolve would refuse the file or
+ * the parser refuses it (which must say why); *p is then freed. */
+void *fuzz_load(uint8_t byte, const void *file, size_t size,
+                struct fuzz_pick *p);
+
 /* Report a broken oracle and abort (libFuzzer keeps the input). */
 _Noreturn void fuzz_fail(const struct ps_game *g, const char *fmt, ...)
     PS_PRINTF(2, 3);
