@@ -10,7 +10,9 @@
  *     reaches the goal of a puzzle proven unsolvable;
  *   - along an optimal line the game's heuristic (PS_HAS_HEURISTIC) never
  *     overestimates the cost left, and its bound (PS_HAS_BOUND) never
- *     underestimates the score left.
+ *     underestimates the score left;
+ *   - a puzzle the game's check() calls unsolvable (the driver then runs no
+ *     search at all) has no goal within a small breadth-first search.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +20,13 @@
 #include "fuzz_support.h"
 #include "report.h"
 #include "search.h"
+#include "table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_MAX_ALGOS 32
 #define FUZZ_MAX_NODES 200
+#define FUZZ_CHECK_STATES 4000
 
 /* Is line value v (a finished line) better than the optimum? */
 static bool beats(bool maximise, ps_value v, ps_value optimum)
@@ -69,6 +73,54 @@ static void check_knowledge(const struct ps_game *g, const void *inst,
     free(next);
 }
 
+/* Does a breadth-first search of at most FUZZ_CHECK_STATES states reach a
+ * goal? The kernel's exact table is both the closed set and the queue (its
+ * entries stay in insertion order). */
+static bool goal_within(const struct ps_game *g, const void *inst)
+{
+    struct ps_search s;
+    ps_search_init(&s, g, inst, NULL, NULL);
+    struct ps_table t;
+    int max_moves = g->max_moves(inst);
+    ps_move *moves = malloc((size_t)(max_moves + 1) * sizeof *moves);
+    unsigned char *cur = malloc(s.state_size), *next = malloc(s.state_size);
+    if (!moves || !cur || !next || !ps_table_init(&t, &s, 0))
+        fuzz_fail(g, "out of memory");
+    bool added, found = false;
+    g->initial_state(inst, cur);
+    ps_table_insert(&t, g->hash(inst, cur), cur, &added);
+    for (size_t i = 0; i < t.count && t.count < FUZZ_CHECK_STATES && !found;
+         i++) {
+        memcpy(cur, ps_table_state(&t, (int64_t)i), s.state_size);
+        found = g->is_goal(inst, cur);
+        int n = g->moves(inst, cur, moves, NULL);
+        for (int k = 0; k < n && !found; k++) {
+            g->apply(inst, cur, moves[k], next);
+            found = g->is_goal(inst, next);
+            if (ps_table_insert(&t, g->hash(inst, next), next, &added) < 0)
+                fuzz_fail(g, "out of memory");
+        }
+    }
+    ps_table_free(&t);
+    ps_search_free(&s);
+    free(moves);
+    free(cur);
+    free(next);
+    return found;
+}
+
+/* A game's check() may prove a puzzle unsolvable without search: a goal
+ * within reach proves the check wrong. */
+static void check_unsolvable(const struct ps_game *g, const void *inst)
+{
+    char why[256];
+    if (!g->check || g->check(inst, why, sizeof why))
+        return;
+    if (goal_within(g, inst))
+        fuzz_fail(g, "check() calls a puzzle unsolvable (%s), but a "
+                     "breadth-first search reaches a goal", why);
+}
+
 static void check_runs(const struct ps_game *g, const void *inst,
                        const struct ps_run *runs, int n)
 {
@@ -110,6 +162,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!inst)
         return 0;
     bool maximise = ps_game_flags(p.game, inst) & PS_MAXIMISE;
+    if (!maximise)
+        check_unsolvable(p.game, inst);
     struct ps_limits limits = {.max_nodes = FUZZ_MAX_NODES,
                                .max_memory = (uint64_t)64 << 20};
     struct ps_options opt;
