@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     void *inst = fuzz_load(data[0], data + 1, size - 1, &p);
     if (!inst)
         return 0;
-    fuzz_check_game(p.game, inst, 64, fuzz_seed(data, size));
+    fuzz_check_game(p.game, p.rules, inst, 64, fuzz_seed(data, size));
     p.game->free_instance(inst);
     fuzz_pick_free(&p);
     return 0;

@@ -105,7 +105,7 @@ static void check_for_game(const char *path, const struct ps_game *g)
         ps_error_clear(&err);
         void *inst = g->load(rules, "small", text, strlen(text), &err);
         if (inst) {
-            fuzz_check_game(g, inst, 32, 1);
+            fuzz_check_game(g, rules, inst, 32, 1);
             g->free_instance(inst);
         }
     }

@@ -49,9 +49,13 @@ _Noreturn void fuzz_fail(const struct ps_game *g, const char *fmt, ...)
  *   - redundant_after() only skips a move whose other order reaches the same
  *     state at the same value;
  *   - a score game's walk ends within max_depth() moves;
- *   - print_state, describe_move and facts run on every state. */
-void fuzz_check_game(const struct ps_game *g, const void *inst, int steps,
-                     uint64_t seed);
+ *   - every state prints (print_state) as a file that loads under the same
+ *     rules, into a puzzle that starts from the same state (bytes; a game
+ *     with its own equal() may renumber, so only loading is checked);
+ *   - describe_move and facts run on every state.
+ * `rules` are the rules inst was loaded with. */
+void fuzz_check_game(const struct ps_game *g, const void *rules,
+                     const void *inst, int steps, uint64_t seed);
 
 /* Write data to this process's temporary file `name` (under $TMPDIR, else
  * /tmp) and return its path, so a harness reads input the way psolve does
