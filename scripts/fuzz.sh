@@ -64,11 +64,12 @@ for h in "${harnesses[@]}"; do
   corpus=$build/corpus/$h
   mkdir -p "$corpus"
   log=$build/fuzz_$h.log
-  # Every input takes milliseconds. A rule script stuck in one C call (a
+  # Inputs take well under a second. A rule script stuck in one C call (a
   # pathological string pattern) would run to the sandbox's 10 s bound and
-  # end the process; 5 s keeps it as a timeout input instead.
+  # end the process (hook at 9 s, watchdog at 10 s); 8 s keeps it as a
+  # timeout input instead.
   timeout=10
-  [ "$h" = rules ] && timeout=5
+  [ "$h" = rules ] && timeout=8
   rc=0
   nice "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=$timeout \
     -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$crashes/$h-" \
