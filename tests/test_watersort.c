@@ -259,6 +259,9 @@ static void test_parser_errors(void **state)
     expect_error("capacity x\n", 1, 10, "capacity must be");
     expect_error("capacity\n", 1, 9, "needs a number");
     expect_error("capacity 4 5\n", 1, 12, "after the capacity");
+    /* A tube that started with it would print as the capacity line (found
+     * by fuzz_parse: a printed position that did not load). */
+    expect_error("1 capacity\n", 1, 3, "'capacity' is a keyword");
     expect_error("- 1\n", 1, 3, "must be alone");
     expect_error("1 -\n", 1, 3, "must be alone");
     char many[200] = "";

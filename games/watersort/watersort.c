@@ -305,6 +305,12 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
                      "letter; '-' or '.' is an empty tube)",
                      (int)len, tok, WS_MAX_COLOURS, WS_NAME_LEN - 1);
         return 0;
+    } else if (len == 8 && strncmp(tok, "capacity", 8) == 0) {
+        /* A tube starting with it would read as the capacity line, so a
+         * printed position could not be read back. */
+        ps_error_set(err, ps->path, ln->number, col,
+                     "'capacity' is a keyword, not a colour name");
+        return 0;
     } else {
         memcpy(name, tok, len);
         name[len] = '\0';
