@@ -76,6 +76,12 @@ for h in "${harnesses[@]}"; do
     "$corpus" "$seeds/$h" > "$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  # A timeout or out-of-memory exit prints no final stats: the last status
+  # line ("#N ... exec/s: R") still says how far it got.
+  if [ -z "$execs" ]; then
+    execs=$(sed -n 's/^#\([0-9]*\)[^0-9].*/\1/p' "$log" | tail -1)
+    rate=$(sed -n 's/^#[0-9].* exec\/s: \([0-9]*\).*/\1/p' "$log" | tail -1)
+  fi
   units=$(find "$corpus" -type f | wc -l)
   if [ $rc -eq 0 ]; then
     result=ok

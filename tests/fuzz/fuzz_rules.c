@@ -42,7 +42,7 @@ static bool find_shipped_script(const char *name, char *path, size_t len)
 }
 
 static const struct ps_lua_options budget = {
-    .instructions = 250000,
+    .instructions = 100000,
     .memory = (size_t)8 << 20,
     .quiet = true,
     .find_script = find_shipped_script,
