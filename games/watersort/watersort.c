@@ -61,6 +61,7 @@ struct ws_instance {
     size_t state_size;
     int total[WS_MAX_COLOURS + 1]; /* units of each colour */
     int need[WS_MAX_COLOURS + 1];  /* tubes it fills when solved */
+    bool whole_tubes; /* every colour's count is a multiple of the capacity */
     char label[WS_MAX_COLOURS + 1][WS_NAME_LEN]; /* as written in the file */
     unsigned char *start;
 };
@@ -308,6 +309,12 @@ static int colour_of_token(struct ws_parse *ps, const struct ps_line *ln,
                      "letter; '-' or '.' is an empty tube)",
                      (int)len, tok, WS_MAX_COLOURS, WS_NAME_LEN - 1);
         return 0;
+    } else if (len == 8 && strncmp(tok, "capacity", 8) == 0) {
+        /* A tube starting with it would read as the capacity line, so a
+         * printed position could not be read back. */
+        ps_error_set(err, ps->path, ln->number, col,
+                     "'capacity' is a keyword, not a colour name");
+        return 0;
     } else {
         memcpy(name, tok, len);
         name[len] = '\0';
@@ -419,8 +426,11 @@ static bool finish_instance(struct ws_parse *ps, struct ps_error *err)
         for (int k = 0; k < ps->height[t]; k++)
             in->total[ps->tube[t][k]]++;
     }
-    for (int c = 1; c <= in->colours; c++)
+    in->whole_tubes = true;
+    for (int c = 1; c <= in->colours; c++) {
         in->need[c] = (in->total[c] + C - 1) / C;
+        in->whole_tubes = in->whole_tubes && in->total[c] % C == 0;
+    }
     sort_tubes(in, in->start);
     return true;
 }
@@ -780,6 +790,11 @@ static const struct ps_heuristic ws_heuristics[] = {
 static bool ws_is_goal(const void *p, const void *state)
 {
     const struct ws_instance *in = p;
+    /* Phi = 0 means every colour lies in need_c one-colour tubes; under the
+     * full goal they must also be full, which no position of a level whose
+     * counts are not multiples of the capacity reaches. */
+    if (in->rules.goal == WS_GOAL_FULL && !in->whole_tubes)
+        return false;
     int bottom[WS_MAX_COLOURS + 1];
     struct ws_top top[WS_MAX_TUBES];
     return ws_phi(in, state, bottom, top) == 0;

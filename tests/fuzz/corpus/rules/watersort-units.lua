@@ -1,0 +1,2 @@
+return { game = "watersort", pour = "one", goal = "partial", cost = "units",
+         prune = { memo = false } }
