@@ -249,7 +249,8 @@ static void walk_redundant(struct walk *w, const unsigned char *before,
     }
 }
 
-/* print_state writes a file that loads back into the same state. */
+/* print_state writes a file that loads back into a board that prints the
+ * same. */
 static void walk_print(struct walk *w, const void *rules,
                        const unsigned char *state, unsigned char *back)
 {
@@ -267,15 +268,29 @@ static void walk_print(struct walk *w, const void *rules,
     if (!inst)
         fuzz_fail(w->g, "a printed state does not load: %d:%d: %s\n%s",
                   err.line, err.col, err.msg, text);
-    if (w->g->state_size(inst) != w->size)
-        fuzz_fail(w->g, "a printed state loads with another state size\n%s",
-                  text);
-    /* A game with its own equal() may number things (Water Sort's colours)
-     * in the order the file shows them, which a printed state changes:
-     * there loading is all that is checked. */
-    w->g->initial_state(inst, back);
-    if (!w->g->equal && memcmp(state, back, w->size) != 0)
-        fuzz_fail(w->g, "a printed state loads as another state\n%s", text);
+    /* The reloaded board must print the same text. Its bytes cannot be
+     * compared: a game may lay its state out by the instance (SameGame keeps
+     * a count per colour up to the largest on the board, and a printed state
+     * may have lost colours), and a game with its own equal() may number
+     * things (Water Sort's colours) in the order the file shows them. */
+    size_t size = w->g->state_size(inst);
+    unsigned char *again = size > w->size ? malloc(size) : back;
+    if (!again)
+        fuzz_fail(w->g, "out of memory");
+    w->g->initial_state(inst, again);
+    char *text2 = NULL;
+    size_t len2 = 0;
+    out = open_memstream(&text2, &len2);
+    if (!out)
+        fuzz_fail(w->g, "out of memory");
+    w->g->print_state(inst, again, out, false);
+    fclose(out);
+    if (len2 != len || memcmp(text, text2, len) != 0)
+        fuzz_fail(w->g, "a printed state loads as a board that prints "
+                        "otherwise\n%s---\n%s", text, text2);
+    free(text2);
+    if (again != back)
+        free(again);
     w->g->free_instance(inst);
     free(text);
 }
