@@ -855,10 +855,46 @@ static void sg_bias_tabu(const void *p, const void *state, const ps_move *moves,
         out[i] = cell[moves[i]] == tabu ? SG_TABU_BIAS : 0.0;
 }
 
+/* The tabu colour as a hard rule for NRPA too (the authors' SameGame
+ * NRPA): its moves get no weight at all while another move exists, as in
+ * sg_choose_tabu; when only tabu moves are left, every move is allowed. A
+ * finite weight far below any learned one, so the softmax stays NaN-free:
+ * exp() of it is 0. */
+#define SG_TABU_FORBID (-1e300)
+
+static void sg_bias_tabu_strict(const void *p, const void *state,
+                                const ps_move *moves, int n, double *out)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
+    int tabu = most_frequent_colour(in, state);
+    bool other = false;
+    for (int i = 0; i < n && !other; i++)
+        other = cell[moves[i]] != tabu;
+    for (int i = 0; i < n; i++)
+        out[i] = other && cell[moves[i]] == tabu ? SG_TABU_FORBID : 0.0;
+}
+
+static void sg_move_codes(const void *p, const void *state,
+                          const ps_move *moves, int n, uint32_t *codes);
+static uint32_t sg_move_code_space(const void *p);
+static void sg_cell_codes(const void *p, const void *state,
+                          const ps_move *moves, int n, uint32_t *codes);
+static uint32_t sg_cell_code_space(const void *p);
+
 static const struct ps_policy sg_policies[] = {
     {"tabu", "uniform, but never the most frequent colour while another "
-             "move exists", false, sg_choose_tabu, sg_bias_tabu},
-    {NULL, NULL, false, NULL, NULL},
+             "move exists; nrpa: a prior against it, codes by anchor",
+     false, sg_choose_tabu, sg_bias_tabu, NULL, NULL},
+    {"tabu-strict", "the same; nrpa: the tabu colour forbidden, not only "
+                    "biased against",
+     false, sg_choose_tabu, sg_bias_tabu_strict, NULL, NULL},
+    {"tabu-cells", "the same as tabu; nrpa: a move named by its exact cells",
+     false, sg_choose_tabu, sg_bias_tabu, sg_cell_codes, sg_cell_code_space},
+    {"tabu-strict-cells", "tabu-strict, and moves named by their exact cells",
+     false, sg_choose_tabu, sg_bias_tabu_strict, sg_cell_codes,
+     sg_cell_code_space},
+    {NULL, NULL, false, NULL, NULL, NULL, NULL},
 };
 
 /* NRPA move codes. A move is already its group's anchor cell: the lowest
@@ -895,6 +931,34 @@ static uint32_t sg_move_code_space(const void *p)
 {
     const struct sg_instance *in = p;
     return (uint32_t)SG_MAX_COLORS * (uint32_t)in->ncells * SG_SHAPES;
+}
+
+/* NRPA move codes by the exact set of cells (as the authors' SameGame NRPA
+ * names a move): the anchor, and a hash of the colour and of the group's
+ * cells into SG_CELL_HASHES slots, so that two different groups on the
+ * same anchor almost never share a weight. Costs a flood fill per move. */
+#define SG_CELL_HASHES 64
+
+static void sg_cell_codes(const void *p, const void *state,
+                          const ps_move *moves, int n, uint32_t *codes)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
+    uint16_t group[SG_MAX_CELLS];
+    for (int i = 0; i < n; i++) {
+        int size = group_at(in, state, (int)moves[i], group);
+        uint64_t h = ps_hash_mix(cell[moves[i]]);
+        for (int k = 0; k < size; k++) /* a sum: the order does not matter */
+            h += ps_hash_mix((uint64_t)group[k] + 1);
+        codes[i] = (uint32_t)moves[i] * SG_CELL_HASHES +
+                   (uint32_t)(ps_hash_mix(h) % SG_CELL_HASHES);
+    }
+}
+
+static uint32_t sg_cell_code_space(const void *p)
+{
+    const struct sg_instance *in = p;
+    return (uint32_t)in->ncells * SG_CELL_HASHES;
 }
 
 /* For beam search: what the position may still be worth. Three terms:
