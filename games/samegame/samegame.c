@@ -16,6 +16,7 @@
  * "row col", 0-based, row 0 = TOP, of the board before the move.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -975,6 +976,33 @@ static uint32_t sg_cell_code_space(const void *p)
  * docs/samegame.md has the figures. Each term helped under both score
  * tables; "sum over colours of the gain of all its cells" alone (never
  * removing anything looks best) and a fixed tabu colour did not. */
+/* The colour with the most cells, from sg_evaluate's per-colour counts
+ * (the lowest such colour on a tie, as most_frequent_colour). */
+static int most_frequent_of(const int *grouped, const int *loose)
+{
+    int top = 0, most = 0;
+    for (int k = 1; k <= SG_MAX_COLORS; k++)
+        if (grouped[k] + loose[k] > most) {
+            top = k;
+            most = grouped[k] + loose[k];
+        }
+    return top;
+}
+
+/* Term 2 for one colour: what joining its `pieces` would add, shared out
+ * over the pieces. The most frequent colour's share is larger, pieces^0.75
+ * instead of pieces: it is the colour a good line keeps whole for the end
+ * (the tabu colour of the playouts), so its pieces are more likely to be
+ * joined than another colour's. */
+#define SG_TOP_COLOUR_SHARE 0.75
+
+static int64_t join_potential(int64_t gain, int pieces, bool top)
+{
+    if (!top)
+        return gain / pieces;
+    return (int64_t)((double)gain / pow((double)pieces, SG_TOP_COLOUR_SHARE));
+}
+
 static ps_value sg_evaluate(const void *p, const void *state)
 {
     const struct sg_instance *in = p;
@@ -992,6 +1020,7 @@ static ps_value sg_evaluate(const void *p, const void *state)
         grouped[k] += sizes[i];
         groups[k]++;
     }
+    int top = most_frequent_of(grouped, loose);
     int64_t value = 0;
     int all_loose = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++) {
@@ -999,8 +1028,8 @@ static ps_value sg_evaluate(const void *p, const void *state)
         all_loose += loose[k];
         value += gained[k];
         if (cells >= in->rules.min_group) /* loose cells: a piece each */
-            value += (sg_gain(&in->rules, cells) - gained[k]) /
-                     (groups[k] + loose[k]);
+            value += join_potential(sg_gain(&in->rules, cells) - gained[k],
+                                    groups[k] + loose[k], k == top);
     }
     int64_t end = in->end_bound[0] > 0 ? in->end_bound[0] : 0;
     return value - 2 * end * all_loose / in->ncells;
