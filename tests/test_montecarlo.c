@@ -510,13 +510,13 @@ static const struct ps_policy *game_policy(const struct ps_game *g,
 }
 
 /* nrpa's options (the policy variants and --stabilise) repeat for a fixed
- * seed, and each changes what the run does against the default (tabu
- * prior, anchor codes, one playout per iteration). */
+ * seed, and each changes what the run does against the default (policy
+ * tabu: the tabu colour forbidden, anchor codes; four playouts per level-1
+ * iteration). */
 static void nrpa_options_repeat_and_change_the_run(void **state)
 {
     (void)state;
-    static const char *const policies[] = {"tabu-strict", "tabu-cells",
-                                           "tabu-strict-cells"};
+    static const char *const policies[] = {"tabu-soft", "tabu-cells"};
     struct board b;
     board_gen(&b, NULL, 10, 10, 4, 12);
     struct ps_options o = options(3, 1);
@@ -524,18 +524,18 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
     o.iterations = 12;
     struct result base, r1, r2;
     run(&b, "nrpa", &o, NULL, &base);
-    assert_int_equal(base.playouts, 12 * 12);
-    for (int k = 0; k < 4; k++) {
+    assert_int_equal(base.playouts, 4 * 12 * 12);
+    for (int k = 0; k < 3; k++) {
         struct ps_options v = o;
-        if (k < 3)
+        if (k < 2)
             v.policy = policies[k];
         else
-            v.stabilise = 3;
+            v.stabilise = 1;
         run(&b, "nrpa", &v, NULL, &r1);
         run(&b, "nrpa", &v, NULL, &r2);
         same_result(&r1, &r2);
-        /* Stabilised: three playouts per level-1 iteration. */
-        assert_int_equal(r1.playouts, k < 3 ? 12 * 12 : 3 * 12 * 12);
+        /* Stabilised by default: four playouts per level-1 iteration. */
+        assert_int_equal(r1.playouts, k < 2 ? 4 * 12 * 12 : 12 * 12);
         bool same = r1.len == base.len && r1.expanded == base.expanded &&
                     memcmp(r1.moves, base.moves,
                            (size_t)r1.len * sizeof *r1.moves) == 0;
@@ -545,7 +545,7 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
     board_free(&b);
 }
 
-/* The strict tabu prior forbids the most frequent colour while another
+/* The tabu policy's prior forbids the most frequent colour while another
  * move exists, and never forbids the last legal moves: on random states of
  * random boards some move always keeps weight 0 (allowed). */
 static void strict_tabu_never_forbids_every_move(void **state)
@@ -553,7 +553,7 @@ static void strict_tabu_never_forbids_every_move(void **state)
     (void)state;
     struct board b;
     board_load(&b, NULL, "1122\n1133\n1111\n");
-    const struct ps_policy *strict = game_policy(b.g, "tabu-strict");
+    const struct ps_policy *strict = game_policy(b.g, "tabu");
     ps_move moves[64];
     double bias[64];
     unsigned char *s = malloc(b.g->state_size(b.inst));
@@ -579,7 +579,7 @@ static void strict_tabu_never_forbids_every_move(void **state)
     /* nrpa under it still finishes the game and clears that board. */
     board_load(&b, NULL, "1122\n1133\n1111\n");
     struct ps_options o = options(1, 1);
-    o.policy = "tabu-strict-cells";
+    o.policy = "tabu-cells";
     o.level = 1;
     o.iterations = 5;
     struct result r;
