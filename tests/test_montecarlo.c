@@ -511,12 +511,12 @@ static const struct ps_policy *game_policy(const struct ps_game *g,
 
 /* nrpa's options (the policy variants and --stabilise) repeat for a fixed
  * seed, and each changes what the run does against the default (policy
- * tabu: the tabu colour forbidden, anchor codes; four playouts per level-1
- * iteration). */
+ * tabu: a prior against the tabu colour, anchor codes; four playouts per
+ * level-1 iteration). */
 static void nrpa_options_repeat_and_change_the_run(void **state)
 {
     (void)state;
-    static const char *const policies[] = {"tabu-soft", "tabu-cells"};
+    static const char *const policies[] = {"tabu-strict", "tabu-cells"};
     struct board b;
     board_gen(&b, NULL, 10, 10, 4, 12);
     struct ps_options o = options(3, 1);
@@ -545,7 +545,7 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
     board_free(&b);
 }
 
-/* The tabu policy's prior forbids the most frequent colour while another
+/* The tabu-strict prior forbids the most frequent colour while another
  * move exists, and never forbids the last legal moves: on random states of
  * random boards some move always keeps weight 0 (allowed). */
 static void strict_tabu_never_forbids_every_move(void **state)
@@ -553,7 +553,7 @@ static void strict_tabu_never_forbids_every_move(void **state)
     (void)state;
     struct board b;
     board_load(&b, NULL, "1122\n1133\n1111\n");
-    const struct ps_policy *strict = game_policy(b.g, "tabu");
+    const struct ps_policy *strict = game_policy(b.g, "tabu-strict");
     ps_move moves[64];
     double bias[64];
     unsigned char *s = malloc(b.g->state_size(b.inst));
@@ -579,7 +579,7 @@ static void strict_tabu_never_forbids_every_move(void **state)
     /* nrpa under it still finishes the game and clears that board. */
     board_load(&b, NULL, "1122\n1133\n1111\n");
     struct ps_options o = options(1, 1);
-    o.policy = "tabu-cells";
+    o.policy = "tabu-strict";
     o.level = 1;
     o.iterations = 5;
     struct result r;
