@@ -511,7 +511,7 @@ static const struct ps_policy *game_policy(const struct ps_game *g,
 
 /* nrpa's options (the policy variants and --stabilise) repeat for a fixed
  * seed, and each changes what the run does against the default (policy
- * tabu: a prior against the tabu colour, anchor codes; four playouts per
+ * tabu: a prior against the tabu colour, anchor codes; one playout per
  * level-1 iteration). */
 static void nrpa_options_repeat_and_change_the_run(void **state)
 {
@@ -524,18 +524,18 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
     o.iterations = 12;
     struct result base, r1, r2;
     run(&b, "nrpa", &o, NULL, &base);
-    assert_int_equal(base.playouts, 4 * 12 * 12);
+    assert_int_equal(base.playouts, 12 * 12);
     for (int k = 0; k < 3; k++) {
         struct ps_options v = o;
         if (k < 2)
             v.policy = policies[k];
         else
-            v.stabilise = 1;
+            v.stabilise = 3;
         run(&b, "nrpa", &v, NULL, &r1);
         run(&b, "nrpa", &v, NULL, &r2);
         same_result(&r1, &r2);
-        /* Stabilised by default: four playouts per level-1 iteration. */
-        assert_int_equal(r1.playouts, k < 2 ? 4 * 12 * 12 : 12 * 12);
+        /* Stabilised: three playouts per level-1 iteration. */
+        assert_int_equal(r1.playouts, k < 2 ? 12 * 12 : 3 * 12 * 12);
         bool same = r1.len == base.len && r1.expanded == base.expanded &&
                     memcmp(r1.moves, base.moves,
                            (size_t)r1.len * sizeof *r1.moves) == 0;
