@@ -62,6 +62,14 @@ static bool toy_parse(const void *inst, const void *state, const char *text,
     return false;
 }
 static void toy_preset(void *rules) { (void)rules; }
+static int toy_choose(const void *inst, const void *state,
+                      const ps_move *moves, const ps_value *gains, int n,
+                      struct ps_rng *rng)
+{
+    (void)inst, (void)state, (void)moves, (void)gains, (void)rng;
+    return n - 1;
+}
+
 static void toy_codes(const void *inst, const void *state, const ps_move *moves,
                       int n, uint32_t *codes)
 {
@@ -180,6 +188,15 @@ static void test_objective_slots(void **unused)
     g = toy;
     g.move_codes = toy_codes;
     expect_refused(&g, "'move_codes'", "'move_code_space'");
+    /* A policy's own move codes come in pairs too. */
+    static const struct ps_policy half_coded[] = {
+        {"half", "codes without their space", false, toy_choose, NULL,
+         toy_codes, NULL},
+        {NULL, NULL, false, NULL, NULL, NULL, NULL},
+    };
+    g = toy;
+    g.policies = half_coded;
+    expect_refused(&g, "policy 'half'", "move_code_space");
     g = toy;
     g.bench_sizes = toy_sizes;
     expect_refused(&g, "'bench_sizes'", "'generate'");

@@ -498,6 +498,166 @@ static void topk_one_is_greedy(void **state)
     board_free(&b);
 }
 
+/* The samegame policy `name`, found in the game's table. */
+static const struct ps_policy *game_policy(const struct ps_game *g,
+                                           const char *name)
+{
+    for (const struct ps_policy *q = g->policies; q && q->name; q++)
+        if (strcmp(q->name, name) == 0)
+            return q;
+    fail_msg("no policy %s", name);
+    return NULL;
+}
+
+/* nrpa's options (the policy variants and --stabilise) repeat for a fixed
+ * seed, and each changes what the run does against the default (policy
+ * tabu: a prior against the tabu colour, anchor codes; one playout per
+ * level-1 iteration). */
+static void nrpa_options_repeat_and_change_the_run(void **state)
+{
+    (void)state;
+    static const char *const policies[] = {"tabu-strict", "tabu-cells"};
+    struct board b;
+    board_gen(&b, NULL, 10, 10, 4, 12);
+    struct ps_options o = options(3, 1);
+    o.level = 2;
+    o.iterations = 12;
+    struct result base, r1, r2;
+    run(&b, "nrpa", &o, NULL, &base);
+    assert_int_equal(base.playouts, 12 * 12);
+    for (int k = 0; k < 3; k++) {
+        struct ps_options v = o;
+        if (k < 2)
+            v.policy = policies[k];
+        else
+            v.stabilise = 3;
+        run(&b, "nrpa", &v, NULL, &r1);
+        run(&b, "nrpa", &v, NULL, &r2);
+        same_result(&r1, &r2);
+        /* Stabilised: three playouts per level-1 iteration. */
+        assert_int_equal(r1.playouts, k < 2 ? 12 * 12 : 3 * 12 * 12);
+        bool same = r1.len == base.len && r1.expanded == base.expanded &&
+                    memcmp(r1.moves, base.moves,
+                           (size_t)r1.len * sizeof *r1.moves) == 0;
+        if (same)
+            fail_msg("option %d changed nothing", k);
+    }
+    board_free(&b);
+}
+
+/* The tabu-strict prior forbids the most frequent colour while another
+ * move exists, and never forbids the last legal moves: on random states of
+ * random boards some move always keeps weight 0 (allowed). */
+static void strict_tabu_never_forbids_every_move(void **state)
+{
+    (void)state;
+    struct board b;
+    board_load(&b, NULL, "1122\n1133\n1111\n");
+    const struct ps_policy *strict = game_policy(b.g, "tabu-strict");
+    ps_move moves[64];
+    double bias[64];
+    unsigned char *s = malloc(b.g->state_size(b.inst));
+    unsigned char *t = malloc(b.g->state_size(b.inst));
+    b.g->initial_state(b.inst, s);
+    int n = b.g->moves(b.inst, s, moves, NULL);
+    assert_int_equal(n, 3); /* the 1s, the 2s, the 3s */
+    strict->bias(b.inst, s, moves, n, bias);
+    assert_true(bias[0] < -1e100);
+    assert_true(bias[1] == 0.0 && bias[2] == 0.0);
+    /* Take the 2s and the 3s: only the 1s are left, and allowed. */
+    b.g->apply(b.inst, s, moves[1], t);
+    n = b.g->moves(b.inst, t, moves, NULL);
+    int other = moves[0] == 0 ? 1 : 0;
+    b.g->apply(b.inst, t, moves[other], s);
+    n = b.g->moves(b.inst, s, moves, NULL);
+    assert_int_equal(n, 1);
+    strict->bias(b.inst, s, moves, n, bias);
+    assert_true(bias[0] == 0.0);
+    free(s);
+    free(t);
+    board_free(&b);
+    /* nrpa under it still finishes the game and clears that board. */
+    board_load(&b, NULL, "1122\n1133\n1111\n");
+    struct ps_options o = options(1, 1);
+    o.policy = "tabu-strict";
+    o.level = 1;
+    o.iterations = 5;
+    struct result r;
+    run(&b, "nrpa", &o, NULL, &r);
+    assert_int_equal(r.value, 36 + 1000);
+    board_free(&b);
+
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        board_gen(&b, NULL, 8, 8, 3, seed);
+        struct ps_playout p;
+        assert_true(ps_playout_init(&p, b.g, b.inst));
+        unsigned char *st = malloc(b.g->state_size(b.inst));
+        unsigned char *nx = malloc(b.g->state_size(b.inst));
+        b.g->initial_state(b.inst, st);
+        ps_move *mv = malloc((size_t)b.g->max_moves(b.inst) * sizeof *mv);
+        double *w = malloc((size_t)b.g->max_moves(b.inst) * sizeof *w);
+        struct ps_rng rng;
+        ps_rng_seed(&rng, seed);
+        while ((n = b.g->moves(b.inst, st, mv, NULL)) > 0) {
+            strict->bias(b.inst, st, mv, n, w);
+            bool allowed = false;
+            for (int i = 0; i < n; i++)
+                allowed |= w[i] == 0.0;
+            assert_true(allowed);
+            b.g->apply(b.inst, st, mv[ps_rng_below(&rng, (uint32_t)n)], nx);
+            memcpy(st, nx, b.g->state_size(b.inst));
+        }
+        free(mv);
+        free(w);
+        free(st);
+        free(nx);
+        ps_playout_free(&p);
+        board_free(&b);
+    }
+}
+
+/* Every move code, the game's and each policy's own, stays below its code
+ * space, on boards from 1x1 to 32x32 with 9 colours, along random games. */
+static void move_codes_stay_below_their_space(void **state)
+{
+    (void)state;
+    static const int sizes[][3] = {{1, 1, 1}, {4, 7, 2}, {15, 15, 5},
+                                   {32, 32, 9}, {32, 5, 9}};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        struct board b;
+        board_gen(&b, NULL, sizes[k][0], sizes[k][1], sizes[k][2], 7 + k);
+        const struct ps_game *g = b.g;
+        int max = g->max_moves(b.inst);
+        ps_move *mv = malloc((size_t)max * sizeof *mv);
+        uint32_t *codes = malloc((size_t)max * sizeof *codes);
+        unsigned char *st = malloc(g->state_size(b.inst));
+        unsigned char *nx = malloc(g->state_size(b.inst));
+        g->initial_state(b.inst, st);
+        struct ps_rng rng;
+        ps_rng_seed(&rng, k);
+        int n;
+        while ((n = g->moves(b.inst, st, mv, NULL)) > 0) {
+            g->move_codes(b.inst, st, mv, n, codes);
+            for (int i = 0; i < n; i++)
+                assert_true(codes[i] < g->move_code_space(b.inst));
+            for (const struct ps_policy *q = g->policies; q->name; q++) {
+                if (!q->move_codes)
+                    continue;
+                q->move_codes(b.inst, st, mv, n, codes);
+                for (int i = 0; i < n; i++)
+                    assert_true(codes[i] < q->move_code_space(b.inst));
+            }
+            g->apply(b.inst, st, mv[ps_rng_below(&rng, (uint32_t)n)], nx);
+            memcpy(st, nx, g->state_size(b.inst));
+        }
+        free(mv);
+        free(codes);
+        free(st);
+        free(nx);
+        board_free(&b);
+    }
+}
+
 static void unknown_policy_is_an_error(void **state)
 {
     (void)state;
@@ -525,6 +685,9 @@ int main(void)
         cmocka_unit_test(tabu_policy_spares_the_most_frequent_colour),
         cmocka_unit_test(topk_one_is_greedy),
         cmocka_unit_test(unknown_policy_is_an_error),
+        cmocka_unit_test(nrpa_options_repeat_and_change_the_run),
+        cmocka_unit_test(strict_tabu_never_forbids_every_move),
+        cmocka_unit_test(move_codes_stay_below_their_space),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

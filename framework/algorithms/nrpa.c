@@ -14,8 +14,14 @@
  *          loses alpha * its probability (the gradient of log-likelihood of
  *          the line), all computed from the policy before the update.
  *
- * A level-L run makes N^L playouts. Threads are root-parallel; under --time
- * a finished run is followed by a fresh one until time is up.
+ * A level-L run makes N^L playouts (S N^L with --stabilise S: stabilised
+ * NRPA, Cazenave et al. 2020, where each level-1 iteration plays S playouts
+ * from the same policy and adapts towards the best of them). Threads are
+ * root-parallel; under --time a finished run is followed by a fresh one
+ * until time is up.
+ *
+ * The move codes are the policy's own (struct ps_policy's move_codes) if it
+ * has them, else the game's, else a hash of the raw move.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -31,6 +37,10 @@
 struct ps_nrpa {
     struct ps_worker *w;
     uint32_t space;
+    void (*move_codes)(const void *inst, const void *state,
+                       const ps_move *moves, int n, uint32_t *codes);
+    /* pol[L]: level L's policy, L >= 1 (level 0, a playout, reads its
+     * parent's without a copy: it does not change it). */
     double *pol[NRPA_MAX_LEVEL + 1];
     ps_move *seq[NRPA_MAX_LEVEL + 1]; /* best line of each level */
     int len[NRPA_MAX_LEVEL + 1];
@@ -45,11 +55,10 @@ struct ps_nrpa {
 /* Codes (and the prior, if any) of moves[0..n) of `state`. */
 static void nrpa_codes(const struct ps_nrpa *c, const void *state, int n)
 {
-    const struct ps_game *g = c->w->s.game;
     if (c->bias)
         c->w->po.policy->bias(c->w->s.inst, state, c->moves, n, c->bias);
-    if (g->move_codes) {
-        g->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
+    if (c->move_codes) {
+        c->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
         return;
     }
     for (int i = 0; i < n; i++)
@@ -79,14 +88,30 @@ static double nrpa_weights(struct ps_nrpa *c, const double *pol, int n)
  * as well, so a time limit is kept within a few milliseconds. */
 #define NRPA_CHECK_MOVES 64
 
-/* A level-0 search: one playout from the root with policy pol[0], its value
+/* The move of probability weight prob[i] / z that x in [0, z) lands on. A
+ * move of weight 0 (one a prior forbids) is never returned, even when
+ * rounding leaves x just above the sum of the weights. */
+static int nrpa_pick(const double *prob, int n, double x)
+{
+    int last = 0;
+    for (int i = 0; i < n; i++) {
+        if (prob[i] <= 0)
+            continue;
+        x -= prob[i];
+        if (x < 0)
+            return i;
+        last = i;
+    }
+    return last;
+}
+
+/* A level-0 search: one playout from the root with policy pol, its value
  * in *value; false when a limit stopped it half way (no line then). */
-static bool nrpa_playout(struct ps_nrpa *c, ps_value *value_out)
+static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_out)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    const double *pol = c->pol[0];
     memcpy(c->a, c->root, w->s.state_size);
     ps_value value = 0;
     int len = 0;
@@ -100,15 +125,7 @@ static bool nrpa_playout(struct ps_nrpa *c, ps_value *value_out)
             break;
         nrpa_codes(c, c->a, n);
         double z = nrpa_weights(c, pol, n);
-        double x = ps_rng_double(&w->rng) * z;
-        int pick = n - 1;
-        for (int i = 0; i < n - 1; i++) {
-            x -= c->prob[i];
-            if (x < 0) {
-                pick = i;
-                break;
-            }
-        }
+        int pick = nrpa_pick(c->prob, n, ps_rng_double(&w->rng) * z);
         c->seq[0][len++] = c->moves[pick];
         value += g->apply(inst, c->a, c->moves[pick], c->b);
         unsigned char *t = c->a;
@@ -156,28 +173,45 @@ static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int l
     memcpy(pol, c->next_pol, bytes);
 }
 
+/* Keep the line just found one level down if it is at least as good (>=:
+ * later lines win ties, which keeps the search moving on plateaus). */
+static void nrpa_keep(struct ps_nrpa *c, int level, ps_value v, bool *found,
+                      ps_value *best)
+{
+    if (*found && v < *best)
+        return;
+    *found = true;
+    *best = v;
+    c->len[level] = c->len[level - 1];
+    memcpy(c->seq[level], c->seq[level - 1],
+           (size_t)c->len[level] * sizeof *c->seq[level]);
+}
+
 /* Level >= 1: returns false when stopped before any line was found. */
 static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
+    int stabilise = w->s.opt.stabilise;
     bool found = false;
     ps_value best = 0;
     for (int i = 0; i < w->s.opt.iterations; i++) {
-        memcpy(c->pol[level - 1], c->pol[level], bytes);
         ps_value v;
         if (level == 1) {
-            if (ps_worker_stopped(w) || !nrpa_playout(c, &v))
+            bool stopped = false;
+            for (int k = 0; k < stabilise && !stopped; k++) {
+                stopped = ps_worker_stopped(w) ||
+                          !nrpa_playout(c, c->pol[1], &v);
+                if (!stopped)
+                    nrpa_keep(c, level, v, &found, &best);
+            }
+            if (stopped)
                 break;
-        } else if (!nrpa_level(c, level - 1, &v)) {
-            break;
-        }
-        if (!found || v >= best) {
-            found = true;
-            best = v;
-            c->len[level] = c->len[level - 1];
-            memcpy(c->seq[level], c->seq[level - 1],
-                   (size_t)c->len[level] * sizeof *c->seq[level]);
+        } else {
+            memcpy(c->pol[level - 1], c->pol[level], bytes);
+            if (!nrpa_level(c, level - 1, &v))
+                break;
+            nrpa_keep(c, level, v, &found, &best);
         }
         if (level == w->s.opt.level)
             ps_worker_trace(w, &(struct ps_trace_event){
@@ -199,7 +233,7 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 static void nrpa_free(struct ps_nrpa *c)
 {
     for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
-        free(c->pol[l]);
+        free(c->pol[l]); /* NULL at level 0 below a top level */
         free(c->seq[l]);
     }
     free(c->root);
@@ -212,9 +246,20 @@ static void nrpa_free(struct ps_nrpa *c)
     free(c->next_pol);
 }
 
+/* The policy's move codes if it has its own, else the game's (NULL: none). */
+static const struct ps_policy *nrpa_coding_policy(const struct ps_search *s)
+{
+    const struct ps_policy *p =
+        ps_policy_named(s->game, s->opt.policy, s->opt.topk);
+    return p && p->move_codes ? p : NULL;
+}
+
 static uint32_t nrpa_code_space(const struct ps_search *s)
 {
     const struct ps_game *g = s->game;
+    const struct ps_policy *p = nrpa_coding_policy(s);
+    if (p)
+        return p->move_code_space(s->inst);
     return g->move_codes && g->move_code_space ? g->move_code_space(s->inst)
                                                : NRPA_FALLBACK_SPACE;
 }
@@ -226,7 +271,8 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
     uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
     uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
     uint64_t policy = (uint64_t)nrpa_code_space(s) * sizeof(double);
-    return (uint64_t)(levels + 1) * (policy + depth * sizeof(ps_move)) +
+    return (uint64_t)(levels > 0 ? levels : 1) * policy +
+           (uint64_t)(levels + 1) * depth * sizeof(ps_move) +
            policy + 3 * (uint64_t)s->state_size +
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
@@ -237,13 +283,18 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
     size_t nmoves = (size_t)g->max_moves(inst);
+    const struct ps_policy *coding = nrpa_coding_policy(&c->w->s);
     c->space = nrpa_code_space(&c->w->s);
+    c->move_codes = coding ? coding->move_codes : g->move_codes;
     if (!ps_memory_reserve(&c->w->s, nrpa_bytes(&c->w->s, levels)))
         return false;
+    /* A playout reads its parent's policy, so level 0 has none of its own,
+     * unless it is the top (a lone playout job of the distributed nrpa). */
     for (int l = 0; l <= levels; l++) {
-        c->pol[l] = calloc(c->space, sizeof *c->pol[l]);
-        c->seq[l] = malloc(depth * sizeof *c->seq[l]);
-        if (!c->pol[l] || !c->seq[l])
+        if ((l > 0 || levels == 0) &&
+            !(c->pol[l] = calloc(c->space, sizeof *c->pol[l])))
+            return false;
+        if (!(c->seq[l] = malloc(depth * sizeof *c->seq[l])))
             return false;
     }
     c->root = malloc(c->w->s.state_size);
@@ -299,7 +350,7 @@ double *ps_nrpa_policy(struct ps_nrpa *c, int level)
 bool ps_nrpa_search(struct ps_nrpa *c, int level, ps_value *value)
 {
     if (level == 0)
-        return !ps_worker_stopped(c->w) && nrpa_playout(c, value);
+        return !ps_worker_stopped(c->w) && nrpa_playout(c, c->pol[0], value);
     return nrpa_level(c, level, value);
 }
 
@@ -317,11 +368,16 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
 void ps_nrpa_defaults(struct ps_search *s)
 {
     /* Defaults measured best with budgets of seconds on 15x15 SameGame:
-     * level 3 with 30 iterations beat level 2 with 100 (docs/algorithms.md). */
+     * level 3 with 30 iterations beat level 2 with 100. Stabilising (19
+     * iterations of 4 playouts) gained on generated research boards but
+     * lost on PopStar and on the standard positions (docs/algorithms.md),
+     * so it is an option. */
     if (s->opt.level == 0)
         s->opt.level = 3;
     if (s->opt.iterations == 0)
         s->opt.iterations = 30;
+    if (s->opt.stabilise < 1)
+        s->opt.stabilise = 1;
     if (s->opt.level < 1)
         s->opt.level = 1;
     if (s->opt.level > NRPA_MAX_LEVEL)
@@ -353,9 +409,12 @@ static void nrpa_worker_run(struct ps_worker *w)
 static enum ps_status nrpa_run(struct ps_search *s)
 {
     ps_nrpa_defaults(s);
-    char what[64];
-    snprintf(what, sizeof what, "nrpa level %d, %d iterations", s->opt.level,
-             s->opt.iterations);
+    char what[96];
+    int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
+                     s->opt.level, s->opt.iterations);
+    if (s->opt.stabilise > 1 && n > 0 && (size_t)n < sizeof what)
+        snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
+                 s->opt.stabilise);
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
 }
 

@@ -176,6 +176,14 @@ bool ps_policy_check(const struct ps_game *g, const char *name,
     return ok || unknown_policy(g, name, err);
 }
 
+const struct ps_policy *ps_policy_named(const struct ps_game *g,
+                                        const char *name, int topk)
+{
+    bool ok;
+    int k;
+    return find_policy(g, name, topk, &k, &ok);
+}
+
 bool ps_playout_set_policy(struct ps_playout *p, const char *name, int topk,
                            struct ps_error *err)
 {

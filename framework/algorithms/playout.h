@@ -51,6 +51,10 @@ ps_value ps_playout_run(struct ps_playout *p, const void *start,
  * uniform). False with err (listing the names) for an unknown name. */
 bool ps_playout_set_policy(struct ps_playout *p, const char *name, int topk,
                            struct ps_error *err);
+/* The game policy that name/topk select as ps_playout_set_policy would, or
+ * NULL (uniform, topk or an unknown name). */
+const struct ps_policy *ps_policy_named(const struct ps_game *g,
+                                        const char *name, int topk);
 /* The name of the selected policy, for notes. */
 const char *ps_playout_policy_name(const struct ps_playout *p);
 /* Check a --policy name for game g before a run (the command line does). */

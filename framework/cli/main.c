@@ -89,6 +89,8 @@ static const char usage_text[] =
     "  --select max|mean  mc: how moves are compared\n"
     "  --level L          nmcs, nrpa: nesting level (default: nmcs 2, nrpa 3)\n"
     "  --iterations N     nrpa: iterations per level (default 30)\n"
+    "  --stabilise S      nrpa: S playouts per level-1 iteration, the best\n"
+    "                     adapts (stabilised NRPA; default 1)\n"
     "  --policy NAME      playout policy of the game\n"
     "  --threads N        mc, nmcs, nrpa, beam threads (default: number of\n"
     "                     cores); beam gives the same answer for any N\n"
@@ -196,6 +198,7 @@ enum {
     OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES,
     OPT_TRACE_FORMAT, OPT_TRACE_JSON, OPT_HTML,
     OPT_TASKS,
+    OPT_STABILISE,
 };
 
 static const struct option long_options[] = {
@@ -220,6 +223,7 @@ static const struct option long_options[] = {
     {"select", required_argument, 0, OPT_SELECT},
     {"level", required_argument, 0, OPT_LEVEL},
     {"iterations", required_argument, 0, OPT_ITERATIONS},
+    {"stabilise", required_argument, 0, OPT_STABILISE},
     {"policy", required_argument, 0, OPT_POLICY},
     {"threads", required_argument, 0, OPT_THREADS},
     {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
@@ -458,6 +462,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_TOPK: c->opt.topk = iv; break;
             case OPT_LEVEL: c->opt.level = iv; break;
             case OPT_ITERATIONS: c->opt.iterations = iv; break;
+            case OPT_STABILISE: c->opt.stabilise = iv; break;
             case OPT_THREADS: c->opt.threads = iv; break;
             case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;

@@ -256,6 +256,12 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
             return ps_error_set(err, NULL, 0, 0,
                                 "game %s: policy '%s' has no %s", name, p->name,
                                 p->choose ? "doc" : "choose");
+    for (const struct ps_policy *p = g->policies; p && p->name; p++)
+        if (!p->move_codes != !p->move_code_space)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: policy '%s' has only one of "
+                                "move_codes and move_code_space",
+                                name, p->name);
     if (!g->move_codes != !g->move_code_space)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: slot '%s' is set but '%s' is NULL (the "

@@ -132,6 +132,12 @@ struct ps_policy {
      * NULL: no prior. */
     void (*bias)(const void *inst, const void *state, const ps_move *moves,
                  int n, double *out);
+    /* Optional, both or neither: nrpa's move codes under this policy, in
+     * place of the game's move_codes/move_code_space (a policy can name
+     * moves more finely than the game's default). */
+    void (*move_codes)(const void *inst, const void *state,
+                       const ps_move *moves, int n, uint32_t *codes);
+    uint32_t (*move_code_space)(const void *inst);
 };
 
 /* A named heuristic (cost games: an estimate of the cost still to pay) or

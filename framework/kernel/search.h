@@ -72,6 +72,7 @@ struct ps_options {
     bool select_max;  /* mc: best max instead of best mean */
     int level;        /* nmcs, nrpa (0 = the algorithm's default) */
     int iterations;   /* nrpa (0 = its default) */
+    int stabilise;    /* nrpa: playouts per level-1 iteration (0 = its default) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
