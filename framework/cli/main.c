@@ -66,7 +66,6 @@ static const char usage_text[] =
     "  --max-memory MB    memory limit of tables, beams, policies (they refuse\n"
     "                     to grow past it; default: half of what the process\n"
     "                     may use: physical memory, cgroup, ulimit)\n"
-    "  --trace N          print the first N expansions to stderr (teaching)\n"
     "  --trace N          print the first N events to stderr (teaching): each\n"
     "                     algorithm's part (== astar ==), expansions with g, h,\n"
     "                     the queue key, parent and open-list size, IDA*\n"
@@ -170,7 +169,11 @@ static const char usage_text_end[] =
     "  psolve --game watersort --algo bfs,astar,idastar,dfs level.txt\n"
     "  psolve --game watersort --algo astar,idastar --jobs 2 games/watersort/levels\n"
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
-    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n";
+    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n"
+    "  psolve --game npuzzle --algo astar --heuristic zero,misplaced,manhattan \\\n"
+    "         games/npuzzle/examples/8-hardest.txt         (the classic table)\n"
+    "  psolve --game games/lua/hanoi.lua --algo bfs,astar,idastar games/lua/hanoi-4.txt\n"
+    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n";
 
 /* psolve-mpi's part of --help (docs/distributed.md). */
 static const char usage_text_mpi[] =
@@ -364,11 +367,11 @@ static int parse_args(int argc, char **argv, struct cli *c)
             fputs(usage_text, stdout);
             fputs(usage_text_heuristics, stdout);
             fputs(usage_text_labs, stdout);
-            fputs(usage_text_mpi, stdout);
             for (const struct ps_game *const *g = ps_game_list(); *g; g++)
                 if ((*g)->move_help)
                     printf("  %-10s %s\n", (*g)->name, (*g)->move_help);
             fputs(usage_text_end, stdout);
+            fputs(usage_text_mpi, stdout);
             return PS_EXIT_OK;
         case OPT_VERSION:
             printf("psolve %s\n", PSOLVE_VERSION);
