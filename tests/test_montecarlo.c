@@ -443,6 +443,73 @@ static void proven_answer_ends_the_run(void **state)
     board_free(&clear);
 }
 
+/* Clearing objectives: beam's dfs first (opt.beam_dfs nodes) clears a
+ * board that a beam of width 1 alone leaves with 4 cells, and the run ends
+ * proven, for 1 and 2 threads; with the option 0 the beam is on its own.
+ * A score objective never runs the dfs: the default and 0 agree move for
+ * move and node for node. */
+static void beam_dfs_first_clears_and_proves(void **state)
+{
+    (void)state;
+    struct board b;
+    board_load(&b, "clickomania",
+               "12122\n21231\n13232\n12313\n33222\n");
+    const struct ps_algorithm *beam = ps_algorithm_find("beam");
+    for (int threads = 1; threads <= 2; threads++)
+        for (int dfs = 0; dfs <= 1; dfs++) {
+            struct ps_options o = options(5, threads);
+            o.beam_width = 1;
+            o.beam_dfs = dfs ? 20000 : 0;
+            struct ps_search s;
+            ps_search_init(&s, b.g, b.inst, NULL, &o);
+            enum ps_status st = ps_search_run(&s, beam);
+            assert_true(s.best.found);
+            if (dfs) {
+                assert_int_equal(st, PS_OPTIMAL);
+                assert_int_equal(s.best.value, 25); /* every cell removed */
+                assert_non_null(strstr(s.note, "beam's dfs first"));
+                assert_true(s.stats.expanded <= 20000 + 25);
+            } else {
+                assert_int_equal(st, PS_HEURISTIC);
+                assert_int_equal(s.best.value, 21); /* 4 cells left */
+                assert_null(strstr(s.note, "dfs"));
+            }
+            ps_search_free(&s);
+        }
+    board_free(&b);
+
+    board_gen(&b, NULL, 8, 8, 3, 4);
+    struct result on, off;
+    struct ps_options o = options(5, 1);
+    o.beam_width = 20;
+    run(&b, "beam", &o, NULL, &on);
+    o.beam_dfs = 0;
+    run(&b, "beam", &o, NULL, &off);
+    same_result(&on, &off);
+    assert_int_equal(on.expanded, off.expanded);
+    board_free(&b);
+}
+
+/* On a board the dfs cannot clear within its budget, the beam that follows
+ * gives the same answer for 1 and 2 threads, and within --max-nodes. */
+static void beam_dfs_first_does_not_depend_on_threads(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, "clickomania", 12, 12, 5, 6);
+    struct ps_limits lim = {.max_nodes = 30000};
+    struct result r1, r2;
+    for (int threads = 1; threads <= 2; threads++) {
+        struct ps_options o = options(3, threads);
+        o.beam_width = 50;
+        o.beam_dfs = 5000;
+        run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r2);
+    }
+    same_result(&r1, &r2);
+    assert_int_equal(r1.expanded, r2.expanded);
+    board_free(&b);
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -679,6 +746,8 @@ int main(void)
         cmocka_unit_test(answers_verify_and_never_beat_the_optimum),
         cmocka_unit_test(beam_matches_the_plain_beam),
         cmocka_unit_test(beam_answer_does_not_depend_on_threads),
+        cmocka_unit_test(beam_dfs_first_clears_and_proves),
+        cmocka_unit_test(beam_dfs_first_does_not_depend_on_threads),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(proven_answer_ends_the_run),

@@ -522,8 +522,69 @@ static int next_width(const struct ps_search *s, int width, double took)
     return (int)fits;
 }
 
+/* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
+ * copy of the search, for opt.beam_dfs nodes (and at most 5% of --time),
+ * and its best line offered. A board it clears is worth the start's upper
+ * bound, so the offer ends the run as proven (PS_STOP_PROVEN); otherwise
+ * the beam goes on as before, with that line to beat. The node budget, not
+ * the clock, bounds the dfs when no --time is given, so the run repeats;
+ * its nodes count in the run's statistics (and against --max-nodes).
+ * True when the dfs finished within its budget: its line is then proven
+ * best (a small board it shows cannot be cleared, say). */
+static bool beam_dfs_first(struct ps_search *s)
+{
+    const struct ps_algorithm *dfs = ps_algorithm_find("dfs");
+    if (!(s->flags & PS_CLEARING) || s->opt.beam_dfs <= 0 || !s->bounded ||
+        !dfs)
+        return false;
+    struct ps_search sub = *s;
+    memset(&sub.stats, 0, sizeof sub.stats);
+    memset(&sub.best, 0, sizeof sub.best);
+    memset(&sub.late, 0, sizeof sub.late);
+    memset(&sub.layers, 0, sizeof sub.layers);
+    sub.opt.layers = false;
+    sub.opt.candidates = 0; /* exact: the dfs options are not beam's */
+    sub.opt.max_depth = 0;
+    sub.trace.limit = 0;
+    sub.anytime = NULL;
+    sub.progress = false;
+    sub.stop = PS_STOP_NONE;
+    sub.note[0] = '\0';
+    sub.limits.max_nodes = (uint64_t)s->opt.beam_dfs;
+    if (s->limits.max_nodes && s->limits.max_nodes < sub.limits.max_nodes)
+        sub.limits.max_nodes = s->limits.max_nodes;
+    if (s->limits.seconds > 0)
+        sub.limits.seconds = 0.05 * s->limits.seconds;
+    sub.start = sub.last_clock = sub.last_progress = ps_now();
+    sub.tick = 0;
+    sub.clock_every = 1;
+    enum ps_status st = dfs->run(&sub);
+    bool exhausted = st == PS_OPTIMAL && sub.stop == PS_STOP_NONE;
+    s->stats.expanded += sub.stats.expanded;
+    s->stats.generated += sub.stats.generated;
+    s->stats.duplicates += sub.stats.duplicates;
+    if (sub.stats.peak_memory > s->stats.peak_memory)
+        s->stats.peak_memory = sub.stats.peak_memory;
+    bool kept = sub.best.found && ps_search_offer(s, sub.best.moves,
+                                                  sub.best.len, sub.best.value);
+    if (kept && (exhausted || s->stop == PS_STOP_PROVEN))
+        snprintf(s->note, sizeof s->note, "%s (--beam-dfs %d)",
+                 exhausted ? "optimal: beam's dfs first searched every line"
+                           : "heuristic: beam's dfs first",
+                 s->opt.beam_dfs);
+    ps_search_free(&sub);
+    return kept && exhausted;
+}
+
 static enum ps_status beam_run(struct ps_search *s)
 {
+    if (beam_dfs_first(s)) {
+        s->stop = PS_STOP_NONE; /* a proof, not a limit */
+        return PS_OPTIMAL;
+    }
+    if (s->stop != PS_STOP_NONE)
+        return PS_HEURISTIC;
+
     int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
     bool rollout = s->opt.beam_playout || !s->game->evaluate;
     int threads = ps_thread_count(s);

@@ -96,7 +96,14 @@ static const char usage_text[] =
     "  --beam-width W     beam: width (default 100); under --time the first\n"
     "                     beam, followed by wider ones that fit the time\n"
     "  --beam-eval E      beam: 'game' (the game's evaluation, default) or\n"
-    "                     'playout' (one playout of the policy per position)\n"
+    "                     'playout' (one playout of the policy per position)\n";
+
+/* Continued (one string would pass the 4095 characters C promises). */
+static const char usage_text_beam[] =
+    "  --beam-dfs N       beam, clearing objectives (clickomania): first an\n"
+    "                     exact dfs of N nodes (default 20000, at most 5% of\n"
+    "                     --time); a board it clears ends the run, optimal.\n"
+    "                     0 = off\n"
     "\n";
 
 /* Choosing the heuristic and reading the counters (docs/cli.md,
@@ -198,7 +205,7 @@ enum {
     OPT_TOPK, OPT_SELECT, OPT_LEVEL, OPT_ITERATIONS, OPT_POLICY, OPT_THREADS,
     OPT_BEAM_WIDTH, OPT_BEAM_EVAL, OPT_SHOW, OPT_ROWS, OPT_COLS, OPT_COLORS, OPT_TUBES,
     OPT_CAPACITY, OPT_SECONDS, OPT_VERSION, OPT_JOBS, OPT_PLUGIN,
-    OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES,
+    OPT_HEURISTIC, OPT_LAYERS, OPT_MOVES, OPT_BEAM_DFS,
     OPT_TRACE_FORMAT, OPT_TRACE_JSON, OPT_HTML,
     OPT_TASKS,
     OPT_STABILISE,
@@ -231,6 +238,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, 0, OPT_THREADS},
     {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
     {"beam-eval", required_argument, 0, OPT_BEAM_EVAL},
+    {"beam-dfs", required_argument, 0, OPT_BEAM_DFS},
     {"show", no_argument, 0, OPT_SHOW},
     {"rows", required_argument, 0, OPT_ROWS},
     {"cols", required_argument, 0, OPT_COLS},
@@ -365,6 +373,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
         switch (ch) {
         case 'h':
             fputs(usage_text, stdout);
+            fputs(usage_text_beam, stdout);
             fputs(usage_text_heuristics, stdout);
             fputs(usage_text_labs, stdout);
             for (const struct ps_game *const *g = ps_game_list(); *g; g++)
@@ -469,6 +478,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_THREADS: c->opt.threads = iv; break;
             case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
+            case OPT_BEAM_DFS: c->opt.beam_dfs = iv; break;
             case OPT_ROWS: c->gen.rows = iv; break;
             case OPT_COLS: c->gen.cols = iv; break;
             case OPT_COLORS: c->gen.colors = iv; break;

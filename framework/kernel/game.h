@@ -60,6 +60,10 @@ enum {
      * Carlo and beam searches then run one thread; --threads N > 1 is
      * refused. Different instances may still run in parallel (lab --jobs). */
     PS_ONE_THREAD = 1u << 3,
+    /* The objective is to clear (SameGame's clear/fewest_left): a line
+     * worth the start's upper bound is common, and a short exact search
+     * often finds one at once, so beam runs dfs briefly first (--beam-dfs). */
+    PS_CLEARING = 1u << 4,
 };
 
 /* What fault() reports (games whose slots can fail: scripts). */

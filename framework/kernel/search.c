@@ -34,6 +34,7 @@ void ps_options_default(struct ps_options *o)
     o->rollouts = 200;
     o->topk = 0;
     o->beam_width = 100;
+    o->beam_dfs = 20000;
 }
 
 /* The heuristic (cost) or bound (score) of the run: the --heuristic entry,

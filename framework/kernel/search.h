@@ -78,6 +78,7 @@ struct ps_options {
     int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
     int beam_width;   /* beam */
     bool beam_playout; /* beam: judge positions by a playout */
+    int beam_dfs;     /* beam, PS_CLEARING games: dfs nodes first (0 = off) */
     int trace;        /* print the first N expansions */
     /* --heuristic NAME: an entry of the game's heuristics table (cost
      * games: h; score games: the upper bound); NULL = the game's default. */

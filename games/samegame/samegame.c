@@ -1173,10 +1173,19 @@ static const struct ps_gen_options sg_bench_sizes[] = {
     {0},
 };
 
+/* Clearing objectives: a cleared board is worth the start's upper bound
+ * (every cell removed), so beam's short dfs first can prove it at once. */
+static unsigned sg_instance_flags(const void *p)
+{
+    const struct sg_instance *in = p;
+    return in->rules.objective != SG_OBJ_SCORE ? PS_CLEARING : 0u;
+}
+
 const struct ps_game samegame_game = {
     .name = "samegame",
     .summary = "SameGame / Clickomania / PopStar: remove groups, maximise score",
     .flags = PS_MAXIMISE | PS_HAS_BOUND,
+    .instance_flags = sg_instance_flags,
     .rules_size = sizeof(struct sg_rules),
     .rules_default = sg_rules_default,
     .params = sg_params,
