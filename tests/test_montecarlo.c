@@ -510,6 +510,45 @@ static void beam_dfs_first_does_not_depend_on_threads(void **state)
     board_free(&b);
 }
 
+/* Clearing objectives: beam stops expanding a depth once it has enough
+ * candidates, in rounds of parents cut by index, not by thread: still the
+ * same answer for 1, 2 and 3 threads, with and without a node limit. The
+ * cut must have happened: fewer children made than a full expansion of
+ * every depth would make (every parent's moves). */
+static void clearing_beam_cut_does_not_depend_on_threads(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, "clickomania", 12, 12, 5, 6);
+    const struct ps_algorithm *beam = ps_algorithm_find("beam");
+    for (int limited = 0; limited <= 1; limited++) {
+        struct ps_limits lim = {.max_nodes = limited ? 4000 : 0};
+        struct result r1, r;
+        for (int threads = 1; threads <= 3; threads++) {
+            struct ps_options o = options(3, threads);
+            o.beam_width = 300;
+            o.beam_dfs = 0;
+            run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
+            if (threads > 1) {
+                same_result(&r1, &r);
+                assert_int_equal(r1.expanded, r.expanded);
+            }
+        }
+    }
+    /* A full expansion makes every parent's children (about 20 each on
+     * this board); the cut makes about BEAM_ENOUGH x width per depth. */
+    struct ps_options o = options(3, 1);
+    o.beam_width = 300;
+    o.beam_dfs = 0;
+    struct ps_search s;
+    ps_search_init(&s, b.g, b.inst, NULL, &o);
+    ps_search_run(&s, beam);
+    uint64_t per_parent = s.stats.generated / s.stats.expanded;
+    ps_search_free(&s);
+    assert_true(per_parent < 8);
+    board_free(&b);
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -748,6 +787,7 @@ int main(void)
         cmocka_unit_test(beam_answer_does_not_depend_on_threads),
         cmocka_unit_test(beam_dfs_first_clears_and_proves),
         cmocka_unit_test(beam_dfs_first_does_not_depend_on_threads),
+        cmocka_unit_test(clearing_beam_cut_does_not_depend_on_threads),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(proven_answer_ends_the_run),

@@ -28,6 +28,12 @@
 #include "playout.h"
 #include "worker.h"
 
+/* Clearing objectives: a depth has enough candidates at this many times the
+ * width (0 = expand every parent); see beam_expand. */
+#ifndef BEAM_ENOUGH
+#define BEAM_ENOUGH 6
+#endif
+
 struct beam_cand {
     ps_value key, g;
     uint64_t hash;
@@ -51,6 +57,7 @@ struct beam_slice {
     int nc;                  /* how many it made */
     ps_move *moves;          /* max_moves */
     unsigned char *tmp;      /* one state */
+    bool finished_only;      /* past the depth's cut: offer finished games */
     struct ps_playout po;    /* playout scratch, policy selected */
     uint64_t expanded, generated, playouts;
     /* The best complete game the slice saw that beats the search's best;
@@ -210,6 +217,8 @@ static void *slice_expand(void *arg)
             slice_consider(sl, i, false, 0, ps_final_value(s, st, b->g[i]));
             continue;
         }
+        if (sl->finished_only)
+            continue;
         struct ps_rng rng;
         if (b->rollout)
             ps_rng_seed_stream(&rng, s->opt.seed,
@@ -272,18 +281,24 @@ static void run_slices(struct beam *b, int n, void *(*fn)(void *))
 
 /* Split [0, n) into at most b->threads slices, none smaller than `grain`;
  * returns how many. */
-static int split(struct beam *b, int n, int grain)
+static int split_range(struct beam *b, int from, int to, int grain)
 {
+    int n = to - from;
     int t = n / grain;
     if (t > b->threads)
         t = b->threads;
     if (t < 1)
         t = 1;
     for (int i = 0; i < t; i++) {
-        b->slices[i].first = (int)((int64_t)n * i / t);
-        b->slices[i].last = (int)((int64_t)n * (i + 1) / t);
+        b->slices[i].first = from + (int)((int64_t)n * i / t);
+        b->slices[i].last = from + (int)((int64_t)n * (i + 1) / t);
     }
     return t;
+}
+
+static int split(struct beam *b, int n, int grain)
+{
+    return split_range(b, 0, n, grain);
 }
 
 /* ---- one depth ---- */
@@ -306,26 +321,49 @@ static int beam_expand(struct beam *b)
             budget_cut = true;
         }
     }
-    int t = split(b, n, 16);
-    for (int i = 0; i < t; i++) {
-        struct beam_slice *sl = &b->slices[i];
-        sl->cand = b->cand + (size_t)sl->first * (size_t)b->max_moves;
-        sl->nc = 0;
-        sl->found = false;
-        sl->expanded = sl->generated = sl->playouts = 0;
+    /* Clearing objectives: the parents (best first: the beam is kept in
+     * rank order) are expanded in rounds, and once a round leaves
+     * BEAM_ENOUGH x width candidates the rest of the depth only offers its
+     * finished games. The rounds are cut by parent index, never by thread,
+     * so the candidates, and the answer, are the same for every thread
+     * count. */
+    int round = n, enough = 0;
+    if ((s->flags & PS_CLEARING) && BEAM_ENOUGH > 0) {
+        round = b->width / 8 > 16 ? b->width / 8 : 16;
+        enough = BEAM_ENOUGH * b->width;
     }
-    run_slices(b, t, slice_expand);
     int nc = 0;
-    for (int i = 0; i < t; i++) {
-        struct beam_slice *sl = &b->slices[i];
-        if (sl->found)
-            ps_search_offer(s, sl->best_line, sl->best_len, sl->best);
-        s->stats.expanded += sl->expanded;
-        s->stats.generated += sl->generated;
-        s->stats.playouts += sl->playouts;
-        if (b->cand + nc != sl->cand)
-            memmove(b->cand + nc, sl->cand, (size_t)sl->nc * sizeof *b->cand);
-        nc += sl->nc;
+    bool cut = false;
+    for (int from = 0, to; from < n; from = to) {
+        to = n - from > round ? from + round : n;
+        int t = split_range(b, from, to, 16);
+        for (int i = 0; i < t; i++) {
+            struct beam_slice *sl = &b->slices[i];
+            sl->cand = b->cand + (size_t)sl->first * (size_t)b->max_moves;
+            sl->nc = 0;
+            sl->found = false;
+            sl->finished_only = cut;
+            sl->expanded = sl->generated = sl->playouts = 0;
+        }
+        run_slices(b, t, slice_expand);
+        for (int i = 0; i < t; i++) {
+            struct beam_slice *sl = &b->slices[i];
+            if (sl->found)
+                ps_search_offer(s, sl->best_line, sl->best_len, sl->best);
+            s->stats.expanded += sl->expanded;
+            s->stats.generated += sl->generated;
+            s->stats.playouts += sl->playouts;
+            if (b->cand + nc != sl->cand)
+                memmove(b->cand + nc, sl->cand,
+                        (size_t)sl->nc * sizeof *b->cand);
+            nc += sl->nc;
+        }
+        if (atomic_load(&b->abort) || s->stop != PS_STOP_NONE)
+            break;
+        if (enough && nc >= enough && !cut) {
+            cut = true;
+            round = n; /* the finished-game checks in one round */
+        }
     }
     if (budget_cut && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_NODES;
