@@ -425,13 +425,20 @@ bool ps_search_poll(struct ps_search *s)
     return stopped_cheap(s) || stopped_by_clock(s, ps_now());
 }
 
-bool ps_search_improves(const struct ps_search *s, ps_value value)
+/* Is `value` better than the line `sol` holds (or is there none)? */
+static bool beats(const struct ps_search *s, ps_value value,
+                  const struct ps_solution *sol)
 {
-    if (!s->best.found)
+    if (!sol->found)
         return true;
     if (s->flags & PS_MAXIMISE)
-        return value > s->best.value;
-    return value < s->best.value;
+        return value > sol->value;
+    return value < sol->value;
+}
+
+bool ps_search_improves(const struct ps_search *s, ps_value value)
+{
+    return beats(s, value, &s->best);
 }
 
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
@@ -445,10 +452,7 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     if (fault == PS_FAULT_ERROR)
         return false;
     if (fault != PS_FAULT_NONE) {
-        bool better = !s->late.found ||
-                      (s->flags & PS_MAXIMISE ? value > s->late.value
-                                              : value < s->late.value);
-        if (better)
+        if (beats(s, value, &s->late))
             keep_line(&s->late, moves, len, value);
         return false;
     }
