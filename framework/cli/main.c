@@ -185,8 +185,9 @@ static const char usage_text_end[] =
 /* psolve-mpi's part of --help (docs/distributed.md). */
 static const char usage_text_mpi[] =
     "\n"
-    "On a cluster: mpirun -np N psolve-mpi [options] FILE|DIR... takes these\n"
-    "options and prints the same results, once, from rank 0:\n"
+    "On a cluster (psolve-mpi, built beside psolve when CMake finds Open MPI;\n"
+    "docs/distributed.md): mpirun -np N psolve-mpi [options] FILE|DIR...\n"
+    "takes these options and prints the same results, once, from rank 0:\n"
     "  several FILEs or a DIR  a job farm: puzzles handed out to the ranks,\n"
     "                     largest first; the rows are psolve's rows\n"
     "  --algo hdastar     hash-distributed A* (cost games, exact)\n"
