@@ -77,6 +77,7 @@ struct dfs {
     unsigned char *states;  /* one state per depth */
     ps_move *moves;         /* max_moves per depth */
     ps_value *gains;
+    ps_value *keys;         /* score games with a bound: gain + child bound */
     int *order;
     ps_move *path;          /* the moves leading to each depth */
     struct ps_table tt;
@@ -104,13 +105,16 @@ static bool frames_resize(struct dfs *d, int frames)
     ps_value *gains = realloc(d->gains, n * mm * sizeof *gains);
     if (gains)
         d->gains = gains;
+    ps_value *keys = realloc(d->keys, n * mm * sizeof *keys);
+    if (keys)
+        d->keys = keys;
     int *order = realloc(d->order, n * mm * sizeof *order);
     if (order)
         d->order = order;
     ps_move *path = realloc(d->path, n * sizeof *path);
     if (path)
         d->path = path;
-    if (!states || !moves || !gains || !order || !path)
+    if (!states || !moves || !gains || !keys || !order || !path)
         return false;
     d->frames = frames;
     return true;
@@ -140,6 +144,11 @@ static ps_move *moves_at(const struct dfs *d, int depth)
 static ps_value *gains_at(const struct dfs *d, int depth)
 {
     return d->gains + (size_t)depth * (size_t)d->max_moves;
+}
+
+static ps_value *keys_at(const struct dfs *d, int depth)
+{
+    return d->keys + (size_t)depth * (size_t)d->max_moves;
 }
 
 static int *order_at(const struct dfs *d, int depth)
@@ -313,6 +322,94 @@ static bool rebuild_line(struct dfs *d, int depth, ps_value so_far,
     }
 }
 
+static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
+                           bool *exact);
+
+/* The children of the state at `depth` (n moves listed), largest gain
+ * first (--candidates K: the K first). Returns the best gain + child value;
+ * *all_exact says whether every child's value was exact. */
+static ps_value children_by_gain(struct dfs *d, int depth, int n,
+                                 ps_value so_far, bool *all_exact)
+{
+    struct ps_search *s = d->s;
+    const void *state = state_at(d, depth);
+    int k = order_moves(d, depth, n);
+    s->stats.pruned += (uint64_t)(n - k);
+    s->stats.pruned_candidates += (uint64_t)(n - k);
+    ps_value best = INT64_MIN;
+    *all_exact = true;
+    for (int i = 0; i < k; i++) {
+        ps_move mv = moves_at(d, depth)[order_at(d, depth)[i]];
+        ps_value gain = d->g->apply(d->inst, state, mv, state_at(d, depth + 1));
+        s->stats.generated++;
+        d->path[depth] = mv;
+        bool child_exact;
+        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
+        if (s->stop != PS_STOP_NONE)
+            return 0;
+        if (gain + v > best)
+            best = gain + v;
+        *all_exact = *all_exact && child_exact;
+    }
+    return best;
+}
+
+/* The same with the bound: every child is made and bounded first, and the
+ * children are searched by gain + child bound, largest first (ties: larger
+ * gain, then the game's order). That is the order of least loss against
+ * the node's own bound, so the lines most likely to beat `best` come
+ * first and raise it early; and once one child's gain + bound cannot beat
+ * `best`, no later one can (best only grows), so the rest are cut
+ * together. A cut child contributes its gain + bound, an upper bound of
+ * its gain + value, so the result stays an upper bound of V(state). */
+static ps_value children_by_bound(struct dfs *d, int depth, int n,
+                                  ps_value so_far, bool *all_exact)
+{
+    struct ps_search *s = d->s;
+    const void *state = state_at(d, depth);
+    void *child = state_at(d, depth + 1);
+    const ps_move *moves = moves_at(d, depth);
+    const ps_value *gains = gains_at(d, depth);
+    ps_value *keys = keys_at(d, depth);
+    int *order = order_at(d, depth);
+    for (int i = 0; i < n; i++) {
+        ps_value gain = d->g->apply(d->inst, state, moves[i], child);
+        keys[i] = gain + s->heuristic(d->inst, child);
+        s->stats.generated++;
+        int j = i;
+        while (j > 0 && (keys[order[j - 1]] < keys[i] ||
+                         (keys[order[j - 1]] == keys[i] &&
+                          gains[order[j - 1]] < gains[i]))) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    ps_value best = INT64_MIN;
+    *all_exact = true;
+    for (int i = 0; i < n; i++) {
+        int m = order[i];
+        if (!ps_search_improves(s, so_far + keys[m])) {
+            s->stats.pruned += (uint64_t)(n - i);
+            s->stats.pruned_bound += (uint64_t)(n - i);
+            if (keys[m] > best)
+                best = keys[m];
+            *all_exact = false;
+            break;
+        }
+        ps_value gain = d->g->apply(d->inst, state, moves[m], child);
+        d->path[depth] = moves[m];
+        bool child_exact;
+        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
+        if (s->stop != PS_STOP_NONE)
+            return 0;
+        if (gain + v > best)
+            best = gain + v;
+        *all_exact = *all_exact && child_exact;
+    }
+    return best;
+}
+
 /* Search the state at `depth`, reached with score `so_far`. Returns V(state)
  * when *exact, else an upper bound of it (see the comment at the top). After
  * a stop the result means nothing and nothing is stored. */
@@ -386,24 +483,12 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
         ps_search_trace(s, state, depth, so_far,
                         upper == INT64_MAX ? 0 : upper, NULL);
 
-    int k = order_moves(d, depth, n);
-    s->stats.pruned += (uint64_t)(n - k);
-    s->stats.pruned_candidates += (uint64_t)(n - k);
-    ps_value best = INT64_MIN;
-    bool all_exact = true;
-    for (int i = 0; i < k; i++) {
-        ps_move mv = moves_at(d, depth)[order_at(d, depth)[i]];
-        ps_value gain = g->apply(d->inst, state, mv, state_at(d, depth + 1));
-        s->stats.generated++;
-        d->path[depth] = mv;
-        bool child_exact;
-        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
-        if (s->stop != PS_STOP_NONE)
-            return 0;
-        if (gain + v > best)
-            best = gain + v;
-        all_exact = all_exact && child_exact;
-    }
+    bool all_exact;
+    ps_value best = d->bound && !d->candidates
+                        ? children_by_bound(d, depth, n, so_far, &all_exact)
+                        : children_by_gain(d, depth, n, so_far, &all_exact);
+    if (s->stop != PS_STOP_NONE)
+        return 0;
     if (!all_exact && upper < best)
         best = upper; /* both bound V(state); keep the tighter */
     *exact = all_exact;
@@ -566,6 +651,7 @@ static void dfs_free(struct dfs *d)
     free(d->states);
     free(d->moves);
     free(d->gains);
+    free(d->keys);
     free(d->order);
     free(d->path);
     if (d->tt.hashes)
