@@ -82,6 +82,7 @@ struct dfs {
     ps_move *path;          /* the moves leading to each depth */
     struct ps_table tt;
     bool memo, table_full, bound;
+    bool child_bounds;      /* the bound is the game's: bounded_moves() */
     bool use_h;             /* cost games: f = g + h (else g alone) */
     bool full_noted;        /* the note says the table filled up */
     int candidates;         /* 0 = all moves */
@@ -323,7 +324,7 @@ static bool rebuild_line(struct dfs *d, int depth, ps_value so_far,
 }
 
 static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
-                           bool *exact);
+                           ps_value upper, bool *exact);
 
 /* The children of the state at `depth` (n moves listed), largest gain
  * first (--candidates K: the K first). Returns the best gain + child value;
@@ -344,7 +345,8 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
         s->stats.generated++;
         d->path[depth] = mv;
         bool child_exact;
-        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
+        ps_value v = score_node(d, depth + 1, so_far + gain, INT64_MAX,
+                                &child_exact);
         if (s->stop != PS_STOP_NONE)
             return 0;
         if (gain + v > best)
@@ -361,7 +363,9 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
  * first and raise it early; and once one child's gain + bound cannot beat
  * `best`, no later one can (best only grows), so the rest are cut
  * together. A cut child contributes its gain + bound, an upper bound of
- * its gain + value, so the result stays an upper bound of V(state). */
+ * its gain + value, so the result stays an upper bound of V(state).
+ * With d->child_bounds the keys hold the children's bounds already
+ * (bounded_moves()), and only the children searched are made. */
 static ps_value children_by_bound(struct dfs *d, int depth, int n,
                                   ps_value so_far, bool *all_exact)
 {
@@ -373,8 +377,11 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
     ps_value *keys = keys_at(d, depth);
     int *order = order_at(d, depth);
     for (int i = 0; i < n; i++) {
-        ps_value gain = d->g->apply(d->inst, state, moves[i], child);
-        keys[i] = gain + s->heuristic(d->inst, child);
+        if (d->child_bounds)
+            keys[i] += gains[i];
+        else
+            keys[i] = d->g->apply(d->inst, state, moves[i], child) +
+                      s->heuristic(d->inst, child);
         s->stats.generated++;
         int j = i;
         while (j > 0 && (keys[order[j - 1]] < keys[i] ||
@@ -400,7 +407,8 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
         ps_value gain = d->g->apply(d->inst, state, moves[m], child);
         d->path[depth] = moves[m];
         bool child_exact;
-        ps_value v = score_node(d, depth + 1, so_far + gain, &child_exact);
+        ps_value v = score_node(d, depth + 1, so_far + gain, keys[m] - gain,
+                                &child_exact);
         if (s->stop != PS_STOP_NONE)
             return 0;
         if (gain + v > best)
@@ -412,9 +420,10 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
 
 /* Search the state at `depth`, reached with score `so_far`. Returns V(state)
  * when *exact, else an upper bound of it (see the comment at the top). After
- * a stop the result means nothing and nothing is stored. */
+ * a stop the result means nothing and nothing is stored. `upper` is the
+ * state's bound when the parent knows it (INT64_MAX: compute it here). */
 static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
-                           bool *exact)
+                           ps_value upper, bool *exact)
 {
     struct ps_search *s = d->s;
     const struct ps_game *g = d->g;
@@ -423,13 +432,12 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
         return 0;
     const void *state = state_at(d, depth);
     int budget = budget_at(d, depth);
-    ps_value upper = INT64_MAX;
     int64_t idx = PS_TABLE_NONE;
     uint64_t hash = 0;
     /* The table and the bound come before the moves: most nodes are cut
      * here, and a terminal node is cut soundly too (its end value is at most
      * its upper bound). */
-    if (d->bound)
+    if (d->bound && upper == INT64_MAX)
         upper = s->heuristic(d->inst, state);
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
@@ -464,7 +472,11 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
         return upper;
     }
 
-    int n = g->moves(d->inst, state, moves_at(d, depth), gains_at(d, depth));
+    int n = d->child_bounds
+                ? g->bounded_moves(d->inst, state, moves_at(d, depth),
+                                   gains_at(d, depth), keys_at(d, depth))
+                : g->moves(d->inst, state, moves_at(d, depth),
+                           gains_at(d, depth));
     s->stats.expanded++;
     if (n == 0) {
         ps_value end = g->end_value ? g->end_value(d->inst, state) : 0;
@@ -517,7 +529,7 @@ static enum ps_status score_run(struct dfs *d)
     if (s->stop != PS_STOP_NONE)
         return PS_INCOMPLETE;
     bool exact;
-    score_node(d, 0, 0, &exact);
+    score_node(d, 0, 0, INT64_MAX, &exact);
     if (d->candidates || d->max_depth)
         return PS_HEURISTIC;
     return PS_OPTIMAL;
@@ -693,6 +705,8 @@ static enum ps_status dfs_run(struct ps_search *s)
     d.use_h = !score && s->heuristic &&
               (s->heuristic_admissible || s->opt.heuristic);
     s->used_heuristic = d.bound || d.use_h;
+    d.child_bounds = d.bound && !d.candidates && d.g->bounded_moves &&
+                     s->heuristic == d.g->upper_bound;
     if (!frames_resize(&d, d.g->max_depth(s->inst) + 2) ||
         !ps_greedy_init(&d.greedy, d.g, s->inst)) {
         dfs_free(&d);

@@ -229,6 +229,12 @@ struct ps_game {
     /* [if PS_HAS_BOUND] an upper bound on the score still to gain (dfs
      * prunes with it). Without the flag it is not called: no pruning. */
     ps_value (*upper_bound)(const void *inst, const void *state);
+    /* [optional, with PS_HAS_BOUND] moves() that also fills
+     * child_bounds[i] = upper_bound(apply(state, moves[i])), exactly, without
+     * making the children: dfs orders and cuts them by it, and makes only
+     * the ones it searches. */
+    int (*bounded_moves)(const void *inst, const void *state, ps_move *moves,
+                         ps_value *gains, ps_value *child_bounds);
     /* Optional. Is `move` legal in `state` by the rules? Needed when moves()
      * prunes: it may skip legal moves that a search never needs (a pour that
      * only permutes tubes), but a user's solution may still play them, and

@@ -724,20 +724,46 @@ static void count_colours(const struct sg_instance *in, const void *state,
  * can never be removed: so a colour with exactly one cell left forbids the
  * clear bonus -- while a board with a single cell may still be cleared, since
  * a single can join a group of its colour later). */
-static ps_value sg_upper_bound(const void *p, const void *state)
+static ps_value bound_of_counts(const struct sg_instance *in,
+                                const int count[SG_MAX_COLORS + 1])
 {
-    const struct sg_instance *in = p;
-    int count[SG_MAX_COLORS + 1];
-    count_colours(in, state, count);
     int64_t bound = 0;
     int dead = 0;
-    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+    for (int k = 1; k <= in->colours; k++) { /* colours above: 0 cells */
         if (count[k] < in->rules.min_group)
             dead += count[k];
         else
             bound += in->colour_bound[count[k]];
     }
     return bound + in->end_bound[dead];
+}
+
+static ps_value sg_upper_bound(const void *p, const void *state)
+{
+    const struct sg_instance *in = p;
+    int count[SG_MAX_COLORS + 1];
+    count_colours(in, state, count);
+    return bound_of_counts(in, count);
+}
+
+/* sg_moves, and each child's sg_upper_bound from the counts alone: the
+ * bound reads nothing but the colour counts, and a move takes its group's
+ * size off its colour's count (sg_apply), so no child need be made. */
+static int sg_bounded_moves(const void *p, const void *state, ps_move *moves,
+                            ps_value *gains, ps_value *child_bounds)
+{
+    const struct sg_instance *in = p;
+    int sizes[SG_MAX_CELLS + 1], count[SG_MAX_COLORS + 1];
+    int n = list_groups(in, state, moves, gains, sizes, NULL);
+    const uint8_t *cell = C_CELLS(in, state);
+    count_colours(in, state, count);
+    for (int i = 0; i < n; i++) {
+        int k = cell[moves[i]];
+        count[k] -= sizes[i];
+        child_bounds[i] = bound_of_counts(in, count);
+        count[k] += sizes[i];
+    }
+    return n;
 }
 
 /* The same bound without the dead cells: every colour as if it could still
@@ -1202,6 +1228,7 @@ const struct ps_game samegame_game = {
     .apply = sg_apply,
     .end_value = sg_end_value,
     .upper_bound = sg_upper_bound,
+    .bounded_moves = sg_bounded_moves,
     .print_state = sg_print_state,
     .format_move = sg_format_move,
     .move_help = "'row col', 0-based, row 0 = top, of the board before the "
