@@ -278,6 +278,105 @@ static void test_exhaustive_dipped_table(void **state)
     check_random_boards(NULL, TABLE_DIPPED, 15, 150);
 }
 
+/* Rules beyond the presets' defaults: min_group `min_group` (0: 2 or 3),
+ * gravity on or off, every column shift, under the research, PopStar and
+ * clearing presets and the jagged table. */
+static void *variant_rules(const struct ps_game *g, struct ps_rng *rng,
+                           int min_group)
+{
+    static const char *const presets[] = {"samegame", "popstar", "clickomania"};
+    int pick = (int)ps_rng_below(rng, 4);
+    void *rules = pick < 3 ? make_rules(g, presets[pick], TABLE_PRESET)
+                           : make_rules(g, NULL, TABLE_JAGGED);
+    test_set_param(g, rules, "min_group",
+                   min_group ? min_group : 2 + (int)ps_rng_below(rng, 2));
+    test_set_param(g, rules, "gravity", ps_rng_below(rng, 2));
+    test_set_param(g, rules, "shift", ps_rng_below(rng, 3)); /* left right none */
+    return rules;
+}
+
+/* dfs (bound x memo, so also the order by gain + child bound and the cuts
+ * of children by bounded_moves) against brute force under the rule
+ * variants, 2..4 colours. The brute force checks every sound bound at every
+ * state it visits, so a bound that is too low somewhere fails here too. */
+static void test_exhaustive_rule_variants(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 16);
+    char text[64];
+    for (int i = 0; i < 240; i++) {
+        void *rules = variant_rules(g, &rng, 0);
+        int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
+        int colours = 2 + (int)ps_rng_below(&rng, 3);
+        random_board(&rng, rows, cols, colours, text);
+        void *inst = test_load(g, rules, text);
+        ps_value want = brute_force(g, inst, NULL);
+        for (int mode = 0; mode < 4; mode++) {
+            enum ps_status st;
+            ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
+            if (st != PS_OPTIMAL || got != want)
+                fail_msg("board %d mode %d: dfs %lld (%s), brute force %lld\n%s",
+                         i, mode, (long long)got, ps_status_name(st),
+                         (long long)want, text);
+        }
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
+/* bounded_moves lists what moves() lists, and each child's bound is
+ * exactly upper_bound() of the child apply() makes: checked at every state
+ * of random lines on boards up to 8x8, min_group 1..3, every rule
+ * variant. */
+static void test_bounded_moves_are_child_bounds(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    assert_non_null(g->bounded_moves);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 17);
+    char text[128];
+    enum { MAX = 65 };
+    ps_move moves[MAX], bmoves[MAX];
+    ps_value gains[MAX], bgains[MAX], bounds[MAX];
+    for (int i = 0; i < 300; i++) {
+        void *rules = variant_rules(g, &rng, 1 + (int)ps_rng_below(&rng, 3));
+        int rows = 2 + (int)ps_rng_below(&rng, 7), cols = 2 + (int)ps_rng_below(&rng, 7);
+        random_board(&rng, rows, cols, 2 + (int)ps_rng_below(&rng, 4), text);
+        void *inst = test_load(g, rules, text);
+        assert_true(g->max_moves(inst) <= MAX);
+        size_t ss = g->state_size(inst);
+        unsigned char *cur = malloc(ss), *child = malloc(ss);
+        assert_non_null(cur);
+        assert_non_null(child);
+        g->initial_state(inst, cur);
+        for (;;) {
+            int n = g->moves(inst, cur, moves, gains);
+            assert_int_equal(g->bounded_moves(inst, cur, bmoves, bgains, bounds), n);
+            if (n == 0)
+                break;
+            for (int k = 0; k < n; k++) {
+                assert_int_equal(bmoves[k], moves[k]);
+                assert_int_equal(bgains[k], gains[k]);
+                assert_int_equal(g->apply(inst, cur, moves[k], child), gains[k]);
+                if (g->upper_bound(inst, child) != bounds[k])
+                    fail_msg("board %d move %d: bounded_moves says %lld, "
+                             "upper_bound of the child %lld\n%s", i, k,
+                             (long long)bounds[k],
+                             (long long)g->upper_bound(inst, child), text);
+            }
+            g->apply(inst, cur, moves[ps_rng_below(&rng, (uint32_t)n)], child);
+            memcpy(cur, child, ss);
+        }
+        free(cur);
+        free(child);
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
 /* The dipped table on one colour of three cells in a row: only a pair can go
  * (20 points); the bound must not say score[3] = 0. */
 static void test_bound_not_score_of_count(void **state)
@@ -836,6 +935,8 @@ int main(void)
         cmocka_unit_test(test_exhaustive_jagged_table),
         cmocka_unit_test(test_exhaustive_dipped_table),
         cmocka_unit_test(test_bound_not_score_of_count),
+        cmocka_unit_test(test_exhaustive_rule_variants),
+        cmocka_unit_test(test_bounded_moves_are_child_bounds),
         cmocka_unit_test(test_single_colour_cell_never_clears),
         cmocka_unit_test(test_board_with_single_can_clear),
         cmocka_unit_test(test_candidates_and_depth_are_heuristic),
