@@ -4,11 +4,15 @@
  *
  * Score games (PS_MAXIMISE): V(s), the best score still to come from state
  * s, is the largest gain + V(child), or end_value(s) when no move is left.
- * The search walks the tree depth first, best-looking move first (largest
- * gain, ties in the game's order), and
+ * The search walks the tree depth first, best-looking move first (with a
+ * bound: largest gain + bound of the child, i.e. least loss against the
+ * node's own bound; without one, or with --candidates: largest gain; ties
+ * by gain, then the game's order), and
  *   - starts from the greedy line, so there is a good `best` at once;
  *   - cuts a node when score so far + upper_bound(node) <= best: nothing
  *     below can beat the best (only with PS_HAS_BOUND, not with --no-bound);
+ *     a game's bounded_moves() gives the children's bounds without making
+ *     them, so the children that are cut are never made;
  *   - remembers V(s) per state in an exact table (framework/kernel/table.h), so a
  *     position reached again by another order of moves is not searched again.
  *
