@@ -220,6 +220,21 @@ static ps_value dfs_value(const struct ps_game *g, const void *inst, int cand,
 
 /* ---- exhaustive dfs equals brute force ---- */
 
+/* Bound x memo: all four must prove the brute-force optimum on `text`. */
+static void check_modes(const struct ps_game *g, const void *inst,
+                        const char *label, int board, const char *text)
+{
+    ps_value want = brute_force(g, inst, NULL);
+    for (int mode = 0; mode < 4; mode++) {
+        enum ps_status st;
+        ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
+        if (st != PS_OPTIMAL || got != want)
+            fail_msg("%s board %d mode %d: dfs %lld (%s), brute force %lld\n%s",
+                     label, board, mode, (long long)got, ps_status_name(st),
+                     (long long)want, text);
+    }
+}
+
 static void check_random_boards(const char *preset, enum table_kind kind,
                                 uint64_t seed, int boards)
 {
@@ -232,17 +247,7 @@ static void check_random_boards(const char *preset, enum table_kind kind,
         int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
         random_board(&rng, rows, cols, 3, text);
         void *inst = test_load(g, rules, text);
-        ps_value want = brute_force(g, inst, NULL);
-        /* bound x memo: all four must prove the same optimum */
-        for (int mode = 0; mode < 4; mode++) {
-            enum ps_status st;
-            ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
-            if (st != PS_OPTIMAL || got != want)
-                fail_msg("%s board %d mode %d: dfs %lld (%s), brute force "
-                         "%lld\n%s",
-                         preset ? preset : "custom", i, mode, (long long)got,
-                         ps_status_name(st), (long long)want, text);
-        }
+        check_modes(g, inst, preset ? preset : "custom", i, text);
         g->free_instance(inst);
     }
     free(rules);
@@ -312,15 +317,7 @@ static void test_exhaustive_rule_variants(void **state)
         int colours = 2 + (int)ps_rng_below(&rng, 3);
         random_board(&rng, rows, cols, colours, text);
         void *inst = test_load(g, rules, text);
-        ps_value want = brute_force(g, inst, NULL);
-        for (int mode = 0; mode < 4; mode++) {
-            enum ps_status st;
-            ps_value got = dfs_value(g, inst, 0, 0, mode, &st);
-            if (st != PS_OPTIMAL || got != want)
-                fail_msg("board %d mode %d: dfs %lld (%s), brute force %lld\n%s",
-                         i, mode, (long long)got, ps_status_name(st),
-                         (long long)want, text);
-        }
+        check_modes(g, inst, "variant", i, text);
         g->free_instance(inst);
         free(rules);
     }

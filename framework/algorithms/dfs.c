@@ -330,6 +330,27 @@ static bool rebuild_line(struct dfs *d, int depth, ps_value so_far,
 static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
                            ps_value upper, bool *exact);
 
+/* Make and search the child of the state at `depth` by `mv` (`upper`: its
+ * bound if known, else INT64_MAX), folding gain + its value into *best and
+ * its exactness into *all_exact. False after a stop. */
+static bool search_child(struct dfs *d, int depth, ps_move mv, ps_value so_far,
+                         ps_value upper, ps_value *best, bool *all_exact)
+{
+    ps_value gain = d->g->apply(d->inst, state_at(d, depth), mv,
+                                state_at(d, depth + 1));
+    d->path[depth] = mv;
+    bool child_exact;
+    ps_value v = score_node(d, depth + 1, so_far + gain,
+                            upper == INT64_MAX ? upper : upper - gain,
+                            &child_exact);
+    if (d->s->stop != PS_STOP_NONE)
+        return false;
+    if (gain + v > *best)
+        *best = gain + v;
+    *all_exact = *all_exact && child_exact;
+    return true;
+}
+
 /* The children of the state at `depth` (n moves listed), largest gain
  * first (--candidates K: the K first). Returns the best gain + child value;
  * *all_exact says whether every child's value was exact. */
@@ -337,25 +358,16 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
                                  ps_value so_far, bool *all_exact)
 {
     struct ps_search *s = d->s;
-    const void *state = state_at(d, depth);
     int k = order_moves(d, depth, n);
     s->stats.pruned += (uint64_t)(n - k);
     s->stats.pruned_candidates += (uint64_t)(n - k);
     ps_value best = INT64_MIN;
     *all_exact = true;
     for (int i = 0; i < k; i++) {
-        ps_move mv = moves_at(d, depth)[order_at(d, depth)[i]];
-        ps_value gain = d->g->apply(d->inst, state, mv, state_at(d, depth + 1));
         s->stats.generated++;
-        d->path[depth] = mv;
-        bool child_exact;
-        ps_value v = score_node(d, depth + 1, so_far + gain, INT64_MAX,
-                                &child_exact);
-        if (s->stop != PS_STOP_NONE)
+        if (!search_child(d, depth, moves_at(d, depth)[order_at(d, depth)[i]],
+                          so_far, INT64_MAX, &best, all_exact))
             return 0;
-        if (gain + v > best)
-            best = gain + v;
-        *all_exact = *all_exact && child_exact;
     }
     return best;
 }
@@ -408,16 +420,9 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
             *all_exact = false;
             break;
         }
-        ps_value gain = d->g->apply(d->inst, state, moves[m], child);
-        d->path[depth] = moves[m];
-        bool child_exact;
-        ps_value v = score_node(d, depth + 1, so_far + gain, keys[m] - gain,
-                                &child_exact);
-        if (s->stop != PS_STOP_NONE)
+        if (!search_child(d, depth, moves[m], so_far, keys[m], &best,
+                          all_exact))
             return 0;
-        if (gain + v > best)
-            best = gain + v;
-        *all_exact = *all_exact && child_exact;
     }
     return best;
 }
