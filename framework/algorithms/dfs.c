@@ -338,6 +338,7 @@ static bool search_child(struct dfs *d, int depth, ps_move mv, ps_value so_far,
 {
     ps_value gain = d->g->apply(d->inst, state_at(d, depth), mv,
                                 state_at(d, depth + 1));
+    d->s->stats.generated++;
     d->path[depth] = mv;
     bool child_exact;
     ps_value v = score_node(d, depth + 1, so_far + gain,
@@ -364,7 +365,6 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
     ps_value best = INT64_MIN;
     *all_exact = true;
     for (int i = 0; i < k; i++) {
-        s->stats.generated++;
         if (!search_child(d, depth, moves_at(d, depth)[order_at(d, depth)[i]],
                           so_far, INT64_MAX, &best, all_exact))
             return 0;
@@ -393,12 +393,13 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
     ps_value *keys = keys_at(d, depth);
     int *order = order_at(d, depth);
     for (int i = 0; i < n; i++) {
-        if (d->child_bounds)
+        if (d->child_bounds) {
             keys[i] += gains[i];
-        else
+        } else {
             keys[i] = d->g->apply(d->inst, state, moves[i], child) +
                       s->heuristic(d->inst, child);
-        s->stats.generated++;
+            s->stats.generated++;
+        }
         int j = i;
         while (j > 0 && (keys[order[j - 1]] < keys[i] ||
                          (keys[order[j - 1]] == keys[i] &&
