@@ -7,7 +7,8 @@
 #        exact7 (median proof time, 7x7 4 colours, 20 seeds),
 #        exact8 (the same at 8x8), largest (square 4-colour boards proven
 #        within 60 s), candidates (--candidates 8 vs greedy, 10x10 PopStar,
-#        10 s each). Default: all. SEEDS=n (20), SIZES="9 10" and CAP=s (the
+#        10 s each). Default: all. exact7/exact8 also print the median of
+#        expanded nodes, which the load of a shared machine cannot change. SEEDS=n (20), SIZES="9 10" and CAP=s (the
 #        time limit of exact7/exact8 runs, 60) override. A run stopped by
 #        CAP counts as CAP in the median (so the median is a lower bound if
 #        any run was stopped).
@@ -32,12 +33,13 @@ field() { # key < psolve output
 }
 
 median() {
-    sort -g | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'
+    sort -g | awk '{a[NR]=$1} END {if (NR % 2) printf "%.10g\n", a[(NR+1)/2]; else printf "%.10g\n", (a[NR/2]+a[NR/2+1])/2}'
 }
 
 exact() { # size
     : >"$TMP/times"
     : >"$TMP/cpu"
+    : >"$TMP/nodes"
     for s in $(seq 1 "$SEEDS"); do
         f=$(board "$1" 4 "$s")
         out=$(/usr/bin/time -f "# cpu: %U %S" "$PSOLVE" --quiet --algo dfs --time "${CAP:-60}" --max-memory 2000 "$f" 2>&1 || true)
@@ -46,8 +48,9 @@ exact() { # size
         echo "  ${1}x$1 seed $s: $(echo "$out" | field status) score $(echo "$out" | field score) expanded $(echo "$out" | field expanded) wall ${t} s, cpu $cpu s"
         echo "$t" >>"$TMP/times"
         echo "$cpu" >>"$TMP/cpu"
+        echo "$out" | field expanded >>"$TMP/nodes"
     done
-    echo "${1}x$1 4 colours, standard scoring, $SEEDS seeds: median wall $(median <"$TMP/times") s, median cpu $(median <"$TMP/cpu") s"
+    echo "${1}x$1 4 colours, standard scoring, $SEEDS seeds: median wall $(median <"$TMP/times") s, median cpu $(median <"$TMP/cpu") s, median expanded $(median <"$TMP/nodes") (the same on any machine)"
 }
 
 for part in $PARTS; do
