@@ -2,7 +2,7 @@
  * test_samegame_playout.c - SameGame's whole-playout slot (the bit-plane
  * engine, games/samegame/planes.h) against the byte engine: every line it
  * returns replays through moves()/apply() to the same value and ends in a
- * terminal state, on random boards from 1x1 to 15x16, under every rule
+ * terminal state, on random boards from 1x1 to 31x32, under every rule
  * variant it takes, in each of its builds ($PSOLVE_SAMEGAME_PLAYOUT); its
  * first move is uniform over the groups (and a size-biased chooser fails
  * the same check); tabu lines never take the most frequent colour while
@@ -165,12 +165,14 @@ static void test_lines_replay(void **state)
     static const char *const presets[] = {NULL, "popstar", "clickomania"};
     struct ps_rng rng;
     ps_rng_seed(&rng, 20261201);
-    for (int k = 0; k < 240; k++) {
-        int rows = 1 + (int)ps_rng_below(&rng, 15);
-        int cols = 1 + (int)ps_rng_below(&rng, 16);
-        if (k < 6) { /* the corners: 1x1 and the largest board */
-            rows = k < 3 ? 1 : 15;
-            cols = k < 3 ? 1 : 16;
+    for (int k = 0; k < 320; k++) {
+        bool wide = k % 4 == 3; /* the 32-bit lanes, up to 31 x 32 */
+        int rows = 1 + (int)ps_rng_below(&rng, wide ? 31 : 15);
+        int cols = 1 + (int)ps_rng_below(&rng, wide ? 32 : 16);
+        if (k < 12) { /* the corners: 1x1 and the largest of each geometry */
+            static const int corner[4][2] = {{1, 1}, {15, 16}, {16, 1}, {31, 32}};
+            rows = corner[k % 4][0];
+            cols = corner[k % 4][1];
         }
         int shift = ps_rng_below(&rng, 2) ? 0 : 2; /* left or none */
         check_variant(&rng, presets[k % 3], 1 + (int)ps_rng_below(&rng, 2),
@@ -226,19 +228,28 @@ static bool counts_uniform(const int *counts, int n)
     return true;
 }
 
-static void test_first_move_uniform(void **state)
+/* The first moves of DRAWS playouts on `board` against the groups' sizes:
+ * uniform, and a size-biased chooser (a uniform cell's group: rejection
+ * without the acceptance step) fails the same check. */
+static void check_first_move_uniform(const char *board, int cells)
 {
-    (void)state;
     void *rules = test_rules(G, "clickomania");
     test_set_param(G, rules, "min_group", 1);
     for (int e = 0; e < ENGINES; e++) {
-        void *inst = load_with(engines[e], rules, uniform_board);
+        void *inst = load_with(engines[e], rules, board);
         unsigned char *s = test_initial(G, inst);
-        ps_move moves[17], line[17];
-        ps_value gains[17];
+        int most = G->max_moves(inst);
+        ps_move *moves = malloc((size_t)most * sizeof *moves);
+        ps_move *line = malloc((size_t)(G->max_depth(inst) + 1) * sizeof *line);
+        ps_value *gains = malloc((size_t)most * sizeof *gains);
+        int *counts = calloc((size_t)most, sizeof *counts);
+        int *biased = calloc((size_t)most, sizeof *biased);
+        assert_true(moves && line && gains && counts && biased);
         int n = G->moves(inst, s, moves, gains);
-        assert_int_equal(n, 6);
-        int counts[17] = {0}, biased[17] = {0};
+        bool sizes_differ = false;
+        for (int i = 1; i < n; i++)
+            sizes_differ |= gains[i] != gains[0];
+        assert_true(sizes_differ);
         struct ps_rng rng;
         ps_rng_seed(&rng, 99);
         for (int d = 0; d < DRAWS; d++) {
@@ -247,18 +258,31 @@ static void test_first_move_uniform(void **state)
             assert_true(G->playout(inst, s, NULL, &rng, 0, line, &len, &value));
             for (int i = 0; i < n; i++)
                 counts[i] += moves[i] == line[0];
-            /* size-biased: a uniform cell's group (rejection without the
-             * acceptance step) */
-            int cell = (int)ps_rng_below(&rng, 16), i = 0;
+            int cell = (int)ps_rng_below(&rng, (uint32_t)cells), i = 0;
             while (cell >= gains[i])
                 cell -= (int)gains[i++];
             biased[i]++;
         }
         assert_true(counts_uniform(counts, n));
         assert_false(counts_uniform(biased, n));
+        free(moves);
+        free(line);
+        free(gains);
+        free(counts);
+        free(biased);
         test_release(G, inst, s, NULL);
     }
     free(rules);
+}
+
+static void test_first_move_uniform(void **state)
+{
+    (void)state;
+    check_first_move_uniform(uniform_board, 16);
+    /* 16 rows: the 32-bit lanes */
+    check_first_move_uniform("11\n11\n12\n22\n21\n11\n13\n33\n"
+                             "31\n12\n22\n23\n33\n31\n11\n12\n",
+                             32);
 }
 
 /* Tabu: the first move is uniform over the groups of the other colours.
@@ -342,8 +366,8 @@ static void test_declines(void **state)
     void *rules = test_rules(G, NULL);
     assert_true(takes(NULL, rules, 15, 16, NULL));
     assert_true(takes(NULL, rules, 15, 16, &G->policies[2]));
-    assert_false(takes(NULL, rules, 16, 16, NULL));
-    assert_false(takes(NULL, rules, 15, 17, NULL));
+    assert_true(takes(NULL, rules, 31, 32, NULL));
+    assert_false(takes(NULL, rules, 32, 32, NULL));
     assert_false(takes("bytes", rules, 10, 10, NULL));
     const struct ps_policy other = {"other", "last move", false, other_choose,
                                     NULL, NULL, NULL};

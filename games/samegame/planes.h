@@ -6,7 +6,8 @@
  * A board of up to 15 rows and 16 columns is one 256-bit plane per colour:
  * four uint64_t, column c in word c / 4 as the 16-bit lane c % 4, row r (0 =
  * bottom) as bit r of its lane. Bit 15 of every lane stays 0, a guard, so a
- * shift by one row never carries into the next column. The playout is
+ * shift by one row never carries into the next column. Boards up to 31 x 32
+ * use 32-bit lanes in sixteen words the same way. The playout is
  * played in the planes from start to end; only the line goes back out.
  *
  * Choosing a group uniformly without listing the groups. A group's anchor
@@ -32,24 +33,28 @@
 #include <immintrin.h>
 #endif
 
-#define SG_PLANE_ROWS 15
-#define SG_PLANE_COLS 16
-#define SG_PLANE_WORDS 4
-#define SG_LANE 16
-#define SG_LANE_MASK 0xFFFFull
+/* Two geometries: up to 15 rows x 16 columns in four words (16-bit lanes),
+ * and up to 31 x 32 in sixteen (32-bit lanes). */
+#define SG_PLANE_MAX_WORDS 16
 
 struct sg_planes {
-    uint64_t colour[SG_MAX_COLORS + 1][SG_PLANE_WORDS]; /* 1..colours */
-    uint64_t occupied[SG_PLANE_WORDS];
+    uint64_t colour[SG_MAX_COLORS + 1][SG_PLANE_MAX_WORDS]; /* 1..colours */
+    uint64_t occupied[SG_PLANE_MAX_WORDS];
     int count[SG_MAX_COLORS + 1];
     int colours, left;
+    int words; /* words per plane the columns use */
 };
+
+static bool planes_narrow(const struct sg_instance *in)
+{
+    return in->rows <= 15 && in->cols <= 16;
+}
 
 /* Does the bit-plane engine play these rules on this board? */
 static bool planes_fit(const struct sg_instance *in)
 {
-    return in->rows <= SG_PLANE_ROWS && in->cols <= SG_PLANE_COLS &&
-           in->rules.min_group <= 2 && in->rules.shift != SG_SHIFT_RIGHT;
+    return in->rows <= 31 && in->cols <= 32 && in->rules.min_group <= 2 &&
+           in->rules.shift != SG_SHIFT_RIGHT;
 }
 
 /* The engine for this machine, or the one $PSOLVE_SAMEGAME_PLAYOUT names
@@ -77,24 +82,6 @@ static int planes_engine_choice(const struct sg_instance *in)
     return best;
 }
 
-static void planes_from_state(const struct sg_instance *in, const void *state,
-                              struct sg_planes *b)
-{
-    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
-    memset(b, 0, sizeof *b);
-    b->colours = in->colours;
-    b->left = *cells_left_of((void *)state);
-    for (int k = 1; k <= in->colours; k++)
-        b->count[k] = colour_count(state, k);
-    for (int c = 0; c < in->cols; c++)
-        for (int r = 0; r < height[c]; r++) {
-            int k = cell[c * in->rows + r];
-            uint64_t bit = 1ull << ((c & 3) * SG_LANE + r);
-            b->colour[k][c >> 2] |= k ? bit : 0;
-            b->occupied[c >> 2] |= k ? bit : 0;
-        }
-}
-
 /* The most frequent colour, the lowest on a tie (most_frequent_colour). */
 static int planes_most_frequent(const struct sg_planes *b)
 {
@@ -103,133 +90,6 @@ static int planes_most_frequent(const struct sg_planes *b)
         if (b->count[k] > (top ? b->count[top] : 0))
             top = k;
     return top;
-}
-
-/* above: the cells whose upper neighbour has their colour; right: those
- * whose right neighbour has. */
-static inline void planes_pairs(const struct sg_planes *b, uint64_t *above,
-                                uint64_t *right)
-{
-    for (int i = 0; i < SG_PLANE_WORDS; i++)
-        above[i] = right[i] = 0;
-    for (int k = 1; k <= b->colours; k++) {
-        const uint64_t *p = b->colour[k];
-        for (int i = 0; i < SG_PLANE_WORDS; i++) {
-            uint64_t next = i + 1 < SG_PLANE_WORDS ? p[i + 1] : 0;
-            above[i] |= p[i] & (p[i] >> 1);
-            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << 48));
-        }
-    }
-}
-
-/* The anchor candidates (see the top of the file); all zero: no move. */
-static inline void planes_candidates(const struct sg_planes *b, int min_group,
-                                     uint64_t *cand)
-{
-    uint64_t above[SG_PLANE_WORDS], right[SG_PLANE_WORDS];
-    planes_pairs(b, above, right);
-    for (int i = 0; i < SG_PLANE_WORDS; i++) {
-        uint64_t prev = i ? right[i - 1] : 0;
-        uint64_t below = above[i] << 1, left = (right[i] << SG_LANE) | (prev >> 48);
-        uint64_t live = min_group <= 1 ? b->occupied[i] : above[i] | right[i];
-        cand[i] = live & ~below & ~left;
-    }
-}
-
-/* The group of bit `bit` of word q in plane p: dilate within p until it
- * stops growing. */
-static inline void planes_flood(const uint64_t *p, int q, int bit, uint64_t *g)
-{
-    for (int i = 0; i < SG_PLANE_WORDS; i++)
-        g[i] = 0;
-    g[q] = 1ull << bit;
-    for (bool grew = true; grew;) {
-        uint64_t n[SG_PLANE_WORDS];
-        grew = false;
-        for (int i = 0; i < SG_PLANE_WORDS; i++) {
-            uint64_t prev = i ? g[i - 1] : 0;
-            uint64_t next = i + 1 < SG_PLANE_WORDS ? g[i + 1] : 0;
-            n[i] = (g[i] | (g[i] << 1) | (g[i] >> 1) | (g[i] << SG_LANE) |
-                    (g[i] >> SG_LANE) | (prev >> 48) | (next << 48)) &
-                   p[i];
-            grew |= n[i] != g[i];
-        }
-        for (int i = 0; i < SG_PLANE_WORDS; i++)
-            g[i] = n[i];
-    }
-}
-
-/* Is bit `bit` of word q the lowest bit of g (the group's anchor)? */
-static inline bool planes_is_lowest(const uint64_t *g, int q, int bit)
-{
-    for (int i = 0; i < q; i++)
-        if (g[i])
-            return false;
-    return (g[q] & ((1ull << bit) - 1)) == 0;
-}
-
-static inline int planes_colour_at(const struct sg_planes *b, int q, int bit)
-{
-    for (int k = 1; k < b->colours; k++)
-        if (b->colour[k][q] >> bit & 1)
-            return k;
-    return b->colours;
-}
-
-/* Gravity in word i without pdep/pext: each removed bit, from the highest
- * down, lets the cells above it in its lane fall by one. */
-static inline void planes_fall_by_bits(struct sg_planes *b, int i,
-                                       uint64_t removed)
-{
-    b->occupied[i] &= ~removed;
-    while (removed) {
-        int bit = 63 - __builtin_clzll(removed);
-        removed &= ~(1ull << bit);
-        uint64_t lane = SG_LANE_MASK << (bit & ~(SG_LANE - 1));
-        uint64_t upper = lane & (~1ull << bit);
-        for (int k = 1; k <= b->colours; k++) {
-            uint64_t x = b->colour[k][i];
-            b->colour[k][i] = (x & ~upper) | ((x & upper) >> 1);
-        }
-        uint64_t x = b->occupied[i];
-        b->occupied[i] = (x & ~upper) | ((x & upper) >> 1);
-    }
-}
-
-/* Take lane (column) L out of plane w: the columns right of it move one
- * lane down, an empty one comes in at the right. */
-static inline void planes_drop_lane(uint64_t *w, int L)
-{
-    int q = L >> 2, sh = (L & 3) * SG_LANE;
-    uint64_t low_mask = (1ull << sh) - 1, low = w[q] & low_mask;
-    for (int i = q; i < SG_PLANE_WORDS; i++) {
-        uint64_t next = i + 1 < SG_PLANE_WORDS ? w[i + 1] : 0;
-        w[i] = (w[i] >> SG_LANE) | (next << 48);
-    }
-    w[q] = (w[q] & ~low_mask) | low;
-}
-
-/* Close up the columns the group emptied (touched: a bit per lane). */
-static inline void planes_close_columns(struct sg_planes *b, unsigned touched)
-{
-    while (touched) {
-        int L = 31 - __builtin_clz(touched);
-        touched &= ~(1u << L);
-        if (b->occupied[L >> 2] >> ((L & 3) * SG_LANE) & SG_LANE_MASK)
-            continue;
-        for (int k = 1; k <= b->colours; k++)
-            planes_drop_lane(b->colour[k], L);
-        planes_drop_lane(b->occupied, L);
-    }
-}
-
-/* The bit of each lane of word i that g touches, at bit 4i + lane. */
-static inline unsigned planes_lanes_of(uint64_t g, int i)
-{
-    unsigned t = 0;
-    for (int l = 0; l < 4; l++)
-        t |= (g >> (l * SG_LANE) & SG_LANE_MASK) ? 1u << (4 * i + l) : 0u;
-    return t;
 }
 
 static inline int popcount_portable(uint64_t x)
@@ -251,49 +111,59 @@ select_bmi2(uint64_t x, unsigned j)
 {
     return __builtin_ctzll(_pdep_u64(1ull << j, x));
 }
-
-/* Gravity in word i in one step per plane: gather the cells that stay
- * (pext), put them back at the bottom of their lanes (pdep). */
-__attribute__((target("popcnt,bmi2"))) static inline void
-planes_fall_bmi2(struct sg_planes *b, int i, uint64_t removed)
-{
-    uint64_t keep = b->occupied[i] & ~removed, dest = keep;
-    for (int l = 0; l < 4; l++) {
-        uint64_t lane = SG_LANE_MASK << (l * SG_LANE);
-        if (removed & lane) {
-            int n = __builtin_popcountll(keep & lane);
-            dest = (dest & ~lane) | (((1ull << n) - 1) << (l * SG_LANE));
-        }
-    }
-    for (int k = 1; k <= b->colours; k++)
-        b->colour[k][i] = _pdep_u64(_pext_u64(b->colour[k][i], keep), dest);
-    b->occupied[i] = dest;
-}
 #endif
 
-/* ---- the loop, once per instruction set ---- */
+/* ---- the loop, once per instruction set and geometry ---- */
 
-#define SG_FN(name) name##_portable
+#define SG_CAT3(a, b, c) a##_##b##_##c
+#define SG_XCAT3(a, b, c) SG_CAT3(a, b, c)
+#define SG_FN(name) SG_XCAT3(name, SG_ISA, SG_LANE)
+
+#define SG_ISA portable
 #define SG_TARGET
+#define SG_BMI2 0
 #define SG_POPCOUNT(x) popcount_portable(x)
 #define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
-#define SG_FALL(b, i, removed) planes_fall_by_bits(b, i, removed)
+#define SG_LANE 16
 #include "planes_body.h"
+#define SG_LANE 32
+#include "planes_body.h"
+#undef SG_ISA
+#undef SG_TARGET
+#undef SG_BMI2
+#undef SG_POPCOUNT
+#undef SG_SELECT
 
 #ifdef SG_PLANES_X86
-#define SG_FN(name) name##_popcnt
+#define SG_ISA popcnt
 #define SG_TARGET __attribute__((target("popcnt")))
+#define SG_BMI2 0
 #define SG_POPCOUNT(x) popcount_popcnt(x)
 #define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
-#define SG_FALL(b, i, removed) planes_fall_by_bits(b, i, removed)
+#define SG_LANE 16
 #include "planes_body.h"
+#define SG_LANE 32
+#include "planes_body.h"
+#undef SG_ISA
+#undef SG_TARGET
+#undef SG_BMI2
+#undef SG_POPCOUNT
+#undef SG_SELECT
 
-#define SG_FN(name) name##_bmi2
+#define SG_ISA bmi2
 #define SG_TARGET __attribute__((target("popcnt,bmi2")))
+#define SG_BMI2 1
 #define SG_POPCOUNT(x) popcount_popcnt(x)
 #define SG_SELECT(x, j) select_bmi2(x, j)
-#define SG_FALL(b, i, removed) planes_fall_bmi2(b, i, removed)
+#define SG_LANE 16
 #include "planes_body.h"
+#define SG_LANE 32
+#include "planes_body.h"
+#undef SG_ISA
+#undef SG_TARGET
+#undef SG_BMI2
+#undef SG_POPCOUNT
+#undef SG_SELECT
 #endif
 
 /* The playout slot: uniform, or any of the tabu policies (they share
@@ -309,21 +179,29 @@ static bool sg_playout(const void *p, const void *start,
         (policy && policy->choose != sg_choose_tabu))
         return false;
     struct sg_planes b;
-    planes_from_state(in, start, &b);
-    bool tabu = policy != NULL;
+    bool tabu = policy != NULL, narrow = planes_narrow(in);
     int len;
     ps_value gained;
     switch (in->engine) {
 #ifdef SG_PLANES_X86
     case SG_ENGINE_BMI2:
-        len = planes_playout_bmi2(in, &b, tabu, rng, line, &gained);
+        len = narrow ? planes_playout_bmi2_16(in, start, &b, tabu, rng, line,
+                                              &gained)
+                     : planes_playout_bmi2_32(in, start, &b, tabu, rng, line,
+                                              &gained);
         break;
     case SG_ENGINE_POPCNT:
-        len = planes_playout_popcnt(in, &b, tabu, rng, line, &gained);
+        len = narrow ? planes_playout_popcnt_16(in, start, &b, tabu, rng, line,
+                                                &gained)
+                     : planes_playout_popcnt_32(in, start, &b, tabu, rng, line,
+                                                &gained);
         break;
 #endif
     default:
-        len = planes_playout_portable(in, &b, tabu, rng, line, &gained);
+        len = narrow ? planes_playout_portable_16(in, start, &b, tabu, rng,
+                                                  line, &gained)
+                     : planes_playout_portable_32(in, start, &b, tabu, rng,
+                                                  line, &gained);
         break;
     }
     *length = len;

@@ -1,13 +1,183 @@
 /*
  * planes_body.h - the bit-plane playout loop, written once and compiled once
- * per instruction set: planes.h includes it with
- *   SG_FN(name)              the name with the build's suffix
- *   SG_TARGET                the build's function attribute (or nothing)
- *   SG_POPCOUNT(x)           bits set in a uint64_t
- *   SG_SELECT(x, j)          the index of the j-th (from 0) set bit of x
- *   SG_FALL(b, i, removed)   gravity in word i after `removed` went
- * and undefines them at the end. No include guard, on purpose.
+ * per instruction set and geometry: planes.h includes it with
+ *   SG_FN(name)     the name with the build's suffixes
+ *   SG_TARGET       the build's function attribute (or nothing)
+ *   SG_BMI2         1: gravity by pext/pdep
+ *   SG_POPCOUNT(x)  bits set in a uint64_t
+ *   SG_SELECT(x, j) the index of the j-th (from 0) set bit of x
+ *   SG_LANE         bits per column: 16 (four words) or 32 (sixteen)
+ * and undefines SG_LANE at the end. No include guard, on purpose.
  */
+#define SG_WORDS (SG_LANE == 16 ? 4 : 16)
+#define SG_PER_WORD (64 / SG_LANE)            /* columns per word */
+#define SG_CARRY (64 - SG_LANE)               /* a lane across a word edge */
+#define SG_MASK (~0ull >> (64 - SG_LANE))     /* one lane */
+/* The words in use: the narrow geometry's four are a constant, so its loops
+ * unroll; a wide board uses only the words its columns need. */
+#define SG_USED(b) (SG_LANE == 16 ? 4 : (b)->words)
+
+SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
+                                        const void *state, struct sg_planes *b)
+{
+    const uint8_t *cell = C_CELLS(in, state), *height = C_HEIGHTS(in, state);
+    b->colours = in->colours;
+    b->left = *cells_left_of((void *)state);
+    b->words = (in->cols + SG_PER_WORD - 1) / SG_PER_WORD;
+    const int nw = SG_USED(b);
+    for (int i = 0; i < nw; i++)
+        b->occupied[i] = 0;
+    for (int k = 0; k <= in->colours; k++) {
+        b->count[k] = k ? colour_count(state, k) : 0;
+        for (int i = 0; i < nw; i++)
+            b->colour[k][i] = 0;
+    }
+    for (int c = 0; c < in->cols; c++)
+        for (int r = 0; r < height[c]; r++) {
+            int k = cell[c * in->rows + r];
+            uint64_t bit = k ? 1ull << ((c % SG_PER_WORD) * SG_LANE + r) : 0;
+            b->colour[k][c / SG_PER_WORD] |= bit;
+            b->occupied[c / SG_PER_WORD] |= bit;
+        }
+}
+
+/* The anchor candidates (planes.h, at the top); all zero: no move. above
+ * marks the cells whose upper neighbour has their colour, right those
+ * whose right neighbour has; the cells marked, or whose lower / left
+ * neighbour is, are those in groups of two or more. */
+SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
+                                               int min_group, uint64_t *cand)
+{
+    const int nw = SG_USED(b);
+    uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
+    for (int k = 1; k <= b->colours; k++) {
+        const uint64_t *p = b->colour[k];
+        for (int i = 0; i < nw; i++) {
+            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
+            above[i] |= p[i] & (p[i] >> 1);
+            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
+        }
+    }
+    for (int i = 0; i < nw; i++) {
+        uint64_t prev = i ? right[i - 1] : 0;
+        uint64_t below = above[i] << 1;
+        uint64_t left = (right[i] << SG_LANE) | (prev >> SG_CARRY);
+        uint64_t live = min_group <= 1 ? b->occupied[i] : above[i] | right[i];
+        cand[i] = live & ~below & ~left;
+    }
+}
+
+/* The group of bit `bit` of word q in plane p: dilate within p until it
+ * stops growing. */
+SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
+                                          int bit, uint64_t *g)
+{
+    for (int i = 0; i < nw; i++)
+        g[i] = 0;
+    g[q] = 1ull << bit;
+    for (bool grew = true; grew;) {
+        uint64_t n[SG_WORDS];
+        grew = false;
+        for (int i = 0; i < nw; i++) {
+            uint64_t prev = i ? g[i - 1] : 0;
+            uint64_t next = i + 1 < nw ? g[i + 1] : 0;
+            n[i] = (g[i] | (g[i] << 1) | (g[i] >> 1) | (g[i] << SG_LANE) |
+                    (g[i] >> SG_LANE) | (prev >> SG_CARRY) |
+                    (next << SG_CARRY)) &
+                   p[i];
+            grew |= n[i] != g[i];
+        }
+        for (int i = 0; i < nw; i++)
+            g[i] = n[i];
+    }
+}
+
+/* Is bit `bit` of word q the lowest bit of g (the group's anchor)? */
+SG_TARGET static inline bool SG_FN(is_lowest)(const uint64_t *g, int q, int bit)
+{
+    for (int i = 0; i < q; i++)
+        if (g[i])
+            return false;
+    return (g[q] & ((1ull << bit) - 1)) == 0;
+}
+
+SG_TARGET static inline int SG_FN(colour_at)(const struct sg_planes *b, int q,
+                                             int bit)
+{
+    for (int k = 1; k < b->colours; k++)
+        if (b->colour[k][q] >> bit & 1)
+            return k;
+    return b->colours;
+}
+
+#if SG_BMI2
+/* Gravity in word i in one step per plane: gather the cells that stay
+ * (pext), put them back at the bottom of their lanes (pdep). */
+SG_TARGET static inline void SG_FN(fall)(struct sg_planes *b, int i,
+                                         uint64_t removed)
+{
+    uint64_t keep = b->occupied[i] & ~removed, dest = keep;
+    for (int l = 0; l < SG_PER_WORD; l++) {
+        uint64_t lane = SG_MASK << (l * SG_LANE);
+        if (removed & lane) {
+            int n = SG_POPCOUNT(keep & lane);
+            dest = (dest & ~lane) | (((1ull << n) - 1) << (l * SG_LANE));
+        }
+    }
+    for (int k = 1; k <= b->colours; k++)
+        b->colour[k][i] = _pdep_u64(_pext_u64(b->colour[k][i], keep), dest);
+    b->occupied[i] = dest;
+}
+#else
+/* Gravity in word i without pdep/pext: each removed bit, from the highest
+ * down, lets the cells above it in its lane fall by one. */
+SG_TARGET static inline void SG_FN(fall)(struct sg_planes *b, int i,
+                                         uint64_t removed)
+{
+    b->occupied[i] &= ~removed;
+    while (removed) {
+        int bit = 63 - __builtin_clzll(removed);
+        removed &= ~(1ull << bit);
+        uint64_t lane = SG_MASK << (bit & ~(SG_LANE - 1));
+        uint64_t upper = lane & (~1ull << bit);
+        for (int k = 1; k <= b->colours; k++) {
+            uint64_t x = b->colour[k][i];
+            b->colour[k][i] = (x & ~upper) | ((x & upper) >> 1);
+        }
+        uint64_t x = b->occupied[i];
+        b->occupied[i] = (x & ~upper) | ((x & upper) >> 1);
+    }
+}
+#endif
+
+/* Take lane (column) L out of plane w: the columns right of it move one
+ * lane down, an empty one comes in at the right. */
+SG_TARGET static inline void SG_FN(drop_lane)(uint64_t *w, int nw, int L)
+{
+    int q = L / SG_PER_WORD, sh = (L % SG_PER_WORD) * SG_LANE;
+    uint64_t low_mask = (1ull << sh) - 1, low = w[q] & low_mask;
+    for (int i = q; i < nw; i++) {
+        uint64_t next = i + 1 < nw ? w[i + 1] : 0;
+        w[i] = (w[i] >> SG_LANE) | (next << SG_CARRY);
+    }
+    w[q] = (w[q] & ~low_mask) | low;
+}
+
+/* Close up the columns the group emptied (touched: a bit per lane). */
+SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
+                                                  uint32_t touched)
+{
+    while (touched) {
+        int L = 31 - __builtin_clz(touched);
+        touched &= ~(1u << L);
+        uint64_t word = b->occupied[L / SG_PER_WORD];
+        if (word >> ((L % SG_PER_WORD) * SG_LANE) & SG_MASK)
+            continue;
+        for (int k = 1; k <= b->colours; k++)
+            SG_FN(drop_lane)(b->colour[k], SG_USED(b), L);
+        SG_FN(drop_lane)(b->occupied, SG_USED(b), L);
+    }
+}
 
 /* SG_SELECT by halves, with this build's popcount. */
 SG_TARGET static inline int SG_FN(select_by_halves)(uint64_t x, unsigned j)
@@ -29,9 +199,10 @@ SG_TARGET static inline int SG_FN(select_by_halves)(uint64_t x, unsigned j)
     return base + __builtin_ctzll(x);
 }
 
-/* Play from b to the end; the line goes to line[], the gains to *gained;
- * returns its length. */
+/* Play from `start` (converted into b) to the end; the line goes to line[],
+ * the gains to *gained; returns its length. b is left at the end. */
 SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
+                                           const void *start,
                                            struct sg_planes *b, bool tabu,
                                            struct ps_rng *rng, ps_move *line,
                                            ps_value *gained)
@@ -41,60 +212,67 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
     const bool shift = in->rules.shift == SG_SHIFT_LEFT;
     ps_value total = 0;
     int len = 0;
+    SG_FN(from_state)(in, start, b);
+    const int nw = SG_USED(b);
     for (;;) {
-        uint64_t cand[SG_PLANE_WORDS];
-        planes_candidates(b, min_group, cand);
+        uint64_t cand[SG_WORDS];
+        SG_FN(candidates)(b, min_group, cand);
         if (tabu) {
             const uint64_t *avoid = b->colour[planes_most_frequent(b)];
-            uint64_t other[SG_PLANE_WORDS], any = 0;
-            for (int i = 0; i < SG_PLANE_WORDS; i++)
+            uint64_t other[SG_WORDS], any = 0;
+            for (int i = 0; i < nw; i++)
                 any |= other[i] = cand[i] & ~avoid[i];
-            for (int i = 0; any && i < SG_PLANE_WORDS; i++)
+            for (int i = 0; any && i < nw; i++)
                 cand[i] = other[i];
         }
-        unsigned in_word[SG_PLANE_WORDS], all = 0;
-        for (int i = 0; i < SG_PLANE_WORDS; i++)
+        unsigned in_word[SG_WORDS], all = 0;
+        for (int i = 0; i < nw; i++)
             all += in_word[i] = (unsigned)SG_POPCOUNT(cand[i]);
         if (all == 0)
             break;
-        uint64_t g[SG_PLANE_WORDS];
+        uint64_t g[SG_WORDS];
         int q, bit, k;
         do { /* rejection: accept a drawn cell only if it is an anchor */
             unsigned j = ps_rng_below(rng, all);
             for (q = 0; j >= in_word[q]; q++)
                 j -= in_word[q];
             bit = SG_SELECT(cand[q], j);
-            k = planes_colour_at(b, q, bit);
-            planes_flood(b->colour[k], q, bit, g);
-        } while (!planes_is_lowest(g, q, bit));
+            k = SG_FN(colour_at)(b, q, bit);
+            SG_FN(flood)(b->colour[k], nw, q, bit, g);
+        } while (!SG_FN(is_lowest)(g, q, bit));
         int size = 0;
-        unsigned touched = 0;
-        for (int i = 0; i < SG_PLANE_WORDS; i++) {
+        uint32_t touched = 0;
+        for (int i = 0; i < nw; i++) {
             size += SG_POPCOUNT(g[i]);
-            touched |= planes_lanes_of(g[i], i);
+            for (int l = 0; l < SG_PER_WORD; l++)
+                touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
+                               ? 1u << (SG_PER_WORD * i + l)
+                               : 0u;
             b->colour[k][i] &= ~g[i];
         }
-        line[len++] = (ps_move)(((q << 2) + (bit >> 4)) * R + (bit & 15));
+        int col = q * SG_PER_WORD + bit / SG_LANE;
+        line[len++] = (ps_move)(col * R + bit % SG_LANE);
         total += sg_gain(&in->rules, size);
         b->count[k] -= size;
         b->left -= size;
-        for (int i = 0; i < SG_PLANE_WORDS; i++) {
+        for (int i = 0; i < nw; i++) {
             if (!g[i])
                 continue;
             if (gravity)
-                SG_FALL(b, i, g[i]);
+                SG_FN(fall)(b, i, g[i]);
             else
                 b->occupied[i] &= ~g[i];
         }
         if (shift)
-            planes_close_columns(b, touched);
+            SG_FN(close_columns)(b, touched);
     }
     *gained = total;
     return len;
 }
 
-#undef SG_FN
-#undef SG_TARGET
-#undef SG_POPCOUNT
-#undef SG_SELECT
-#undef SG_FALL
+#undef SG_WORDS
+#undef SG_PER_WORD
+#undef SG_CARRY
+#undef SG_MASK
+#undef SG_USED
+#undef SG_LANE
