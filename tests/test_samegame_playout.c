@@ -185,7 +185,7 @@ static void test_lines_replay(void **state)
             rows = corner[k % 4][0];
             cols = corner[k % 4][1];
         }
-        int shift = ps_rng_below(&rng, 2) ? 0 : 2; /* left or none */
+        int shift = (int)ps_rng_below(&rng, 3); /* left, right, none */
         check_variant(&rng, presets[k % 3], 1 + (int)ps_rng_below(&rng, 2),
                       ps_rng_below(&rng, 4) != 0, shift, rows, cols,
                       1 + (int)ps_rng_below(&rng, 9));
@@ -383,9 +383,6 @@ static void test_declines(void **state)
     const struct ps_policy other = {"other", "last move", false, other_choose,
                                     NULL, NULL, NULL};
     assert_false(takes(NULL, rules, 10, 10, &other));
-    test_set_param(G, rules, "shift", 1); /* right */
-    assert_false(takes(NULL, rules, 10, 10, NULL));
-    test_set_param(G, rules, "shift", 0);
     test_set_param(G, rules, "min_group", 3);
     assert_false(takes(NULL, rules, 10, 10, NULL));
     free(rules);

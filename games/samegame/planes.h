@@ -24,9 +24,10 @@
  * tabu policy draws among the candidates of the other colours while there
  * are any, as sg_choose_tabu does among the moves.
  *
- * Three builds of the loop (planes_body.h): portable C, POPCNT, and POPCNT
- * with BMI2's pdep/pext (select a bit; gravity as pext then pdep), chosen at
- * load from the CPU, or by $PSOLVE_SAMEGAME_PLAYOUT (docs/samegame.md).
+ * Three builds of the loop per geometry (planes_body.h): portable C, POPCNT,
+ * and POPCNT with BMI2's pdep/pext (select a bit; gravity as pext then
+ * pdep), chosen at load from the CPU, or by $PSOLVE_SAMEGAME_PLAYOUT
+ * (docs/samegame.md).
  */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SG_PLANES_X86 1
@@ -53,8 +54,7 @@ static bool planes_narrow(const struct sg_instance *in)
 /* Does the bit-plane engine play these rules on this board? */
 static bool planes_fit(const struct sg_instance *in)
 {
-    return in->rows <= 31 && in->cols <= 32 && in->rules.min_group <= 2 &&
-           in->rules.shift != SG_SHIFT_RIGHT;
+    return in->rows <= 31 && in->cols <= 32 && in->rules.min_group <= 2;
 }
 
 /* The engine for this machine, or the one $PSOLVE_SAMEGAME_PLAYOUT names

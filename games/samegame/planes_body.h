@@ -163,19 +163,43 @@ SG_TARGET static inline void SG_FN(drop_lane)(uint64_t *w, int nw, int L)
     w[q] = (w[q] & ~low_mask) | low;
 }
 
-/* Close up the columns the group emptied (touched: a bit per lane). */
+/* The same for the shift right: the columns left of L move one lane up,
+ * an empty one comes in at the left. */
+SG_TARGET static inline void SG_FN(drop_lane_right)(uint64_t *w, int L)
+{
+    int q = L / SG_PER_WORD, sh = (L % SG_PER_WORD) * SG_LANE;
+    uint64_t low_mask = (1ull << sh) - 1;
+    uint64_t high = w[q] & ~low_mask & ~(SG_MASK << sh); /* lanes above L */
+    uint64_t prev = q ? w[q - 1] : 0;
+    w[q] = high | ((w[q] & low_mask) << SG_LANE) | (prev >> SG_CARRY);
+    for (int i = q - 1; i >= 0; i--) {
+        prev = i ? w[i - 1] : 0;
+        w[i] = (w[i] << SG_LANE) | (prev >> SG_CARRY);
+    }
+}
+
+/* Close up the columns the group emptied (touched: a bit per lane): to
+ * the left from the highest, so the lower indices stay valid, or to the
+ * right from the lowest. */
 SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
-                                                  uint32_t touched)
+                                                  uint32_t touched, bool right)
 {
     while (touched) {
-        int L = 31 - __builtin_clz(touched);
+        int L = right ? __builtin_ctz(touched) : 31 - __builtin_clz(touched);
         touched &= ~(1u << L);
         uint64_t word = b->occupied[L / SG_PER_WORD];
         if (word >> ((L % SG_PER_WORD) * SG_LANE) & SG_MASK)
             continue;
-        for (int k = 1; k <= b->colours; k++)
-            SG_FN(drop_lane)(b->colour[k], SG_USED(b), L);
-        SG_FN(drop_lane)(b->occupied, SG_USED(b), L);
+        for (int k = 1; k <= b->colours; k++) {
+            if (right)
+                SG_FN(drop_lane_right)(b->colour[k], L);
+            else
+                SG_FN(drop_lane)(b->colour[k], SG_USED(b), L);
+        }
+        if (right)
+            SG_FN(drop_lane_right)(b->occupied, L);
+        else
+            SG_FN(drop_lane)(b->occupied, SG_USED(b), L);
     }
 }
 
@@ -209,7 +233,8 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
 {
     const int min_group = (int)in->rules.min_group, R = in->rows;
     const bool gravity = in->rules.gravity;
-    const bool shift = in->rules.shift == SG_SHIFT_LEFT;
+    const bool shift = in->rules.shift != SG_SHIFT_NONE;
+    const bool right = in->rules.shift == SG_SHIFT_RIGHT;
     ps_value total = 0;
     int len = 0;
     SG_FN(from_state)(in, start, b);
@@ -264,7 +289,7 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
                 b->occupied[i] &= ~g[i];
         }
         if (shift)
-            SG_FN(close_columns)(b, touched);
+            SG_FN(close_columns)(b, touched, right);
     }
     *gained = total;
     return len;
