@@ -3,7 +3,7 @@
  * engine, games/samegame/planes.h) against the byte engine: every line it
  * returns replays through moves()/apply() to the same value and ends in a
  * terminal state, on random boards from 1x1 to 31x32, under every rule
- * variant it takes, in each of its builds ($PSOLVE_SAMEGAME_PLAYOUT); its
+ * variant (min_group 1-4, gravity on/off, every shift, the presets), in each of its builds ($PSOLVE_SAMEGAME_PLAYOUT); its
  * first move is uniform over the groups (and a size-biased chooser fails
  * the same check); tabu lines never take the most frequent colour while
  * another colour has a group; rules it does not take are declined, and the
@@ -186,7 +186,7 @@ static void test_lines_replay(void **state)
             cols = corner[k % 4][1];
         }
         int shift = (int)ps_rng_below(&rng, 3); /* left, right, none */
-        check_variant(&rng, presets[k % 3], 1 + (int)ps_rng_below(&rng, 2),
+        check_variant(&rng, presets[k % 3], 1 + (int)ps_rng_below(&rng, 4),
                       ps_rng_below(&rng, 4) != 0, shift, rows, cols,
                       1 + (int)ps_rng_below(&rng, 9));
     }
@@ -242,10 +242,10 @@ static bool counts_uniform(const int *counts, int n)
 /* The first moves of DRAWS playouts on `board` against the groups' sizes:
  * uniform, and a size-biased chooser (a uniform cell's group: rejection
  * without the acceptance step) fails the same check. */
-static void check_first_move_uniform(const char *board, int cells)
+static void check_first_move_uniform(const char *board, int min_group)
 {
     void *rules = test_rules(G, "clickomania");
-    test_set_param(G, rules, "min_group", 1);
+    test_set_param(G, rules, "min_group", min_group);
     for (int e = 0; e < ENGINES; e++) {
         void *inst = load_with(engines[e], rules, board);
         unsigned char *s = test_initial(G, inst);
@@ -256,10 +256,12 @@ static void check_first_move_uniform(const char *board, int cells)
         int *counts = calloc((size_t)most, sizeof *counts);
         int *biased = calloc((size_t)most, sizeof *biased);
         assert_true(moves && line && gains && counts && biased);
-        int n = G->moves(inst, s, moves, gains);
+        int n = G->moves(inst, s, moves, gains), cells = 0;
         bool sizes_differ = false;
-        for (int i = 1; i < n; i++)
+        for (int i = 0; i < n; i++) {
             sizes_differ |= gains[i] != gains[0];
+            cells += (int)gains[i];
+        }
         assert_true(sizes_differ);
         struct ps_rng rng;
         ps_rng_seed(&rng, 99);
@@ -289,11 +291,13 @@ static void check_first_move_uniform(const char *board, int cells)
 static void test_first_move_uniform(void **state)
 {
     (void)state;
-    check_first_move_uniform(uniform_board, 16);
-    /* 16 rows: the 32-bit lanes */
-    check_first_move_uniform("11\n11\n12\n22\n21\n11\n13\n33\n"
-                             "31\n12\n22\n23\n33\n31\n11\n12\n",
-                             32);
+    check_first_move_uniform(uniform_board, 1);
+    /* 16 rows: the 32-bit lanes; min_group 3: groups of 2 are candidates
+     * that are never accepted */
+    static const char tall[] = "11\n11\n12\n22\n21\n11\n13\n33\n"
+                               "31\n12\n22\n23\n33\n31\n11\n12\n";
+    check_first_move_uniform(tall, 1);
+    check_first_move_uniform(tall, 3);
 }
 
 /* Tabu: the first move is uniform over the groups of the other colours.
@@ -384,12 +388,12 @@ static void test_declines(void **state)
                                     NULL, NULL, NULL};
     assert_false(takes(NULL, rules, 10, 10, &other));
     test_set_param(G, rules, "min_group", 3);
-    assert_false(takes(NULL, rules, 10, 10, NULL));
+    assert_true(takes(NULL, rules, 10, 10, NULL));
     free(rules);
 }
 
 /* Where the slot declines, the kernel's loop plays: ps_playout_run's line
- * replays too (min_group 3, 20x20). And where it takes, p->length is set. */
+ * replays too (32x32). And where it takes (10x10), p->length is set. */
 static void test_kernel_falls_back(void **state)
 {
     (void)state;
@@ -397,7 +401,7 @@ static void test_kernel_falls_back(void **state)
     ps_rng_seed(&rng, 3);
     for (int v = 0; v < 2; v++) {
         void *rules = test_rules(G, NULL);
-        int rows = v ? 20 : 10;
+        int rows = v ? 32 : 10;
         test_set_param(G, rules, "min_group", v ? 3 : 2);
         char *text = random_text(&rng, rows, rows, 3);
         void *inst = load_with(NULL, rules, text);

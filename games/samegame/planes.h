@@ -54,7 +54,7 @@ static bool planes_narrow(const struct sg_instance *in)
 /* Does the bit-plane engine play these rules on this board? */
 static bool planes_fit(const struct sg_instance *in)
 {
-    return in->rows <= 31 && in->cols <= 32 && in->rules.min_group <= 2;
+    return in->rows <= 31 && in->cols <= 32;
 }
 
 /* The engine for this machine, or the one $PSOLVE_SAMEGAME_PLAYOUT names

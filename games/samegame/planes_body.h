@@ -223,6 +223,53 @@ SG_TARGET static inline int SG_FN(select_by_halves)(uint64_t x, unsigned j)
     return base + __builtin_ctzll(x);
 }
 
+/* Draw a group uniformly among those of at least min_group cells whose
+ * anchors are in cand (which it uses up): a candidate uniformly, accepted
+ * if it is its group's anchor and the group is large enough. A rejected
+ * candidate leaves cand, and a small group's cells all leave it: the
+ * accepting candidates stay, each as likely as any other at every draw, so
+ * the one accepted is uniform among them. False when none is left. */
+SG_TARGET static inline bool SG_FN(draw)(const struct sg_planes *b, int nw,
+                                         int min_group, uint64_t *cand,
+                                         struct ps_rng *rng, uint64_t *g,
+                                         int *q_out, int *bit_out, int *k_out,
+                                         int *size_out)
+{
+    unsigned in_word[SG_WORDS], all = 0;
+    for (int i = 0; i < nw; i++)
+        all += in_word[i] = (unsigned)SG_POPCOUNT(cand[i]);
+    while (all) {
+        unsigned j = ps_rng_below(rng, all);
+        int q = 0;
+        for (; j >= in_word[q]; q++)
+            j -= in_word[q];
+        int bit = SG_SELECT(cand[q], j);
+        int k = SG_FN(colour_at)(b, q, bit), size = 0;
+        SG_FN(flood)(b->colour[k], nw, q, bit, g);
+        for (int i = 0; i < nw; i++)
+            size += SG_POPCOUNT(g[i]);
+        if (size >= min_group && SG_FN(is_lowest)(g, q, bit)) {
+            *q_out = q;
+            *bit_out = bit;
+            *k_out = k;
+            *size_out = size;
+            return true;
+        }
+        if (size >= min_group) { /* not the anchor */
+            cand[q] &= ~(1ull << bit);
+            in_word[q]--;
+            all--;
+            continue;
+        }
+        all = 0;
+        for (int i = 0; i < nw; i++) {
+            cand[i] &= ~g[i];
+            all += in_word[i] = (unsigned)SG_POPCOUNT(cand[i]);
+        }
+    }
+    return false;
+}
+
 /* Play from `start` (converted into b) to the end; the line goes to line[],
  * the gains to *gained; returns its length. b is left at the end. */
 SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
@@ -240,35 +287,31 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
     SG_FN(from_state)(in, start, b);
     const int nw = SG_USED(b);
     for (;;) {
-        uint64_t cand[SG_WORDS];
+        uint64_t cand[SG_WORDS], g[SG_WORDS];
+        int q, bit, k, size;
         SG_FN(candidates)(b, min_group, cand);
+        bool found;
         if (tabu) {
+            /* the other colours' groups; if they have none, the tabu
+             * colour's (the only ones left) */
             const uint64_t *avoid = b->colour[planes_most_frequent(b)];
-            uint64_t other[SG_WORDS], any = 0;
-            for (int i = 0; i < nw; i++)
-                any |= other[i] = cand[i] & ~avoid[i];
-            for (int i = 0; any && i < nw; i++)
-                cand[i] = other[i];
+            uint64_t other[SG_WORDS];
+            for (int i = 0; i < nw; i++) {
+                other[i] = cand[i] & ~avoid[i];
+                cand[i] &= avoid[i];
+            }
+            found = SG_FN(draw)(b, nw, min_group, other, rng, g, &q, &bit, &k,
+                                &size) ||
+                    SG_FN(draw)(b, nw, min_group, cand, rng, g, &q, &bit, &k,
+                                &size);
+        } else {
+            found = SG_FN(draw)(b, nw, min_group, cand, rng, g, &q, &bit, &k,
+                                &size);
         }
-        unsigned in_word[SG_WORDS], all = 0;
-        for (int i = 0; i < nw; i++)
-            all += in_word[i] = (unsigned)SG_POPCOUNT(cand[i]);
-        if (all == 0)
+        if (!found)
             break;
-        uint64_t g[SG_WORDS];
-        int q, bit, k;
-        do { /* rejection: accept a drawn cell only if it is an anchor */
-            unsigned j = ps_rng_below(rng, all);
-            for (q = 0; j >= in_word[q]; q++)
-                j -= in_word[q];
-            bit = SG_SELECT(cand[q], j);
-            k = SG_FN(colour_at)(b, q, bit);
-            SG_FN(flood)(b->colour[k], nw, q, bit, g);
-        } while (!SG_FN(is_lowest)(g, q, bit));
-        int size = 0;
         uint32_t touched = 0;
         for (int i = 0; i < nw; i++) {
-            size += SG_POPCOUNT(g[i]);
             for (int l = 0; l < SG_PER_WORD; l++)
                 touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
                                ? 1u << (SG_PER_WORD * i + l)
