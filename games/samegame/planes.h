@@ -13,16 +13,18 @@
  * Choosing a group uniformly without listing the groups. A group's anchor
  * (its move: its lowest cell c*rows + r) has no cell of its colour below it
  * or to its left, as both would have a lower index. So the cells with no
- * same-coloured neighbour below or to the left, in groups of at least
- * min_group, hold every group's anchor exactly once, and a few other cells
- * (the lower ends of a U-shaped group's arms). One such cell is drawn
- * uniformly; its group is flood-filled in its colour's plane; it is
- * accepted if the drawn cell is its anchor, else drawn again. Each draw
- * accepts each group with the same probability (1 / candidates), so the
- * accepted group is exactly uniform over the groups, as the generic loop's
- * uniform index into moves() is; and nearly every draw is accepted. The
- * tabu policy draws among the candidates of the other colours while there
- * are any, as sg_choose_tabu does among the moves.
+ * same-coloured neighbour below or to the left, in groups (of two or more,
+ * unless min_group is 1), hold every group's anchor exactly once, and a few
+ * other cells (the lower ends of a U-shaped group's arms). One such cell is
+ * drawn uniformly; its group is flood-filled in its colour's plane; it is
+ * accepted if the drawn cell is its anchor and the group has min_group
+ * cells, else it leaves the draw (with its whole group if that is too
+ * small) and another is drawn. The accepting cells stay in the draw, each
+ * as likely as the others at every draw, so the accepted group is exactly
+ * uniform over the groups, as the generic loop's uniform index into moves()
+ * is; and nearly every draw is accepted. The tabu policy draws among the
+ * candidates of the other colours, and of the tabu colour only when those
+ * have no group, as sg_choose_tabu does among the moves.
  *
  * Three builds of the loop per geometry (planes_body.h): portable C, POPCNT,
  * and POPCNT with BMI2's pdep/pext (select a bit; gravity as pext then
