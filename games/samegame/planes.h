@@ -126,15 +126,7 @@ select_bmi2(uint64_t x, unsigned j)
 #define SG_BMI2 0
 #define SG_POPCOUNT(x) popcount_portable(x)
 #define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
-#define SG_LANE 16
-#include "planes_body.h"
-#define SG_LANE 32
-#include "planes_body.h"
-#undef SG_ISA
-#undef SG_TARGET
-#undef SG_BMI2
-#undef SG_POPCOUNT
-#undef SG_SELECT
+#include "planes_isa.h"
 
 #ifdef SG_PLANES_X86
 #define SG_ISA popcnt
@@ -142,30 +134,14 @@ select_bmi2(uint64_t x, unsigned j)
 #define SG_BMI2 0
 #define SG_POPCOUNT(x) popcount_popcnt(x)
 #define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
-#define SG_LANE 16
-#include "planes_body.h"
-#define SG_LANE 32
-#include "planes_body.h"
-#undef SG_ISA
-#undef SG_TARGET
-#undef SG_BMI2
-#undef SG_POPCOUNT
-#undef SG_SELECT
+#include "planes_isa.h"
 
 #define SG_ISA bmi2
 #define SG_TARGET __attribute__((target("popcnt,bmi2")))
 #define SG_BMI2 1
 #define SG_POPCOUNT(x) popcount_popcnt(x)
 #define SG_SELECT(x, j) select_bmi2(x, j)
-#define SG_LANE 16
-#include "planes_body.h"
-#define SG_LANE 32
-#include "planes_body.h"
-#undef SG_ISA
-#undef SG_TARGET
-#undef SG_BMI2
-#undef SG_POPCOUNT
-#undef SG_SELECT
+#include "planes_isa.h"
 #endif
 
 /* The playout slot: uniform, or any of the tabu policies (they share
