@@ -15,6 +15,9 @@
 # playout (psolve: the cost inside ps_playout_uniform over 100 playouts on
 # each of 3 boards; the references: their whole run of 256 playouts, built
 # with -O2 and no -march, as valgrind lacks AVX-512), which are repeatable.
+# psolve's playouts run in SameGame's bit planes where the board fits
+# (docs/samegame.md#whole-playouts-in-bit-planes); PSOLVE_SAMEGAME_PLAYOUT=bytes
+# scripts/bench_engine.sh measures the byte engine's loop instead (before).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-5}

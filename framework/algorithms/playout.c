@@ -84,6 +84,11 @@ static ps_value playout(struct ps_playout *p, const void *start,
     bool want_gains = topk > 0 || (policy && policy->wants_gains);
     if (max_len <= 0)
         max_len = g->max_depth(inst);
+    ps_value whole;
+    if (g->playout && topk == 0 &&
+        g->playout(inst, start, policy, rng, max_len, p->line, &p->length,
+                   &whole))
+        return whole;
     memcpy(p->a, start, p->state_size);
     ps_value value = 0;
     int len = 0;

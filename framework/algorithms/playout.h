@@ -42,7 +42,8 @@ ps_value ps_playout_uniform(struct ps_playout *p, const void *start,
                             struct ps_rng *rng, int max_len);
 
 /* The same with the policy chosen by ps_playout_set_policy; the moves played
- * are left in p->line[0..p->length). */
+ * are left in p->line[0..p->length). Both let the game's playout slot play
+ * the whole playout when it has one and takes it (not for topk). */
 ps_value ps_playout_run(struct ps_playout *p, const void *start,
                         struct ps_rng *rng, int max_len);
 

@@ -44,8 +44,9 @@
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
 /* 2: the slots heuristics, move_help, detect, begin_search, end_search,
- * fault and state_json. */
-#define PS_API_VERSION 2
+ * fault and state_json. 3: the slot playout (a plug-in built for 2 has a
+ * shorter struct). */
+#define PS_API_VERSION 3
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -346,6 +347,22 @@ struct ps_game {
      * the move *next touches]. No I/O but `out`; never in the hot loop. */
     void (*state_json)(const void *inst, const void *state,
                        const ps_move *next, FILE *out);
+
+    /* --- whole playouts (since API version 3) --- */
+    /* [optional: NULL = the kernel's loop always] Play one whole playout
+     * from `start` in the game's own engine, with the same distribution
+     * over lines as the kernel's loop (docs/writing-a-game.md): moves
+     * uniform among moves() when `policy` is NULL, else as one of this
+     * game's policies chooses; until no move is left (score games), or the
+     * goal or max_len moves (cost games; max_len >= 1). The moves go to
+     * line[] (room for max_depth + 1), their number to *length, the value
+     * (gains + end value, or summed costs) to *value; true. Return false
+     * before drawing from rng to decline (a rule, size or policy the engine
+     * does not handle): the kernel then plays the playout itself. Called
+     * for the uniform policy and the game's policies, never for topk. */
+    bool (*playout)(const void *inst, const void *start,
+                    const struct ps_policy *policy, struct ps_rng *rng,
+                    int max_len, ps_move *line, int *length, ps_value *value);
 };
 
 /* Does g keep the contract above? False with err naming the game and the

@@ -33,6 +33,9 @@
 #define SG_MAX_COLORS 9
 
 enum { SG_SHIFT_LEFT, SG_SHIFT_RIGHT, SG_SHIFT_NONE };
+/* Who plays whole playouts (planes.h): the kernel's loop over the byte
+ * engine, or the bit planes built for an instruction set. */
+enum { SG_ENGINE_BYTES, SG_ENGINE_PORTABLE, SG_ENGINE_POPCNT, SG_ENGINE_BMI2 };
 enum { SG_OBJ_SCORE, SG_OBJ_CLEAR, SG_OBJ_FEWEST_LEFT };
 
 struct sg_rules {
@@ -61,6 +64,7 @@ struct sg_instance {
     int64_t colour_bound[SG_MAX_CELLS + 1];
     int64_t end_bound[SG_MAX_CELLS + 1];
     int superadditive_upto; /* score[a]+score[b] <= score[a+b] for a+b <= this */
+    int engine;             /* SG_ENGINE_*, chosen at load */
 };
 
 /* ---- rules ---- */
@@ -318,6 +322,8 @@ static void sg_prepare_bound(struct sg_instance *in)
     }
 }
 
+static int planes_engine_choice(const struct sg_instance *in);
+
 static void *sg_load(const void *rules, const char *path, const char *text,
                      size_t len, struct ps_error *err)
 {
@@ -438,6 +444,7 @@ static void *sg_load(const void *rules, const char *path, const char *text,
     for (int k = 1; k <= in->colours; k++)
         set_colour_count(in->start, k, count[k]);
     sg_prepare_bound(in);
+    in->engine = planes_engine_choice(in);
     free(grid);
     free(col_of_cell);
     return in;
@@ -699,13 +706,17 @@ static ps_value sg_apply(const void *p, const void *state, ps_move move,
     return sg_gain(&in->rules, n);
 }
 
-static ps_value sg_end_value(const void *p, const void *state)
+/* The end value with `left` cells left. */
+static ps_value end_value_with(const struct sg_instance *in, int left)
 {
-    const struct sg_instance *in = p;
     if (in->rules.objective != SG_OBJ_SCORE)
         return 0;
-    int left = *cells_left_of((void *)state);
     return in->rules.end_bonus[left] + (left == 0 ? in->rules.clear_bonus : 0);
+}
+
+static ps_value sg_end_value(const void *p, const void *state)
+{
+    return end_value_with(p, *cells_left_of((void *)state));
 }
 
 /* count[k] = the cells of colour k on the board, from the header
@@ -1207,6 +1218,8 @@ static unsigned sg_instance_flags(const void *p)
     return in->rules.objective != SG_OBJ_SCORE ? PS_CLEARING : 0u;
 }
 
+#include "planes.h"
+
 const struct ps_game samegame_game = {
     .name = "samegame",
     .summary = "SameGame / Clickomania / PopStar: remove groups, maximise score",
@@ -1244,4 +1257,5 @@ const struct ps_game samegame_game = {
     .bench_sizes = sg_bench_sizes,
     .heuristics = sg_bounds,
     .state_json = sg_state_json,
+    .playout = sg_playout,
 };

@@ -1,0 +1,188 @@
+/*
+ * planes.h - whole SameGame playouts in bit planes (the `playout` slot), for
+ * samegame.c only: it includes this file once, after the byte engine, whose
+ * rules, gains and end value it reuses.
+ *
+ * A board of up to 15 rows and 16 columns is one 256-bit plane per colour:
+ * four uint64_t, column c in word c / 4 as the 16-bit lane c % 4, row r (0 =
+ * bottom) as bit r of its lane. Bit 15 of every lane stays 0, a guard, so a
+ * shift by one row never carries into the next column. Boards up to 31 x 32
+ * use 32-bit lanes in sixteen words the same way. The playout is
+ * played in the planes from start to end; only the line goes back out.
+ *
+ * Choosing a group uniformly without listing the groups. A group's anchor
+ * (its move: its lowest cell c*rows + r) has no cell of its colour below it
+ * or to its left, as both would have a lower index. So the cells with no
+ * same-coloured neighbour below or to the left, in groups (of two or more,
+ * unless min_group is 1), hold every group's anchor exactly once, and a few
+ * other cells (the lower ends of a U-shaped group's arms). One such cell is
+ * drawn uniformly; its group is flood-filled in its colour's plane; it is
+ * accepted if the drawn cell is its anchor and the group has min_group
+ * cells, else it leaves the draw (with its whole group if that is too
+ * small) and another is drawn. The accepting cells stay in the draw, each
+ * as likely as the others at every draw, so the accepted group is exactly
+ * uniform over the groups, as the generic loop's uniform index into moves()
+ * is; and nearly every draw is accepted. The tabu policy draws among the
+ * candidates of the other colours, and of the tabu colour only when those
+ * have no group, as sg_choose_tabu does among the moves.
+ *
+ * Three builds of the loop per geometry (planes_body.h): portable C, POPCNT,
+ * and POPCNT with BMI2's pdep/pext (select a bit; gravity as pext then
+ * pdep), chosen at load from the CPU, or by $PSOLVE_SAMEGAME_PLAYOUT
+ * (docs/samegame.md).
+ */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SG_PLANES_X86 1
+#include <immintrin.h>
+#endif
+
+/* Two geometries: up to 15 rows x 16 columns in four words (16-bit lanes),
+ * and up to 31 x 32 in sixteen (32-bit lanes). */
+#define SG_PLANE_MAX_WORDS 16
+
+struct sg_planes {
+    uint64_t colour[SG_MAX_COLORS + 1][SG_PLANE_MAX_WORDS]; /* 1..colours */
+    uint64_t occupied[SG_PLANE_MAX_WORDS];
+    int count[SG_MAX_COLORS + 1];
+    int colours, left;
+    int words; /* words per plane the columns use */
+};
+
+static bool planes_narrow(const struct sg_instance *in)
+{
+    return in->rows <= 15 && in->cols <= 16;
+}
+
+/* Does the bit-plane engine play these rules on this board? */
+static bool planes_fit(const struct sg_instance *in)
+{
+    return in->rows <= 31 && in->cols <= 32;
+}
+
+/* The engine for this machine, or the one $PSOLVE_SAMEGAME_PLAYOUT names
+ * (bytes: never the planes; portable, popcnt, bmi2), where the CPU has it. */
+static int planes_engine_choice(const struct sg_instance *in)
+{
+    if (!planes_fit(in))
+        return SG_ENGINE_BYTES;
+    int best = SG_ENGINE_PORTABLE;
+#ifdef SG_PLANES_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) {
+        best = SG_ENGINE_POPCNT;
+        /* pdep/pext are microcoded, hundreds of cycles, before Zen 3 */
+        if (__builtin_cpu_supports("bmi2") && !__builtin_cpu_is("znver1") &&
+            !__builtin_cpu_is("znver2"))
+            best = SG_ENGINE_BMI2;
+    }
+#endif
+    const char *want = getenv("PSOLVE_SAMEGAME_PLAYOUT");
+    static const char *const names[] = {"bytes", "portable", "popcnt", "bmi2"};
+    for (int e = 0; want && e <= SG_ENGINE_BMI2; e++)
+        if (strcmp(want, names[e]) == 0 && e < best)
+            return e;
+    return best;
+}
+
+/* The most frequent colour, the lowest on a tie (most_frequent_colour). */
+static int planes_most_frequent(const struct sg_planes *b)
+{
+    int top = 0;
+    for (int k = 1; k <= b->colours; k++)
+        if (b->count[k] > (top ? b->count[top] : 0))
+            top = k;
+    return top;
+}
+
+static inline int popcount_portable(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+#ifdef SG_PLANES_X86
+__attribute__((target("popcnt"))) static inline int popcount_popcnt(uint64_t x)
+{
+    return __builtin_popcountll(x);
+}
+
+__attribute__((target("popcnt,bmi2"))) static inline int
+select_bmi2(uint64_t x, unsigned j)
+{
+    return __builtin_ctzll(_pdep_u64(1ull << j, x));
+}
+#endif
+
+/* ---- the loop, once per instruction set and geometry ---- */
+
+#define SG_CAT3(a, b, c) a##_##b##_##c
+#define SG_XCAT3(a, b, c) SG_CAT3(a, b, c)
+#define SG_FN(name) SG_XCAT3(name, SG_ISA, SG_LANE)
+
+#define SG_ISA portable
+#define SG_TARGET
+#define SG_BMI2 0
+#define SG_POPCOUNT(x) popcount_portable(x)
+#define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
+#include "planes_isa.h"
+
+#ifdef SG_PLANES_X86
+#define SG_ISA popcnt
+#define SG_TARGET __attribute__((target("popcnt")))
+#define SG_BMI2 0
+#define SG_POPCOUNT(x) popcount_popcnt(x)
+#define SG_SELECT(x, j) SG_FN(select_by_halves)(x, j)
+#include "planes_isa.h"
+
+#define SG_ISA bmi2
+#define SG_TARGET __attribute__((target("popcnt,bmi2")))
+#define SG_BMI2 1
+#define SG_POPCOUNT(x) popcount_popcnt(x)
+#define SG_SELECT(x, j) select_bmi2(x, j)
+#include "planes_isa.h"
+#endif
+
+/* The playout slot: uniform, or any of the tabu policies (they share
+ * sg_choose_tabu's playouts); the byte engine for the rest. */
+static bool sg_playout(const void *p, const void *start,
+                       const struct ps_policy *policy, struct ps_rng *rng,
+                       int max_len, ps_move *line, int *length,
+                       ps_value *value)
+{
+    const struct sg_instance *in = p;
+    (void)max_len; /* a score game: played to the end */
+    if (in->engine == SG_ENGINE_BYTES ||
+        (policy && policy->choose != sg_choose_tabu))
+        return false;
+    struct sg_planes b;
+    bool tabu = policy != NULL, narrow = planes_narrow(in);
+    int len;
+    ps_value gained;
+    switch (in->engine) {
+#ifdef SG_PLANES_X86
+    case SG_ENGINE_BMI2:
+        len = narrow ? planes_playout_bmi2_16(in, start, &b, tabu, rng, line,
+                                              &gained)
+                     : planes_playout_bmi2_32(in, start, &b, tabu, rng, line,
+                                              &gained);
+        break;
+    case SG_ENGINE_POPCNT:
+        len = narrow ? planes_playout_popcnt_16(in, start, &b, tabu, rng, line,
+                                                &gained)
+                     : planes_playout_popcnt_32(in, start, &b, tabu, rng, line,
+                                                &gained);
+        break;
+#endif
+    default:
+        len = narrow ? planes_playout_portable_16(in, start, &b, tabu, rng,
+                                                  line, &gained)
+                     : planes_playout_portable_32(in, start, &b, tabu, rng,
+                                                  line, &gained);
+        break;
+    }
+    *length = len;
+    *value = gained + end_value_with(in, b.left);
+    return true;
+}
