@@ -23,6 +23,9 @@
  * Clearing objectives (PS_CLEARING): a short exact dfs runs first
  * (beam_dfs_first), and a depth stops expanding once it has BEAM_ENOUGH x
  * width candidates (beam_expand).
+ *
+ * --beam-endgame N: after the beams, the best line's end game is solved
+ * exactly by dfs from ever earlier positions of it (beam_endgame).
  */
 #include <pthread.h>
 #include <stdatomic.h>
