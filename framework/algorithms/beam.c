@@ -569,15 +569,6 @@ static int next_width(const struct ps_search *s, int width, double took)
     return (int)fits;
 }
 
-/* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
- * copy of the search, for opt.beam_dfs nodes (and at most 5% of --time),
- * and its best line offered. A board it clears is worth the start's upper
- * bound, so the offer ends the run as proven (PS_STOP_PROVEN); otherwise
- * the beam goes on as before, with that line to beat. The node budget, not
- * the clock, bounds the dfs when no --time is given, so the run repeats;
- * its nodes count in the run's statistics (and against --max-nodes).
- * True when the dfs finished within its budget: its line is then proven
- * best (a small board it shows cannot be cleared, say). */
 /* The exact dfs on a copy of the search s, from `root` (NULL: the start),
  * for at most `nodes` nodes (and s's own node limit) and `seconds` (0 =
  * no clock); its nodes count in s's statistics. True when it searched
@@ -629,6 +620,15 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     return st == PS_OPTIMAL && sub->stop == PS_STOP_NONE;
 }
 
+/* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
+ * copy of the search, for opt.beam_dfs nodes (and at most 5% of --time),
+ * and its best line offered. A board it clears is worth the start's upper
+ * bound, so the offer ends the run as proven (PS_STOP_PROVEN); otherwise
+ * the beam goes on as before, with that line to beat. The node budget, not
+ * the clock, bounds the dfs when no --time is given, so the run repeats;
+ * its nodes count in the run's statistics (and against --max-nodes).
+ * True when the dfs finished within its budget: its line is then proven
+ * best (a small board it shows cannot be cleared, say). */
 static bool beam_dfs_first(struct ps_search *s)
 {
     if (!(s->flags & PS_CLEARING) || s->opt.beam_dfs <= 0 || !s->bounded)
