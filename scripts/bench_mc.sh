@@ -5,6 +5,11 @@
 #   scripts/bench_mc.sh popstar SECONDS [BOARDS] [THREADS]
 #       PopStar rules, generated 10x10 boards with 5 colours, seeds 1..BOARDS
 #       (default 50): per algorithm the mean, min, quartiles and max.
+#   scripts/bench_mc.sh popstar-width WIDTH [FIRST LAST]
+#       beam at a fixed --beam-width, one thread, on the same boards with
+#       seeds FIRST..LAST (default 101 200, a tuning set apart from the
+#       test boards 1..50): deterministic, so variants compare without
+#       timing noise. Extra psolve options from BEAM_ARGS.
 #   scripts/bench_mc.sh standard SECONDS [FIRST LAST] [THREADS]
 #       SameGame research rules on games/samegame/standard/FIRST..LAST
 #       (default 1 20): each position's score and the totals, nmcs and nrpa.
@@ -35,14 +40,19 @@ run_set() { # ALGO-ARGS SECONDS THREADS RULES FILE
       --rules "$4" "$5" || true; } | score_of
 }
 
+# the PopStar boards with seeds FIRST..LAST into DIR/SEED.txt
+popstar_boards() { # DIR FIRST LAST
+  for s in $(seq "$2" "$3"); do
+    "$PSOLVE" gen --rows 10 --cols 10 --colors 5 --seed "$s" > "$1/$s.txt"
+  done
+}
+
 popstar() {
   local secs=$1 boards=${2:-50} threads=${3:-2}
   local dir
   dir=$(mktemp -d)
   trap 'rm -rf "$dir"' RETURN
-  for s in $(seq 1 "$boards"); do
-    "$PSOLVE" gen --rows 10 --cols 10 --colors 5 --seed "$s" > "$dir/$s.txt"
-  done
+  popstar_boards "$dir" 1 "$boards"
   local algos=${ALGOS:-"--algo mc;--algo nmcs --level 2;--algo nrpa --level 3 --iterations 30"}
   IFS=';' read -ra sets <<< "$algos"
   for a in "${sets[@]}"; do
@@ -53,6 +63,20 @@ popstar() {
     echo "popstar 10x10x5 [$a] ${secs}s ${threads} threads: $scores"
     echo "  $(echo "$scores" | tr ' ' '\n' | grep . | summary)"
   done
+}
+
+popstar_width() {
+  local width=$1 first=${2:-101} last=${3:-200}
+  local dir scores=""
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' RETURN
+  popstar_boards "$dir" "$first" "$last"
+  for s in $(seq "$first" "$last"); do
+    scores+="$("$PSOLVE" --algo beam --beam-width "$width" --threads 1 \
+      --quiet --rules popstar ${BEAM_ARGS:-} "$dir/$s.txt" | score_of) "
+  done
+  echo "popstar 10x10x5 [--beam-width $width${BEAM_ARGS:+ $BEAM_ARGS}] boards $first-$last, 1 thread: $scores"
+  echo "  $(echo "$scores" | tr ' ' '\n' | grep . | summary)"
 }
 
 standard() {
@@ -94,7 +118,8 @@ speed() {
 
 case ${1:-} in
 popstar) shift; popstar "$@" ;;
+popstar-width) shift; popstar_width "$@" ;;
 standard) shift; standard "$@" ;;
 speed) shift; speed "$@" ;;
-*) sed -n '2,17p' "$0" >&2; exit 2 ;;
+*) sed -n '2,20p' "$0" >&2; exit 2 ;;
 esac

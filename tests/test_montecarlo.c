@@ -532,6 +532,77 @@ static void clearing_beam_does_not_depend_on_threads(void **state)
     board_free(&b);
 }
 
+/* Beam's end-game pass (--beam-endgame): the line it returns is never worse
+ * than the beam's own and replays to its value (run() replays it), it
+ * improves some lines, and with nodes enough to search back to the start
+ * it is the optimum, which a beam of width 1 alone misses on some of these
+ * boards. */
+static void beam_endgame_only_improves(void **state)
+{
+    (void)state;
+    int improved = 0, missed = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        struct board b;
+        board_gen(&b, "popstar", 8, 8, 4, seed);
+        struct result plain, pass;
+        struct ps_options o = options(seed, 1);
+        o.beam_width = 2;
+        run(&b, "beam", &o, NULL, &plain);
+        o.beam_endgame = 20000;
+        run(&b, "beam", &o, NULL, &pass);
+        assert_true(pass.value >= plain.value);
+        improved += pass.value > plain.value;
+        /* Deeper: more nodes, never a worse line. */
+        struct result deeper;
+        o.beam_endgame = 200000;
+        run(&b, "beam", &o, NULL, &deeper);
+        assert_true(deeper.value >= pass.value);
+        board_free(&b);
+    }
+    assert_true(improved > 0);
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+        struct board b;
+        board_gen(&b, "popstar", 4, 4, 3, seed);
+        ps_value best = optimum(&b);
+        struct result plain, pass;
+        struct ps_options o = options(seed, 1);
+        o.beam_width = 1;
+        run(&b, "beam", &o, NULL, &plain);
+        missed += plain.value < best;
+        o.beam_endgame = 1000000;
+        run(&b, "beam", &o, NULL, &pass);
+        assert_int_equal(pass.value, best);
+        board_free(&b);
+    }
+    assert_true(missed > 0);
+}
+
+/* The pass is searched by node budget, so a run repeats: the same line for
+ * every thread count, also under a node limit that cuts the pass. */
+static void beam_endgame_does_not_depend_on_threads(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, "popstar", 10, 10, 5, 4);
+    for (int limited = 0; limited <= 1; limited++) {
+        struct ps_limits lim = {.max_nodes = limited ? 40000 : 0};
+        struct result r1, r;
+        for (int threads = 1; threads <= 2; threads++) {
+            struct ps_options o = options(3, threads);
+            o.beam_width = 100;
+            o.beam_endgame = 20000;
+            run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
+            if (threads > 1) {
+                same_result(&r1, &r);
+                assert_int_equal(r1.expanded, r.expanded);
+            }
+        }
+        if (limited)
+            assert_true(r1.expanded <= 40000);
+    }
+    board_free(&b);
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -770,6 +841,8 @@ int main(void)
         cmocka_unit_test(beam_answer_does_not_depend_on_threads),
         cmocka_unit_test(beam_dfs_first_clears_and_proves),
         cmocka_unit_test(clearing_beam_does_not_depend_on_threads),
+        cmocka_unit_test(beam_endgame_only_improves),
+        cmocka_unit_test(beam_endgame_does_not_depend_on_threads),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(proven_answer_ends_the_run),

@@ -23,6 +23,9 @@
  * Clearing objectives (PS_CLEARING): a short exact dfs runs first
  * (beam_dfs_first), and a depth stops expanding once it has BEAM_ENOUGH x
  * width candidates (beam_expand).
+ *
+ * --beam-endgame N: after the beams, the best line's end game is solved
+ * exactly by dfs from ever earlier positions of it (beam_endgame).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -566,6 +569,57 @@ static int next_width(const struct ps_search *s, int width, double took)
     return (int)fits;
 }
 
+/* The exact dfs on a copy of the search s, from `root` (NULL: the start),
+ * for at most `nodes` nodes (and s's own node limit) and `seconds` (0 =
+ * no clock); its nodes count in s's statistics. True when it searched
+ * every line (its best, in sub->best, is then optimal from root). The
+ * caller frees *sub with ps_search_free. */
+static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
+                         const unsigned char *root, uint64_t nodes,
+                         double seconds)
+{
+    const struct ps_algorithm *dfs = ps_algorithm_find("dfs");
+    *sub = *s;
+    memset(&sub->stats, 0, sizeof sub->stats);
+    memset(&sub->best, 0, sizeof sub->best);
+    memset(&sub->late, 0, sizeof sub->late);
+    memset(&sub->layers, 0, sizeof sub->layers);
+    sub->opt.layers = false;
+    sub->opt.candidates = 0; /* exact: the dfs options are not beam's */
+    sub->opt.max_depth = 0;
+    sub->trace.limit = 0;
+    sub->anytime = NULL;
+    sub->progress = false;
+    sub->stop = PS_STOP_NONE;
+    sub->note[0] = '\0';
+    sub->root_state = root;
+    /* s's root bound is the start's: from another root a line at that
+     * value is not a proof. */
+    if (root)
+        sub->bounded = false;
+    sub->limits.max_nodes = nodes;
+    if (s->limits.max_nodes) {
+        uint64_t left = s->limits.max_nodes > s->stats.expanded
+                            ? s->limits.max_nodes - s->stats.expanded
+                            : 0;
+        if (left < sub->limits.max_nodes)
+            sub->limits.max_nodes = left;
+    }
+    sub->limits.seconds = seconds;
+    sub->start = sub->last_clock = sub->last_progress = ps_now();
+    sub->tick = 0;
+    sub->clock_every = 1;
+    if (!dfs || sub->limits.max_nodes == 0)
+        return false;
+    enum ps_status st = dfs->run(sub);
+    s->stats.expanded += sub->stats.expanded;
+    s->stats.generated += sub->stats.generated;
+    s->stats.duplicates += sub->stats.duplicates;
+    if (sub->stats.peak_memory > s->stats.peak_memory)
+        s->stats.peak_memory = sub->stats.peak_memory;
+    return st == PS_OPTIMAL && sub->stop == PS_STOP_NONE;
+}
+
 /* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
  * copy of the search, for opt.beam_dfs nodes (and at most 5% of --time),
  * and its best line offered. A board it clears is worth the start's upper
@@ -577,38 +631,12 @@ static int next_width(const struct ps_search *s, int width, double took)
  * best (a small board it shows cannot be cleared, say). */
 static bool beam_dfs_first(struct ps_search *s)
 {
-    const struct ps_algorithm *dfs = ps_algorithm_find("dfs");
-    if (!(s->flags & PS_CLEARING) || s->opt.beam_dfs <= 0 || !s->bounded ||
-        !dfs)
+    if (!(s->flags & PS_CLEARING) || s->opt.beam_dfs <= 0 || !s->bounded)
         return false;
-    struct ps_search sub = *s;
-    memset(&sub.stats, 0, sizeof sub.stats);
-    memset(&sub.best, 0, sizeof sub.best);
-    memset(&sub.late, 0, sizeof sub.late);
-    memset(&sub.layers, 0, sizeof sub.layers);
-    sub.opt.layers = false;
-    sub.opt.candidates = 0; /* exact: the dfs options are not beam's */
-    sub.opt.max_depth = 0;
-    sub.trace.limit = 0;
-    sub.anytime = NULL;
-    sub.progress = false;
-    sub.stop = PS_STOP_NONE;
-    sub.note[0] = '\0';
-    sub.limits.max_nodes = (uint64_t)s->opt.beam_dfs;
-    if (s->limits.max_nodes && s->limits.max_nodes < sub.limits.max_nodes)
-        sub.limits.max_nodes = s->limits.max_nodes;
-    if (s->limits.seconds > 0)
-        sub.limits.seconds = 0.05 * s->limits.seconds;
-    sub.start = sub.last_clock = sub.last_progress = ps_now();
-    sub.tick = 0;
-    sub.clock_every = 1;
-    enum ps_status st = dfs->run(&sub);
-    bool exhausted = st == PS_OPTIMAL && sub.stop == PS_STOP_NONE;
-    s->stats.expanded += sub.stats.expanded;
-    s->stats.generated += sub.stats.generated;
-    s->stats.duplicates += sub.stats.duplicates;
-    if (sub.stats.peak_memory > s->stats.peak_memory)
-        s->stats.peak_memory = sub.stats.peak_memory;
+    struct ps_search sub;
+    bool exhausted =
+        beam_sub_dfs(s, &sub, NULL, (uint64_t)s->opt.beam_dfs,
+                     s->limits.seconds > 0 ? 0.05 * s->limits.seconds : 0);
     bool kept = sub.best.found && ps_search_offer(s, sub.best.moves,
                                                   sub.best.len, sub.best.value);
     if (kept && (exhausted || s->stop == PS_STOP_PROVEN))
@@ -618,6 +646,65 @@ static bool beam_dfs_first(struct ps_search *s)
                  s->opt.beam_dfs);
     ps_search_free(&sub);
     return kept && exhausted;
+}
+
+/* The end-game pass (--beam-endgame N): the best line's end game solved
+ * exactly. From the position before the line's last move, then one move
+ * earlier each time, the exact dfs searches the rest of the game; a better
+ * rest replaces the line's (the line up to there is kept, so later, earlier
+ * searches start from the new line). It stops at the first search that
+ * needs more than N nodes: the one before it was the largest end game
+ * solved. Under --time it has the time the beams left; the node budget, not
+ * the clock, decides where it stops otherwise, so a run repeats. The line
+ * can only improve: a rest is taken only when strictly better, and every
+ * line goes through ps_search_offer. */
+static void beam_endgame(struct ps_search *s)
+{
+    if (s->opt.beam_endgame <= 0 || !s->best.found || s->best.len == 0 ||
+        s->stop != PS_STOP_NONE)
+        return;
+    const struct ps_game *g = s->game;
+    size_t ss = s->state_size;
+    int len = s->best.len;
+    unsigned char *states = malloc(((size_t)len + 1) * ss);
+    ps_value *so_far = malloc(((size_t)len + 1) * sizeof *so_far);
+    ps_move *line = malloc(((size_t)g->max_depth(s->inst) + 1) * sizeof *line);
+    if (!states || !so_far || !line)
+        goto done;
+    /* The positions of the line, and the score before each; the line is
+     * not changed before a position at or past d is searched. */
+    g->initial_state(s->inst, states);
+    so_far[0] = 0;
+    for (int d = 0; d < len; d++)
+        so_far[d + 1] = so_far[d] + g->apply(s->inst, states + (size_t)d * ss,
+                                             s->best.moves[d],
+                                             states + (size_t)(d + 1) * ss);
+    for (int d = len - 1; d >= 0; d--) {
+        double seconds = 0;
+        if (s->limits.seconds > 0) {
+            seconds = s->limits.seconds - (ps_now() - s->start);
+            if (seconds <= 0)
+                break;
+        }
+        struct ps_search sub;
+        bool exhausted = beam_sub_dfs(s, &sub, states + (size_t)d * ss,
+                                      (uint64_t)s->opt.beam_endgame, seconds);
+        if (exhausted && sub.best.found &&
+            sub.best.len + d <= g->max_depth(s->inst)) {
+            memcpy(line, s->best.moves, (size_t)d * sizeof *line);
+            memcpy(line + d, sub.best.moves,
+                   (size_t)sub.best.len * sizeof *line);
+            ps_search_offer(s, line, d + sub.best.len,
+                            so_far[d] + sub.best.value);
+        }
+        ps_search_free(&sub);
+        if (!exhausted || s->stop != PS_STOP_NONE)
+            break;
+    }
+done:
+    free(states);
+    free(so_far);
+    free(line);
 }
 
 static enum ps_status beam_run(struct ps_search *s)
@@ -670,6 +757,7 @@ static enum ps_status beam_run(struct ps_search *s)
         if (width == 0)
             break;
     }
+    beam_endgame(s);
     return PS_HEURISTIC;
 }
 

@@ -727,7 +727,10 @@ static enum ps_status dfs_run(struct ps_search *s)
     d.memo = !s->opt.no_memo &&
              ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : sizeof(ps_value));
     note_heuristic(&d);
-    d.g->initial_state(s->inst, state_at(&d, 0));
+    if (s->root_state)
+        memcpy(state_at(&d, 0), s->root_state, d.ss);
+    else
+        d.g->initial_state(s->inst, state_at(&d, 0));
     enum ps_status st = score ? score_run(&d) : cost_run(&d);
     dfs_free(&d);
     return st;

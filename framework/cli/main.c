@@ -104,6 +104,9 @@ static const char usage_text_beam[] =
     "                     exact dfs of N nodes (default 20000, at most 5% of\n"
     "                     --time); a board it clears ends the run, optimal.\n"
     "                     0 = off\n"
+    "  --beam-endgame N   beam: then the best line's end game, solved exactly\n"
+    "                     by dfs from ever earlier positions while a search\n"
+    "                     takes at most N nodes (default 0 = off)\n"
     "\n";
 
 /* Choosing the heuristic and reading the counters (docs/cli.md,
@@ -210,6 +213,7 @@ enum {
     OPT_TRACE_FORMAT, OPT_TRACE_JSON, OPT_HTML,
     OPT_TASKS,
     OPT_STABILISE,
+    OPT_BEAM_ENDGAME,
 };
 
 static const struct option long_options[] = {
@@ -240,6 +244,7 @@ static const struct option long_options[] = {
     {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
     {"beam-eval", required_argument, 0, OPT_BEAM_EVAL},
     {"beam-dfs", required_argument, 0, OPT_BEAM_DFS},
+    {"beam-endgame", required_argument, 0, OPT_BEAM_ENDGAME},
     {"show", no_argument, 0, OPT_SHOW},
     {"rows", required_argument, 0, OPT_ROWS},
     {"cols", required_argument, 0, OPT_COLS},
@@ -480,6 +485,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
             case OPT_BEAM_DFS: c->opt.beam_dfs = iv; break;
+            case OPT_BEAM_ENDGAME: c->opt.beam_endgame = iv; break;
             case OPT_ROWS: c->gen.rows = iv; break;
             case OPT_COLS: c->gen.cols = iv; break;
             case OPT_COLORS: c->gen.colors = iv; break;

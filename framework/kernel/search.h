@@ -79,6 +79,7 @@ struct ps_options {
     int beam_width;   /* beam */
     bool beam_playout; /* beam: judge positions by a playout */
     int beam_dfs;     /* beam, PS_CLEARING games: dfs nodes first (0 = off) */
+    int beam_endgame; /* beam: dfs nodes per end-game search (0 = off) */
     int trace;        /* print the first N expansions */
     /* --heuristic NAME: an entry of the game's heuristics table (cost
      * games: h; score games: the upper bound); NULL = the game's default. */
@@ -204,6 +205,9 @@ struct ps_search {
      * no move), when known. A line offered at this value is proven best. */
     bool bounded;
     ps_value root_bound;
+    /* dfs: start from this state instead of the game's start (beam's
+     * end-game pass); NULL = the start. */
+    const unsigned char *root_state;
     /* The heuristic (cost games) or bound (score games) of this run: the
      * --heuristic entry or the game's slot; NULL = none (h = 0, no bound). */
     ps_value (*heuristic)(const void *inst, const void *state);
