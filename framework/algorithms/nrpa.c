@@ -33,6 +33,8 @@
 #define NRPA_MAX_LEVEL 6
 #define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
+/* --keep-best's default: see ps_nrpa_defaults. */
+#define NRPA_KEEP_BEST 0
 
 struct ps_nrpa {
     struct ps_worker *w;
@@ -50,6 +52,10 @@ struct ps_nrpa {
     double *prob;
     double *bias; /* the playout policy's prior, NULL for none */
     double *next_pol; /* nrpa_adapt's new policy, built beside the old */
+    /* A restart that keeps the best line (--keep-best): the top level
+     * starts with seq[top] = that line, worth start_value, as its best. */
+    bool has_start;
+    ps_value start_value;
 };
 
 /* Codes (and the prior, if any) of moves[0..n) of `state`. */
@@ -195,6 +201,10 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
     int stabilise = w->s.opt.stabilise;
     bool found = false;
     ps_value best = 0;
+    if (level == w->s.opt.level && c->has_start) {
+        found = true;
+        best = c->start_value;
+    }
     for (int i = 0; i < w->s.opt.iterations; i++) {
         ps_value v;
         if (level == 1) {
@@ -384,6 +394,27 @@ void ps_nrpa_defaults(struct ps_search *s)
         s->opt.level = NRPA_MAX_LEVEL;
     if (s->opt.iterations < 1)
         s->opt.iterations = 1;
+    if (s->opt.keep_best < 0)
+        s->opt.keep_best = NRPA_KEEP_BEST;
+}
+
+/* The top level's start of a run: a uniform policy, or with --keep-best K
+ * and a line already found, that line as its best and the policy adapted K
+ * times towards it, so a restart goes on from the run's best instead of
+ * spending its first iterations finding it again. */
+static void nrpa_start_run(struct ps_nrpa *c, int level)
+{
+    const struct ps_solution *best = &c->w->s.best;
+    int keep = c->w->s.opt.keep_best;
+    memset(c->pol[level], 0, (size_t)c->space * sizeof(double));
+    c->has_start = keep > 0 && best->found;
+    if (!c->has_start)
+        return;
+    c->start_value = best->value;
+    c->len[level] = best->len;
+    memcpy(c->seq[level], best->moves, (size_t)best->len * sizeof *best->moves);
+    for (int k = 0; k < keep && !ps_worker_stopped(c->w); k++)
+        nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
 static void nrpa_worker_run(struct ps_worker *w)
@@ -397,7 +428,7 @@ static void nrpa_worker_run(struct ps_worker *w)
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
         do {
-            memset(c.pol[level], 0, (size_t)c.space * sizeof(double));
+            nrpa_start_run(&c, level);
             ps_value v;
             nrpa_level(&c, level, &v);
             w->s.stats.iterations++;

@@ -35,6 +35,7 @@ void ps_options_default(struct ps_options *o)
     o->topk = 0;
     o->beam_width = 100;
     o->beam_dfs = 20000;
+    o->keep_best = -1;
 }
 
 /* The heuristic (cost) or bound (score) of the run: the --heuristic entry,
