@@ -46,7 +46,7 @@ echo "$settings" | tr ';' '\n' | while IFS= read -r options; do
     [ -n "$options" ] || continue
     index=$((index + 1))
     run_setting "$@" | awk -v i="$index" '{print i, $0}' >> "$results"
-    awk -v i="$index" -v o="$options" '$1 == i {print $2, $3, $4, $5}' "$results"
+    awk -v i="$index" '$1 == i {print $2, $3, $4, $5}' "$results"
     awk -v i="$index" -v o="$options" '
         $1 == 1 {first[$2 " " $3] = $4}
         $1 == i {sum += $4; p += $5; n++
