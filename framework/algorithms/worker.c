@@ -131,7 +131,8 @@ bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,
 
 bool ps_worker_again(struct ps_worker *w)
 {
-    return w->s.limits.seconds > 0 && !ps_worker_stopped(w);
+    return (w->s.limits.seconds > 0 || w->s.limits.max_nodes > 0) &&
+           !ps_worker_stopped(w);
 }
 
 static void *worker_main(void *p)

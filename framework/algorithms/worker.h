@@ -70,7 +70,8 @@ void ps_worker_trace(struct ps_worker *w, const struct ps_trace_event *ev);
  * one, e.g. a move's text.) */
 bool ps_worker_tracing(const struct ps_worker *w, enum ps_trace_kind kind);
 /* After a complete top-level search: start another one? Only under a time
- * budget that is not used up (anytime runs); otherwise one search is the
+ * or node budget that is not used up (anytime runs; a node budget stands
+ * for a time budget that repeats exactly); otherwise one search is the
  * whole run. */
 bool ps_worker_again(struct ps_worker *w);
 

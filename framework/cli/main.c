@@ -90,6 +90,7 @@ static const char usage_text[] =
     "  --iterations N     nrpa: iterations per level (default 30)\n"
     "  --stabilise S      nrpa: S playouts per level-1 iteration, the best\n"
     "                     adapts (stabilised NRPA; default 1)\n"
+    "  --keep-best K      nrpa: restarts adapt K times to the best line (0: fresh)\n"
     "  --policy NAME      playout policy of the game\n"
     "  --threads N        mc, nmcs, nrpa, beam threads (default: number of\n"
     "                     cores); beam gives the same answer for any N\n"
@@ -214,6 +215,7 @@ enum {
     OPT_TASKS,
     OPT_STABILISE,
     OPT_BEAM_ENDGAME,
+    OPT_KEEP_BEST,
 };
 
 static const struct option long_options[] = {
@@ -239,6 +241,7 @@ static const struct option long_options[] = {
     {"level", required_argument, 0, OPT_LEVEL},
     {"iterations", required_argument, 0, OPT_ITERATIONS},
     {"stabilise", required_argument, 0, OPT_STABILISE},
+    {"keep-best", required_argument, 0, OPT_KEEP_BEST},
     {"policy", required_argument, 0, OPT_POLICY},
     {"threads", required_argument, 0, OPT_THREADS},
     {"beam-width", required_argument, 0, OPT_BEAM_WIDTH},
@@ -481,6 +484,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_LEVEL: c->opt.level = iv; break;
             case OPT_ITERATIONS: c->opt.iterations = iv; break;
             case OPT_STABILISE: c->opt.stabilise = iv; break;
+            case OPT_KEEP_BEST: c->opt.keep_best = iv; break;
             case OPT_THREADS: c->opt.threads = iv; break;
             case OPT_TASKS: c->opt.tasks = iv; break;
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;

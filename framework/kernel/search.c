@@ -36,6 +36,7 @@ void ps_options_default(struct ps_options *o)
     o->beam_width = 100;
     o->beam_dfs = 20000;
     o->beam_endgame = 0;
+    o->keep_best = -1;
 }
 
 /* The heuristic (cost) or bound (score) of the run: the --heuristic entry,

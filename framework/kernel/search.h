@@ -73,6 +73,8 @@ struct ps_options {
     int level;        /* nmcs, nrpa (0 = the algorithm's default) */
     int iterations;   /* nrpa (0 = its default) */
     int stabilise;    /* nrpa: playouts per level-1 iteration (0 = its default) */
+    int keep_best;    /* nrpa restarts: adapt steps towards the best line so
+                       * far (0 = a fresh start; -1 = nrpa's default) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
