@@ -40,6 +40,21 @@
  * explore other basins, a kept line pulls every restart back into one. */
 #define NRPA_KEEP_BEST 0
 
+/* A line's listings, kept so the adaptation towards it need not list the
+ * moves again: step k's moves, codes and prior (when there is one) at
+ * [off[k], off[k + 1]). valid: the whole line fitted (cap entries). */
+struct nrpa_log {
+    ps_move *moves;
+    uint32_t *codes;
+    double *prior;
+    int *off;
+    bool valid;
+};
+
+/* The most entries a log keeps: a 15x15 SameGame line needs about 2,000;
+ * the longest lines of a 32x32 board, up to a million, are replayed. */
+#define NRPA_LOG_CAP (1 << 15)
+
 struct ps_nrpa {
     struct ps_worker *w;
     uint32_t space;
@@ -60,27 +75,37 @@ struct ps_nrpa {
      * starts with seq[top] = that line, worth start_value, as its best. */
     bool has_start;
     ps_value start_value;
+    /* log[L]: the listings along seq[L] (log[0]: the playout being
+     * played); swapped, not copied, as lines move up the levels. */
+    struct nrpa_log log[NRPA_MAX_LEVEL + 1];
+    int log_cap; /* entries per log */
+    void *walk;  /* the game's walk (walk_* slots), NULL: moves/apply */
 };
 
-/* Codes (and the prior, if any) of moves[0..n) of `state`. */
-static void nrpa_codes(const struct ps_nrpa *c, const void *state, int n)
+/* Codes of moves[0..n) of `state` into codes[], and the policy's prior
+ * into prior[] when it has one (prior not NULL). */
+static void nrpa_codes(const struct ps_nrpa *c, const void *state,
+                       const ps_move *moves, uint32_t *codes, double *prior,
+                       int n)
 {
-    if (c->bias)
-        c->w->po.policy->bias(c->w->s.inst, state, c->moves, n, c->bias);
+    if (prior)
+        c->w->po.policy->bias(c->w->s.inst, state, moves, n, prior);
     if (c->move_codes) {
-        c->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
+        c->move_codes(c->w->s.inst, state, moves, n, codes);
         return;
     }
     for (int i = 0; i < n; i++)
-        c->codes[i] = (uint32_t)ps_hash_mix(c->moves[i]) & (c->space - 1);
+        codes[i] = (uint32_t)ps_hash_mix(moves[i]) & (c->space - 1);
 }
 
-/* exp(w) for moves[0..n) into prob[], returning the sum. Weights are
- * shifted by their maximum so exp() cannot overflow. */
-static double nrpa_weights(struct ps_nrpa *c, const double *pol, int n)
+/* exp(w) for the n moves of codes[] (and prior[], or NULL) into prob[],
+ * returning the sum. Weights are shifted by their maximum so exp() cannot
+ * overflow. */
+static double nrpa_weights(struct ps_nrpa *c, const double *pol,
+                           const uint32_t *codes, const double *prior, int n)
 {
     for (int i = 0; i < n; i++)
-        c->prob[i] = pol[c->codes[i]] + (c->bias ? c->bias[i] : 0.0);
+        c->prob[i] = pol[codes[i]] + (prior ? prior[i] : 0.0);
     double top = c->prob[0];
     for (int i = 1; i < n; i++)
         if (c->prob[i] > top)
@@ -116,33 +141,65 @@ static int nrpa_pick(const double *prob, int n, double x)
 }
 
 /* A level-0 search: one playout from the root with policy pol, its value
- * in *value; false when a limit stopped it half way (no line then). */
+ * in *value; false when a limit stopped it half way (no line then). The
+ * position's moves, codes and prior go to log[0] while they fit, else to
+ * the scratch arrays (and the log is marked incomplete). */
 static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_out)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    memcpy(c->a, c->root, w->s.state_size);
+    const int nmoves = g->max_moves(inst);
+    struct nrpa_log *log = &c->log[0];
+    if (c->walk)
+        g->walk_start(inst, w->po.policy, c->root, c->walk);
+    else
+        memcpy(c->a, c->root, w->s.state_size);
     ps_value value = 0;
-    int len = 0;
+    int len = 0, off = 0;
+    log->valid = true;
     for (;;) {
         if (len % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
             ps_worker_stopped(w))
             return false;
-        int n = g->moves(inst, c->a, c->moves, NULL);
+        bool logged = log->valid && off + nmoves <= c->log_cap;
+        log->valid = logged;
+        ps_move *moves = logged ? log->moves + off : c->moves;
+        uint32_t *codes = logged ? log->codes + off : c->codes;
+        double *prior = !c->bias ? NULL : logged ? log->prior + off : c->bias;
+        int n;
+        if (c->walk) {
+            n = g->walk_moves(inst, c->walk, moves, codes, prior);
+        } else {
+            n = g->moves(inst, c->a, moves, NULL);
+            if (n > 0)
+                nrpa_codes(c, c->a, moves, codes, prior, n);
+        }
         w->s.stats.expanded++;
         if (n == 0)
             break;
-        nrpa_codes(c, c->a, n);
-        double z = nrpa_weights(c, pol, n);
+        double z = nrpa_weights(c, pol, codes, prior, n);
         int pick = nrpa_pick(c->prob, n, ps_rng_double(&w->rng) * z);
-        c->seq[0][len++] = c->moves[pick];
-        value += g->apply(inst, c->a, c->moves[pick], c->b);
-        unsigned char *t = c->a;
-        c->a = c->b;
-        c->b = t;
+        if (logged) {
+            log->off[len] = off;
+            off += n;
+        }
+        c->seq[0][len++] = moves[pick];
+        if (c->walk) {
+            value += g->walk_play(inst, c->walk, pick);
+        } else {
+            value += g->apply(inst, c->a, moves[pick], c->b);
+            unsigned char *t = c->a;
+            c->a = c->b;
+            c->b = t;
+        }
     }
-    value = ps_final_value(&w->s, c->a, value);
+    if (log->valid)
+        log->off[len] = off;
+    if (c->walk)
+        value += g->walk_end(inst, c->walk);
+    else
+        value = ps_final_value(&w->s, c->a, value);
     c->len[0] = len;
     w->s.stats.playouts++;
     ps_worker_offer(w, c->seq[0], len, value);
@@ -154,33 +211,79 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
  * it was before this call, added in line order to a copy that then
  * replaces it (a copy of the policy is far smaller than the steps of a long
  * line on a large board: 36,864 weights against 1025 x 1025 steps). */
-static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
+/* The gradient step of one position: moves[0..n) with their codes and
+ * prior, seq_move the one the line played. */
+static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves,
+                      const uint32_t *codes, const double *prior, int n,
+                      ps_move seq_move)
+{
+    double z = nrpa_weights(c, pol, codes, prior, n);
+    for (int i = 0; i < n; i++) {
+        double d = -NRPA_ALPHA * c->prob[i] / z;
+        if (moves[i] == seq_move)
+            d += NRPA_ALPHA;
+        c->next_pol[codes[i]] += d;
+    }
+}
+
+/* Adapt towards a line whose listings are logged (log->valid). */
+static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
+                              const struct nrpa_log *log, const ps_move *seq,
+                              int len)
+{
+    for (int k = 0; k < len; k++) {
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(c->w))
+            return;
+        int o = log->off[k], n = log->off[k + 1] - o;
+        nrpa_step(c, pol, log->moves + o, log->codes + o,
+                  c->bias ? log->prior + o : NULL, n, seq[k]);
+    }
+    memcpy(pol, c->next_pol, (size_t)c->space * sizeof *pol);
+}
+
+static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
+                           int len, const struct nrpa_log *log)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
     size_t bytes = (size_t)c->space * sizeof *pol;
     memcpy(c->next_pol, pol, bytes);
-    memcpy(c->a, c->root, w->s.state_size);
+    if (log && log->valid) {
+        nrpa_adapt_logged(c, pol, log, seq, len);
+        return;
+    }
+    if (c->walk)
+        g->walk_start(inst, w->po.policy, c->root, c->walk);
+    else
+        memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
         /* Stopped half way: the policy is left as it was (the run ends). */
         if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(w))
             return;
-        int n = g->moves(inst, c->a, c->moves, NULL);
-        nrpa_codes(c, c->a, n);
-        double z = nrpa_weights(c, pol, n);
-        for (int i = 0; i < n; i++) {
-            double d = -NRPA_ALPHA * c->prob[i] / z;
-            if (c->moves[i] == seq[k])
-                d += NRPA_ALPHA;
-            c->next_pol[c->codes[i]] += d;
+        if (c->walk) {
+            int n = g->walk_moves(inst, c->walk, c->moves, c->codes, c->bias);
+            nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k]);
+            int i = 0;
+            while (i + 1 < n && c->moves[i] != seq[k])
+                i++;
+            g->walk_play(inst, c->walk, i);
+            continue;
         }
+        int n = g->moves(inst, c->a, c->moves, NULL);
+        nrpa_codes(c, c->a, c->moves, c->codes, c->bias, n);
+        nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k]);
         g->apply(inst, c->a, seq[k], c->b);
         unsigned char *t = c->a;
         c->a = c->b;
         c->b = t;
     }
     memcpy(pol, c->next_pol, bytes);
+}
+
+static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
+{
+    nrpa_adapt_log(c, pol, seq, len, NULL);
 }
 
 /* Keep the line just found one level down if it is at least as good (>=:
@@ -195,6 +298,11 @@ static void nrpa_keep(struct ps_nrpa *c, int level, ps_value v, bool *found,
     c->len[level] = c->len[level - 1];
     memcpy(c->seq[level], c->seq[level - 1],
            (size_t)c->len[level] * sizeof *c->seq[level]);
+    /* the line's listings go up with it; level - 1 gets a stale log, but
+     * its next run keeps a line (and so a log) before it adapts */
+    struct nrpa_log t = c->log[level];
+    c->log[level] = c->log[level - 1];
+    c->log[level - 1] = t;
 }
 
 /* Level >= 1: returns false when stopped before any line was found. */
@@ -238,7 +346,8 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                                    .len = c->len[level]});
         if (w->s.stop != PS_STOP_NONE)
             break;
-        nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
+        nrpa_adapt_log(c, c->pol[level], c->seq[level], c->len[level],
+                       &c->log[level]);
     }
     *value = best;
     return found;
@@ -258,6 +367,21 @@ static void nrpa_free(struct ps_nrpa *c)
     free(c->prob);
     free(c->bias);
     free(c->next_pol);
+    for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
+        free(c->log[l].moves);
+        free(c->log[l].codes);
+        free(c->log[l].prior);
+        free(c->log[l].off);
+    }
+    free(c->walk);
+}
+
+/* Entries per log: a whole line's listings, up to NRPA_LOG_CAP. */
+static size_t nrpa_log_cap(const struct ps_search *s)
+{
+    size_t all = ((size_t)s->game->max_depth(s->inst) + 1) *
+                 (size_t)s->game->max_moves(s->inst);
+    return all < NRPA_LOG_CAP ? all : NRPA_LOG_CAP;
 }
 
 /* The policy's move codes if it has its own, else the game's (NULL: none). */
@@ -285,9 +409,13 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
     uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
     uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
     uint64_t policy = (uint64_t)nrpa_code_space(s) * sizeof(double);
+    uint64_t log = (uint64_t)nrpa_log_cap(s) *
+                       (sizeof(ps_move) + sizeof(uint32_t) + sizeof(double)) +
+                   depth * sizeof(int);
+    uint64_t walk = s->game->walk_size ? s->game->walk_size(s->inst) : 0;
     return (uint64_t)(levels > 0 ? levels : 1) * policy +
-           (uint64_t)(levels + 1) * depth * sizeof(ps_move) +
-           policy + 3 * (uint64_t)s->state_size +
+           (uint64_t)(levels + 1) * (depth * sizeof(ps_move) + log) +
+           policy + 3 * (uint64_t)s->state_size + walk +
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
@@ -323,8 +451,32 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
             return false;
     }
     c->next_pol = malloc((size_t)c->space * sizeof *c->next_pol);
-    return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
-           c->next_pol;
+    c->log_cap = (int)nrpa_log_cap(&c->w->s);
+    for (int l = 0; l <= levels; l++) {
+        struct nrpa_log *log = &c->log[l];
+        log->moves = malloc((size_t)c->log_cap * sizeof *log->moves);
+        log->codes = malloc((size_t)c->log_cap * sizeof *log->codes);
+        log->off = malloc((depth + 1) * sizeof *log->off);
+        if (!log->moves || !log->codes || !log->off)
+            return false;
+        if (c->bias && !(log->prior = malloc((size_t)c->log_cap *
+                                             sizeof *log->prior)))
+            return false;
+    }
+    if (!c->root || !c->a || !c->b || !c->moves || !c->codes || !c->prob ||
+        !c->next_pol)
+        return false;
+    if (g->walk_size) {
+        c->walk = malloc(g->walk_size(inst));
+        if (!c->walk)
+            return false;
+        c->w->s.game->initial_state(inst, c->a);
+        if (!g->walk_start(inst, c->w->po.policy, c->a, c->walk)) {
+            free(c->walk);
+            c->walk = NULL;
+        }
+    }
+    return true;
 }
 
 /* ---- the pieces, for the distributed nrpa (nrpa.h) ---- */

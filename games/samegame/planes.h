@@ -48,6 +48,20 @@ struct sg_planes {
     int words; /* words per plane the columns use */
 };
 
+/* The groups of a position, listed in bit planes (SG_FN(list)): per group
+ * its move (anchor cell), size, colour, the anchor's word and bit in the
+ * planes, its shape bits (sg_move_codes) and, when asked, the hash of its
+ * cells (sg_cell_codes); the cells in no group, per colour. */
+struct sg_listed {
+    int n;
+    int loose[SG_MAX_COLORS + 1];
+    ps_move move[SG_MAX_CELLS + 1];
+    uint16_t size[SG_MAX_CELLS + 1];
+    uint8_t colour[SG_MAX_CELLS + 1], word[SG_MAX_CELLS + 1],
+        bit[SG_MAX_CELLS + 1], shape[SG_MAX_CELLS + 1];
+    uint64_t hash[SG_MAX_CELLS + 1];
+};
+
 static bool planes_narrow(const struct sg_instance *in)
 {
     return in->rows <= 15 && in->cols <= 16;
@@ -185,4 +199,146 @@ static bool sg_playout(const void *p, const void *start,
     *length = len;
     *value = gained + end_value_with(in, b.left);
     return true;
+}
+
+/* The build of SG_FN(name) for this instance's engine and geometry (the
+ * portable one when the engine is bytes: callers check that first). */
+#ifdef SG_PLANES_X86
+#define SG_DISPATCH(in, name, ...)                                             \
+    ((in)->engine == SG_ENGINE_BMI2                                            \
+         ? (planes_narrow(in) ? name##_bmi2_16(__VA_ARGS__)                    \
+                              : name##_bmi2_32(__VA_ARGS__))                   \
+     : (in)->engine == SG_ENGINE_POPCNT                                        \
+         ? (planes_narrow(in) ? name##_popcnt_16(__VA_ARGS__)                  \
+                              : name##_popcnt_32(__VA_ARGS__))                 \
+         : (planes_narrow(in) ? name##_portable_16(__VA_ARGS__)                \
+                              : name##_portable_32(__VA_ARGS__)))
+#else
+#define SG_DISPATCH(in, name, ...)                                             \
+    (planes_narrow(in) ? name##_portable_16(__VA_ARGS__)                       \
+                       : name##_portable_32(__VA_ARGS__))
+#endif
+
+/* The groups of `state` in bit planes, into L (the engine is not bytes). */
+static int planes_list_state(const struct sg_instance *in, const void *state,
+                             struct sg_listed *L, bool want_hash)
+{
+    return SG_DISPATCH(in, list_state, in, state, L, want_hash);
+}
+
+/* list_groups in bit planes: the same groups in the same order. */
+static int planes_groups(const struct sg_instance *in, const void *state,
+                         ps_move *moves, ps_value *gains, int *sizes,
+                         int *loose)
+{
+    struct sg_listed L;
+    int n = planes_list_state(in, state, &L, false);
+    for (int i = 0; i < n; i++)
+        moves[i] = L.move[i];
+    if (gains)
+        for (int i = 0; i < n; i++)
+            gains[i] = sg_gain(&in->rules, L.size[i]);
+    if (sizes)
+        for (int i = 0; i < n; i++)
+            sizes[i] = L.size[i];
+    if (loose)
+        for (int k = 1; k <= in->colours; k++)
+            loose[k] += L.loose[k];
+    return n;
+}
+
+/* ---- nrpa's walk (the walk_* slots) ---- */
+
+/* How a walk names moves and weighs them: the policy's codes and prior. */
+enum { SG_CODES_ANCHOR, SG_CODES_CELLS };
+enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT };
+
+struct sg_walk {
+    struct sg_planes b;
+    int codes, prior;
+    struct sg_listed L; /* the last listing */
+};
+
+static size_t sg_walk_size(const void *p)
+{
+    (void)p;
+    return sizeof(struct sg_walk);
+}
+
+/* Walk from `state` under `policy` (NULL: uniform, no prior): the policies
+ * of sg_policies with the game's or their own codes. False for the byte
+ * engine and a policy it does not know. */
+static bool sg_walk_start(const void *p, const struct ps_policy *policy,
+                          const void *state, void *walk)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    if (in->engine == SG_ENGINE_BYTES)
+        return false;
+    w->codes = SG_CODES_ANCHOR;
+    w->prior = SG_PRIOR_NONE;
+    if (policy) {
+        if (policy->move_codes == sg_cell_codes)
+            w->codes = SG_CODES_CELLS;
+        else if (policy->move_codes)
+            return false;
+        if (policy->bias == sg_bias_tabu)
+            w->prior = SG_PRIOR_TABU;
+        else if (policy->bias == sg_bias_tabu_strict)
+            w->prior = in->rules.objective == SG_OBJ_SCORE ? SG_PRIOR_TABU_STRICT
+                                                           : SG_PRIOR_TABU;
+        else if (policy->bias)
+            return false;
+    }
+    SG_DISPATCH(in, from_state, in, state, &w->b);
+    return true;
+}
+
+/* The moves of the walk's position, in sg_moves' order, with the codes
+ * (sg_move_codes or sg_cell_codes) and the prior (sg_bias_tabu or
+ * sg_bias_tabu_strict, when prior is not NULL) that those give. */
+static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
+                         uint32_t *codes, double *prior)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    struct sg_listed *L = &w->L;
+    int n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+    for (int i = 0; i < n; i++)
+        moves[i] = L->move[i];
+    if (w->codes == SG_CODES_CELLS)
+        for (int i = 0; i < n; i++)
+            codes[i] = (uint32_t)L->move[i] * SG_CELL_HASHES +
+                       (uint32_t)(L->hash[i] % SG_CELL_HASHES);
+    else
+        for (int i = 0; i < n; i++)
+            codes[i] = ((uint32_t)(L->colour[i] - 1) * (uint32_t)in->ncells +
+                        (uint32_t)L->move[i]) * SG_SHAPES + L->shape[i];
+    if (prior && w->prior != SG_PRIOR_NONE) {
+        int tabu = planes_most_frequent(&w->b);
+        bool other = w->prior == SG_PRIOR_TABU;
+        for (int i = 0; i < n && !other; i++)
+            other = L->colour[i] != tabu;
+        double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
+                         : other                   ? SG_TABU_FORBID
+                                                   : 0.0;
+        for (int i = 0; i < n; i++)
+            prior[i] = L->colour[i] == tabu ? against : 0.0;
+    }
+    return n;
+}
+
+/* Play move i of the last sg_walk_moves; its gain. */
+static ps_value sg_walk_play(const void *p, void *walk, int i)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    SG_DISPATCH(in, play_listed, in, &w->b, &w->L, i);
+    return sg_gain(&in->rules, w->L.size[i]);
+}
+
+static ps_value sg_walk_end(const void *p, const void *walk)
+{
+    const struct sg_walk *w = walk;
+    return end_value_with(p, w->b.left);
 }

@@ -32,6 +32,42 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
         for (int i = 0; i < nw; i++)
             b->colour[k][i] = 0;
     }
+#ifdef SG_PLANES_X86
+    /* SSE2 (every x86-64): a column's bytes against each colour at once,
+     * from a copy with room to read 32 bytes past any column's start. */
+    {
+        const int R = in->rows;
+        uint8_t buf[SG_MAX_CELLS + 32] = {0};
+        memcpy(buf, cell, (size_t)in->ncells);
+        const uint64_t rows = (1ull << R) - 1;
+        for (int c = 0; c < in->cols; c++) {
+            if (!height[c])
+                continue;
+            const uint8_t *col = buf + c * R;
+            __m128i lo = _mm_loadu_si128((const __m128i *)col);
+            __m128i hi = SG_LANE == 32
+                             ? _mm_loadu_si128((const __m128i *)(col + 16))
+                             : _mm_setzero_si128();
+            const int q = c / SG_PER_WORD;
+            const int sh = (c % SG_PER_WORD) * SG_LANE;
+            uint64_t any = 0;
+            for (int k = 1; k <= in->colours; k++) {
+                __m128i kk = _mm_set1_epi8((char)k);
+                uint64_t m =
+                    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, kk));
+                if (SG_LANE == 32)
+                    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                             _mm_cmpeq_epi8(hi, kk))
+                         << 16;
+                m &= rows;
+                any |= m;
+                b->colour[k][q] |= m << sh;
+            }
+            b->occupied[q] |= any << sh;
+        }
+        return;
+    }
+#endif
     for (int c = 0; c < in->cols; c++)
         for (int r = 0; r < height[c]; r++) {
             int k = cell[c * in->rows + r];
@@ -45,8 +81,10 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
  * marks the cells whose upper neighbour has their colour, right those
  * whose right neighbour has; the cells marked, or whose lower / left
  * neighbour is, are those in groups of two or more. */
-SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
-                                               int min_group, uint64_t *cand)
+SG_TARGET static inline void SG_FN(candidates_live)(const struct sg_planes *b,
+                                                    int min_group,
+                                                    uint64_t *cand,
+                                                    uint64_t *live_out)
 {
     const int nw = SG_USED(b);
     uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
@@ -62,33 +100,50 @@ SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
         uint64_t prev = i ? right[i - 1] : 0;
         uint64_t below = above[i] << 1;
         uint64_t left = (right[i] << SG_LANE) | (prev >> SG_CARRY);
-        uint64_t live = min_group <= 1 ? b->occupied[i] : above[i] | right[i];
+        uint64_t live = min_group <= 1 ? b->occupied[i]
+                                       : above[i] | right[i] | below | left;
         cand[i] = live & ~below & ~left;
+        if (live_out)
+            live_out[i] = live;
     }
 }
 
+SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
+                                               int min_group, uint64_t *cand)
+{
+    SG_FN(candidates_live)(b, min_group, cand, NULL);
+}
+
 /* The group of bit `bit` of word q in plane p: dilate within p until it
- * stops growing. */
+ * stops growing. Each pass grows the words in place (a word sees its lower
+ * neighbour's growth of the same pass, which only speeds it up) and looks
+ * only at the words the group reaches and the two beside them: most groups
+ * lie in one or two words. */
 SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
                                           int bit, uint64_t *g)
 {
     for (int i = 0; i < nw; i++)
         g[i] = 0;
     g[q] = 1ull << bit;
+    int lo = q, hi = q;
     for (bool grew = true; grew;) {
-        uint64_t n[SG_WORDS];
         grew = false;
-        for (int i = 0; i < nw; i++) {
+        const int from = lo ? lo - 1 : 0, to = hi + 1 < nw ? hi + 1 : hi;
+        for (int i = from; i <= to; i++) {
+            uint64_t x = g[i];
             uint64_t prev = i ? g[i - 1] : 0;
             uint64_t next = i + 1 < nw ? g[i + 1] : 0;
-            n[i] = (g[i] | (g[i] << 1) | (g[i] >> 1) | (g[i] << SG_LANE) |
-                    (g[i] >> SG_LANE) | (prev >> SG_CARRY) |
-                    (next << SG_CARRY)) &
-                   p[i];
-            grew |= n[i] != g[i];
+            uint64_t n = (x | (x << 1) | (x >> 1) | (x << SG_LANE) |
+                          (x >> SG_LANE) | (prev >> SG_CARRY) |
+                          (next << SG_CARRY)) &
+                         p[i];
+            if (n != x) {
+                grew = true;
+                g[i] = n;
+                lo = i < lo ? i : lo;
+                hi = i > hi ? i : hi;
+            }
         }
-        for (int i = 0; i < nw; i++)
-            g[i] = n[i];
     }
 }
 
@@ -270,6 +325,42 @@ SG_TARGET static inline bool SG_FN(draw)(const struct sg_planes *b, int nw,
     return false;
 }
 
+/* The move (cell index c * rows + r) of bit `bit` of word q. */
+SG_TARGET static inline ps_move SG_FN(anchor_move)(int R, int q, int bit)
+{
+    int col = q * SG_PER_WORD + bit / SG_LANE;
+    return (ps_move)(col * R + bit % SG_LANE);
+}
+
+/* Take group g (size cells of colour k) off b: gravity, then the columns
+ * it emptied close up, as the rules say. */
+SG_TARGET static inline void SG_FN(remove)(const struct sg_instance *in,
+                                           struct sg_planes *b,
+                                           const uint64_t *g, int k, int size)
+{
+    const int nw = SG_USED(b);
+    uint32_t touched = 0;
+    for (int i = 0; i < nw; i++) {
+        for (int l = 0; l < SG_PER_WORD; l++)
+            touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
+                           ? 1u << (SG_PER_WORD * i + l)
+                           : 0u;
+        b->colour[k][i] &= ~g[i];
+    }
+    b->count[k] -= size;
+    b->left -= size;
+    for (int i = 0; i < nw; i++) {
+        if (!g[i])
+            continue;
+        if (in->rules.gravity)
+            SG_FN(fall)(b, i, g[i]);
+        else
+            b->occupied[i] &= ~g[i];
+    }
+    if (in->rules.shift != SG_SHIFT_NONE)
+        SG_FN(close_columns)(b, touched, in->rules.shift == SG_SHIFT_RIGHT);
+}
+
 /* Play from `start` (converted into b) to the end; the line goes to line[],
  * the gains to *gained; returns its length. b is left at the end. */
 SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
@@ -279,9 +370,6 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
                                            ps_value *gained)
 {
     const int min_group = (int)in->rules.min_group, R = in->rows;
-    const bool gravity = in->rules.gravity;
-    const bool shift = in->rules.shift != SG_SHIFT_NONE;
-    const bool right = in->rules.shift == SG_SHIFT_RIGHT;
     ps_value total = 0;
     int len = 0;
     SG_FN(from_state)(in, start, b);
@@ -310,32 +398,156 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
         }
         if (!found)
             break;
-        uint32_t touched = 0;
-        for (int i = 0; i < nw; i++) {
-            for (int l = 0; l < SG_PER_WORD; l++)
-                touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
-                               ? 1u << (SG_PER_WORD * i + l)
-                               : 0u;
-            b->colour[k][i] &= ~g[i];
-        }
-        int col = q * SG_PER_WORD + bit / SG_LANE;
-        line[len++] = (ps_move)(col * R + bit % SG_LANE);
+        line[len++] = SG_FN(anchor_move)(R, q, bit);
         total += sg_gain(&in->rules, size);
-        b->count[k] -= size;
-        b->left -= size;
-        for (int i = 0; i < nw; i++) {
-            if (!g[i])
-                continue;
-            if (gravity)
-                SG_FN(fall)(b, i, g[i]);
-            else
-                b->occupied[i] &= ~g[i];
-        }
-        if (shift)
-            SG_FN(close_columns)(b, touched, right);
+        SG_FN(remove)(in, b, g, k, size);
     }
     *gained = total;
     return len;
+}
+
+/* ---- listing every group (moves, beam, dfs, nrpa) ---- */
+
+/* The anchors of the groups of exactly two cells: a cell whose only
+ * same-coloured neighbour is the one above it or the one to its right,
+ * that neighbour having no other. */
+SG_TARGET static inline void SG_FN(pairs)(const struct sg_planes *b,
+                                          uint64_t *pair)
+{
+    const int nw = SG_USED(b);
+    uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
+    for (int k = 1; k <= b->colours; k++) {
+        const uint64_t *p = b->colour[k];
+        for (int i = 0; i < nw; i++) {
+            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
+            above[i] |= p[i] & (p[i] >> 1);
+            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
+        }
+    }
+    uint64_t one[SG_WORDS]; /* exactly one same-coloured neighbour */
+    for (int i = 0; i < nw; i++) {
+        uint64_t prev = i ? right[i - 1] : 0;
+        uint64_t below = above[i] << 1;
+        uint64_t left = (right[i] << SG_LANE) | (prev >> SG_CARRY);
+        uint64_t a = above[i], r = right[i];
+        uint64_t odd = a ^ below ^ r ^ left;
+        uint64_t two = (a & below) | (a & r) | (a & left) | (below & r) |
+                       (below & left) | (r & left);
+        one[i] = odd & ~two;
+    }
+    for (int i = 0; i < nw; i++) {
+        uint64_t next = i + 1 < nw ? one[i + 1] : 0;
+        uint64_t one_right = (one[i] >> SG_LANE) | (next << SG_CARRY);
+        pair[i] = one[i] & ((above[i] & (one[i] >> 1)) | (right[i] & one_right));
+    }
+}
+
+/* Every group of at least min_group cells of b, in the order of their
+ * anchors (sg_moves' order: column-major, bottom first), into L; the cells
+ * in no such group counted per colour in L->loose. A cell with no
+ * same-coloured neighbour below or to the left that is the lowest cell
+ * not yet in a listed group is its group's anchor: the candidates are
+ * taken lowest first, and each fill takes its whole group out. With
+ * want_hash, L->hash[i] is sg_cell_codes' hash of group i's cells. */
+SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
+                                 const struct sg_planes *b, struct sg_listed *L,
+                                 bool want_hash)
+{
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    const int R = in->rows;
+    uint64_t cand[SG_WORDS], live[SG_WORDS], g[SG_WORDS];
+    SG_FN(candidates_live)(b, min_group, cand, live);
+    for (int k = 0; k <= SG_MAX_COLORS; k++)
+        L->loose[k] = 0;
+    if (min_group > 1)
+        for (int k = 1; k <= b->colours; k++)
+            for (int i = 0; i < nw; i++)
+                L->loose[k] += SG_POPCOUNT(b->colour[k][i] & ~live[i]);
+    /* The groups of exactly two cells need no fill: an anchor whose one
+     * same-coloured neighbour (above or to the right) has no other. */
+    uint64_t pair[SG_WORDS] = {0};
+    if (!want_hash)
+        SG_FN(pairs)(b, pair);
+    int n = 0;
+    for (int q = 0; q < nw; q++) {
+        while (cand[q]) {
+            int bit = __builtin_ctzll(cand[q]);
+            int k = SG_FN(colour_at)(b, q, bit), size = 0;
+            cand[q] &= cand[q] - 1;
+            if (pair[q] >> bit & 1) {
+                if (min_group > 2) {
+                    L->loose[k] += 2;
+                    continue;
+                }
+                L->move[n] = SG_FN(anchor_move)(R, q, bit);
+                L->size[n] = 2;
+                L->colour[n] = (uint8_t)k;
+                L->word[n] = (uint8_t)q;
+                L->bit[n] = (uint8_t)bit;
+                L->shape[n] = (b->colour[k][q] >> (bit + 1) & 1) ? 1 : 2;
+                n++;
+                continue;
+            }
+            SG_FN(flood)(b->colour[k], nw, q, bit, g);
+            for (int i = q; i < nw; i++) {
+                size += SG_POPCOUNT(g[i]);
+                cand[i] &= ~g[i];
+            }
+            if (size < min_group) {
+                L->loose[k] += size;
+                continue;
+            }
+            L->move[n] = SG_FN(anchor_move)(R, q, bit);
+            L->size[n] = (uint16_t)size;
+            L->colour[n] = (uint8_t)k;
+            L->word[n] = (uint8_t)q;
+            L->bit[n] = (uint8_t)bit;
+            /* the anchor's shape bits: its upper and right neighbours
+             * in the group (sg_move_codes) */
+            int rbit = bit + SG_LANE, rq = q;
+            if (rbit >= 64) {
+                rbit -= 64;
+                rq++;
+            }
+            uint32_t up = (uint32_t)(g[q] >> (bit + 1) & 1);
+            uint32_t rt = rq < nw ? (uint32_t)(g[rq] >> rbit & 1) : 0;
+            L->shape[n] = (uint8_t)(up + 2 * rt);
+            if (want_hash) {
+                uint64_t h = ps_hash_mix((uint64_t)k);
+                for (int i = q; i < nw; i++)
+                    for (uint64_t x = g[i]; x; x &= x - 1) {
+                        int t = __builtin_ctzll(x);
+                        h += ps_hash_mix((uint64_t)SG_FN(anchor_move)(R, i, t) +
+                                         1);
+                    }
+                L->hash[n] = ps_hash_mix(h);
+            }
+            n++;
+        }
+    }
+    L->n = n;
+    return n;
+}
+
+/* from_state and list: the groups of a state. */
+SG_TARGET static int SG_FN(list_state)(const struct sg_instance *in,
+                                       const void *state, struct sg_listed *L,
+                                       bool want_hash)
+{
+    struct sg_planes b;
+    SG_FN(from_state)(in, state, &b);
+    return SG_FN(list)(in, &b, L, want_hash);
+}
+
+/* Remove listed group i of L from b (a move of sg_walk). */
+SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
+                                         struct sg_planes *b,
+                                         const struct sg_listed *L, int i)
+{
+    uint64_t g[SG_WORDS];
+    int k = L->colour[i];
+    SG_FN(flood)(b->colour[k], SG_USED(b), L->word[i], L->bit[i], g);
+    SG_FN(remove)(in, b, g, k, L->size[i]);
 }
 
 #undef SG_WORDS
