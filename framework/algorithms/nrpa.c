@@ -70,7 +70,11 @@ struct ps_nrpa {
     uint32_t *codes;
     double *prob;
     double *bias; /* the playout policy's prior, NULL for none */
-    double *next_pol; /* nrpa_adapt's new policy, built beside the old */
+    /* nrpa_adapt's new weights, built beside the old: next_pol[code] for
+     * the touched[] codes, listed in touched_list[0..ntouched) */
+    double *next_pol;
+    unsigned char *touched;
+    uint32_t *touched_list, ntouched;
     /* A restart that keeps the best line (--keep-best): the top level
      * starts with seq[top] = that line, worth start_value, as its best. */
     bool has_start;
@@ -207,10 +211,6 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
     return true;
 }
 
-/* Move pol towards seq[0..len): gradient steps computed from the policy as
- * it was before this call, added in line order to a copy that then
- * replaces it (a copy of the policy is far smaller than the steps of a long
- * line on a large board: 36,864 weights against 1025 x 1025 steps). */
 /* The gradient step of one position: moves[0..n) with their codes and
  * prior, seq_move the one the line played. */
 static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves,
@@ -222,8 +222,33 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
         double d = -NRPA_ALPHA * c->prob[i] / z;
         if (moves[i] == seq_move)
             d += NRPA_ALPHA;
-        c->next_pol[codes[i]] += d;
+        uint32_t code = codes[i];
+        if (!c->touched[code]) { /* first step on it: start from pol's */
+            c->touched[code] = 1;
+            c->touched_list[c->ntouched++] = code;
+            c->next_pol[code] = pol[code];
+        }
+        c->next_pol[code] += d;
     }
+}
+
+/* The adaptation's end: the weights it touched go into pol. */
+static void nrpa_commit(struct ps_nrpa *c, double *pol)
+{
+    for (uint32_t k = 0; k < c->ntouched; k++) {
+        uint32_t code = c->touched_list[k];
+        pol[code] = c->next_pol[code];
+        c->touched[code] = 0;
+    }
+    c->ntouched = 0;
+}
+
+/* The adaptation stopped half way: pol stays as it was. */
+static void nrpa_discard(struct ps_nrpa *c)
+{
+    for (uint32_t k = 0; k < c->ntouched; k++)
+        c->touched[c->touched_list[k]] = 0;
+    c->ntouched = 0;
 }
 
 /* Adapt towards a line whose listings are logged (log->valid). */
@@ -232,23 +257,28 @@ static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
                               int len)
 {
     for (int k = 0; k < len; k++) {
-        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(c->w))
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
+            ps_worker_stopped(c->w)) {
+            nrpa_discard(c);
             return;
+        }
         int o = log->off[k], n = log->off[k + 1] - o;
         nrpa_step(c, pol, log->moves + o, log->codes + o,
                   c->bias ? log->prior + o : NULL, n, seq[k]);
     }
-    memcpy(pol, c->next_pol, (size_t)c->space * sizeof *pol);
+    nrpa_commit(c, pol);
 }
 
+/* Move pol towards seq[0..len): gradient steps computed from the policy as
+ * it was before this call, added in line order to copies of the weights
+ * they touch (next_pol), which then replace them; from the line's log when
+ * it has a complete one, else by listing the moves along it again. */
 static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
                            int len, const struct nrpa_log *log)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    size_t bytes = (size_t)c->space * sizeof *pol;
-    memcpy(c->next_pol, pol, bytes);
     if (log && log->valid) {
         nrpa_adapt_logged(c, pol, log, seq, len);
         return;
@@ -259,8 +289,11 @@ static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
         memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
         /* Stopped half way: the policy is left as it was (the run ends). */
-        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(w))
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
+            ps_worker_stopped(w)) {
+            nrpa_discard(c);
             return;
+        }
         if (c->walk) {
             int n = g->walk_moves(inst, c->walk, c->moves, c->codes, c->bias);
             nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k]);
@@ -278,7 +311,7 @@ static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
         c->a = c->b;
         c->b = t;
     }
-    memcpy(pol, c->next_pol, bytes);
+    nrpa_commit(c, pol);
 }
 
 static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
@@ -367,6 +400,8 @@ static void nrpa_free(struct ps_nrpa *c)
     free(c->prob);
     free(c->bias);
     free(c->next_pol);
+    free(c->touched);
+    free(c->touched_list);
     for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
         free(c->log[l].moves);
         free(c->log[l].codes);
@@ -415,7 +450,8 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
     uint64_t walk = s->game->walk_size ? s->game->walk_size(s->inst) : 0;
     return (uint64_t)(levels > 0 ? levels : 1) * policy +
            (uint64_t)(levels + 1) * (depth * sizeof(ps_move) + log) +
-           policy + 3 * (uint64_t)s->state_size + walk +
+           policy + (uint64_t)nrpa_code_space(s) * (1 + sizeof(uint32_t)) +
+           3 * (uint64_t)s->state_size + walk +
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
@@ -451,6 +487,10 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
             return false;
     }
     c->next_pol = malloc((size_t)c->space * sizeof *c->next_pol);
+    c->touched = calloc(c->space, 1);
+    c->touched_list = malloc((size_t)c->space * sizeof *c->touched_list);
+    if (!c->touched || !c->touched_list)
+        return false;
     c->log_cap = (int)nrpa_log_cap(&c->w->s);
     for (int l = 0; l <= levels; l++) {
         struct nrpa_log *log = &c->log[l];

@@ -57,10 +57,26 @@ struct sg_listed {
     int loose[SG_MAX_COLORS + 1];
     ps_move move[SG_MAX_CELLS + 1];
     uint16_t size[SG_MAX_CELLS + 1];
-    uint8_t colour[SG_MAX_CELLS + 1], word[SG_MAX_CELLS + 1],
-        bit[SG_MAX_CELLS + 1], shape[SG_MAX_CELLS + 1];
+    uint8_t colour[SG_MAX_CELLS + 1], col[SG_MAX_CELLS + 1],
+        row[SG_MAX_CELLS + 1], maxcol[SG_MAX_CELLS + 1],
+        shape[SG_MAX_CELLS + 1];
     uint64_t hash[SG_MAX_CELLS + 1];
 };
+
+/* Entry j of `from` into entry n of `to`, its columns moved by d (and its
+ * move with them: R rows a column). */
+static inline void sg_listed_copy(struct sg_listed *to, int n,
+                                  const struct sg_listed *from, int j, int d,
+                                  int R)
+{
+    to->move[n] = from->move[j] + (ps_move)(d * R);
+    to->size[n] = from->size[j];
+    to->colour[n] = from->colour[j];
+    to->col[n] = (uint8_t)(from->col[j] + d);
+    to->row[n] = from->row[j];
+    to->maxcol[n] = (uint8_t)(from->maxcol[j] + d);
+    to->shape[n] = from->shape[j];
+}
 
 static bool planes_narrow(const struct sg_instance *in)
 {
@@ -256,7 +272,10 @@ enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT };
 struct sg_walk {
     struct sg_planes b;
     int codes, prior;
-    struct sg_listed L; /* the last listing */
+    /* the last listing is lists[cur]; played >= 0: its move `played` has
+     * been played since, emptying `emptied` columns (sg_walk_play) */
+    int cur, played, emptied;
+    struct sg_listed lists[3];
 };
 
 static size_t sg_walk_size(const void *p)
@@ -291,6 +310,8 @@ static bool sg_walk_start(const void *p, const struct ps_policy *policy,
             return false;
     }
     SG_DISPATCH(in, from_state, in, state, &w->b);
+    w->cur = 0;
+    w->played = -1;
     return true;
 }
 
@@ -302,8 +323,20 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
 {
     const struct sg_instance *in = p;
     struct sg_walk *w = walk;
-    struct sg_listed *L = &w->L;
-    int n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+    struct sg_listed *L;
+    int n;
+    if (w->played >= 0 && w->codes != SG_CODES_CELLS) {
+        /* relist near the move just played (hashes: the whole board) */
+        const struct sg_listed *old = &w->lists[w->cur];
+        w->cur = !w->cur;
+        L = &w->lists[w->cur];
+        n = SG_DISPATCH(in, relist, in, &w->b, old, w->played, w->emptied, L,
+                        &w->lists[2]);
+    } else {
+        L = &w->lists[w->cur];
+        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+    }
+    w->played = -1;
     for (int i = 0; i < n; i++)
         moves[i] = L->move[i];
     if (w->codes == SG_CODES_CELLS)
@@ -333,8 +366,9 @@ static ps_value sg_walk_play(const void *p, void *walk, int i)
 {
     const struct sg_instance *in = p;
     struct sg_walk *w = walk;
-    SG_DISPATCH(in, play_listed, in, &w->b, &w->L, i);
-    return sg_gain(&in->rules, w->L.size[i]);
+    SG_DISPATCH(in, play_listed, in, &w->b, &w->lists[w->cur], i, &w->emptied);
+    w->played = i;
+    return sg_gain(&in->rules, w->lists[w->cur].size[i]);
 }
 
 static ps_value sg_walk_end(const void *p, const void *walk)

@@ -442,6 +442,46 @@ SG_TARGET static inline void SG_FN(pairs)(const struct sg_planes *b,
     }
 }
 
+/* Put the group g (size cells of colour k, anchor bit `bit` of word q) in
+ * L as entry n: its move, size, colour, columns and the anchor's shape bits
+ * (its upper and right neighbours in the group: sg_move_codes). */
+SG_TARGET static inline void SG_FN(record)(const struct sg_instance *in,
+                                           struct sg_listed *L, int n, int nw,
+                                           int q, int bit, int k, int size,
+                                           const uint64_t *g)
+{
+    int rbit = bit + SG_LANE, rq = q;
+    if (rbit >= 64) {
+        rbit -= 64;
+        rq++;
+    }
+    uint32_t up = (uint32_t)(g[q] >> (bit + 1) & 1);
+    uint32_t rt = rq < nw ? (uint32_t)(g[rq] >> rbit & 1) : 0;
+    int top = nw - 1;
+    while (!g[top])
+        top--;
+    L->move[n] = SG_FN(anchor_move)(in->rows, q, bit);
+    L->size[n] = (uint16_t)size;
+    L->colour[n] = (uint8_t)k;
+    L->col[n] = (uint8_t)(q * SG_PER_WORD + bit / SG_LANE);
+    L->row[n] = (uint8_t)(bit % SG_LANE);
+    L->maxcol[n] =
+        (uint8_t)(top * SG_PER_WORD + (63 - __builtin_clzll(g[top])) / SG_LANE);
+    L->shape[n] = (uint8_t)(up + 2 * rt);
+}
+
+/* sg_cell_codes' hash of group g of colour k. */
+SG_TARGET static inline uint64_t SG_FN(cells_hash)(int R, int nw, int k,
+                                                   const uint64_t *g)
+{
+    uint64_t h = ps_hash_mix((uint64_t)k);
+    for (int i = 0; i < nw; i++)
+        for (uint64_t x = g[i]; x; x &= x - 1)
+            h += ps_hash_mix(
+                (uint64_t)SG_FN(anchor_move)(R, i, __builtin_ctzll(x)) + 1);
+    return ps_hash_mix(h);
+}
+
 /* Every group of at least min_group cells of b, in the order of their
  * anchors (sg_moves' order: column-major, bottom first), into L; the cells
  * in no such group counted per colour in L->loose. A cell with no
@@ -454,7 +494,6 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                                  bool want_hash)
 {
     const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
-    const int R = in->rows;
     uint64_t cand[SG_WORDS], live[SG_WORDS], g[SG_WORDS];
     SG_FN(candidates_live)(b, min_group, cand, live);
     for (int k = 0; k <= SG_MAX_COLORS; k++)
@@ -479,12 +518,15 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                     L->loose[k] += 2;
                     continue;
                 }
-                L->move[n] = SG_FN(anchor_move)(R, q, bit);
+                bool up = b->colour[k][q] >> (bit + 1) & 1;
+                int col = q * SG_PER_WORD + bit / SG_LANE;
+                L->move[n] = SG_FN(anchor_move)(in->rows, q, bit);
                 L->size[n] = 2;
                 L->colour[n] = (uint8_t)k;
-                L->word[n] = (uint8_t)q;
-                L->bit[n] = (uint8_t)bit;
-                L->shape[n] = (b->colour[k][q] >> (bit + 1) & 1) ? 1 : 2;
+                L->col[n] = (uint8_t)col;
+                L->row[n] = (uint8_t)(bit % SG_LANE);
+                L->maxcol[n] = (uint8_t)(up ? col : col + 1);
+                L->shape[n] = up ? 1 : 2;
                 n++;
                 continue;
             }
@@ -497,31 +539,9 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                 L->loose[k] += size;
                 continue;
             }
-            L->move[n] = SG_FN(anchor_move)(R, q, bit);
-            L->size[n] = (uint16_t)size;
-            L->colour[n] = (uint8_t)k;
-            L->word[n] = (uint8_t)q;
-            L->bit[n] = (uint8_t)bit;
-            /* the anchor's shape bits: its upper and right neighbours
-             * in the group (sg_move_codes) */
-            int rbit = bit + SG_LANE, rq = q;
-            if (rbit >= 64) {
-                rbit -= 64;
-                rq++;
-            }
-            uint32_t up = (uint32_t)(g[q] >> (bit + 1) & 1);
-            uint32_t rt = rq < nw ? (uint32_t)(g[rq] >> rbit & 1) : 0;
-            L->shape[n] = (uint8_t)(up + 2 * rt);
-            if (want_hash) {
-                uint64_t h = ps_hash_mix((uint64_t)k);
-                for (int i = q; i < nw; i++)
-                    for (uint64_t x = g[i]; x; x &= x - 1) {
-                        int t = __builtin_ctzll(x);
-                        h += ps_hash_mix((uint64_t)SG_FN(anchor_move)(R, i, t) +
-                                         1);
-                    }
-                L->hash[n] = ps_hash_mix(h);
-            }
+            SG_FN(record)(in, L, n, nw, q, bit, k, size, g);
+            if (want_hash)
+                L->hash[n] = SG_FN(cells_hash)(in->rows, nw, k, g);
             n++;
         }
     }
@@ -539,15 +559,110 @@ SG_TARGET static int SG_FN(list_state)(const struct sg_instance *in,
     return SG_FN(list)(in, &b, L, want_hash);
 }
 
-/* Remove listed group i of L from b (a move of sg_walk). */
+/* Remove listed group i of L from b (a move of sg_walk); the number of
+ * columns it emptied (that closed up, under a shift) to *emptied. */
 SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
                                          struct sg_planes *b,
-                                         const struct sg_listed *L, int i)
+                                         const struct sg_listed *L, int i,
+                                         int *emptied)
 {
     uint64_t g[SG_WORDS];
-    int k = L->colour[i];
-    SG_FN(flood)(b->colour[k], SG_USED(b), L->word[i], L->bit[i], g);
+    int k = L->colour[i], col = L->col[i];
+    const int nw = SG_USED(b);
+    SG_FN(flood)(b->colour[k], nw, col / SG_PER_WORD,
+                 (col % SG_PER_WORD) * SG_LANE + L->row[i], g);
+    int before = 0, after = 0;
+    for (int w = 0; w < nw; w++)
+        for (int l = 0; l < SG_PER_WORD; l++)
+            before += (b->occupied[w] >> (l * SG_LANE) & SG_MASK) != 0;
     SG_FN(remove)(in, b, g, k, L->size[i]);
+    for (int w = 0; w < nw; w++)
+        for (int l = 0; l < SG_PER_WORD; l++)
+            after += (b->occupied[w] >> (l * SG_LANE) & SG_MASK) != 0;
+    *emptied = before - after;
+}
+
+/* The groups after move i of `old` (its listing) was played on b, into L,
+ * as list() would give them (no loose counts, no hashes), relisting only
+ * near the columns the move changed. The move's group spanned columns
+ * cmin..cmax and emptied e of them. A group of the old listing that lay
+ * wholly left of cmin - 1 or right of cmax + 1 is still a group, the
+ * same cells shifted by the columns that closed up on its side (cells
+ * fall only in cmin..cmax; cmin - 1 and cmax + 1 are the columns whose
+ * neighbours change); every other group touches the window of columns
+ * that cmin - 1 .. cmax + 1 became, and is found again by filling from
+ * its cells there. The kept groups on the left, and those found, come
+ * before the kept ones on the right in anchor order. scratch: room for
+ * the groups found. */
+SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
+                                   const struct sg_planes *b,
+                                   const struct sg_listed *old, int played,
+                                   int e, struct sg_listed *L,
+                                   struct sg_listed *scratch)
+{
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    const int R = in->rows, C = in->cols;
+    const int cmin = old->col[played], cmax = old->maxcol[played];
+    const bool left = in->rules.shift == SG_SHIFT_LEFT;
+    const bool right = in->rules.shift == SG_SHIFT_RIGHT;
+    const int dl = right ? e : 0, dr = left ? -e : 0;
+    int lo = cmin - 1 + dl, hi = cmax + 1 + dr;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > C - 1 ? C - 1 : hi;
+    /* the groups found, in F, and their order by anchor in ord[] */
+    struct sg_listed *F = scratch;
+    int ord[SG_MAX_CELLS + 1], nf = 0;
+    if (lo <= hi) {
+        uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
+        SG_FN(candidates_live)(b, min_group, cand, live);
+        for (int i = 0; i < nw; i++) {
+            uint64_t m = 0;
+            for (int l = 0; l < SG_PER_WORD; l++) {
+                int c = i * SG_PER_WORD + l;
+                if (c >= lo && c <= hi)
+                    m |= SG_MASK << (l * SG_LANE);
+            }
+            todo[i] = live[i] & m;
+        }
+        for (int q = 0; q < nw; q++)
+            while (todo[q]) {
+                int bit = __builtin_ctzll(todo[q]);
+                int k = SG_FN(colour_at)(b, q, bit), size = 0;
+                SG_FN(flood)(b->colour[k], nw, q, bit, g);
+                int aq = -1;
+                for (int i = 0; i < nw; i++) {
+                    size += SG_POPCOUNT(g[i]);
+                    todo[i] &= ~g[i];
+                    if (aq < 0 && g[i])
+                        aq = i;
+                }
+                if (size < min_group)
+                    continue;
+                SG_FN(record)(in, F, nf, nw, aq, __builtin_ctzll(g[aq]), k,
+                              size, g);
+                int j = nf;
+                for (; j > 0 && F->move[ord[j - 1]] > F->move[nf]; j--)
+                    ord[j] = ord[j - 1];
+                ord[j] = nf++;
+            }
+    }
+    int n = 0, f = 0;
+    for (int j = 0; j < old->n; j++) {
+        if (old->maxcol[j] < cmin - 1) {
+            ps_move m = old->move[j] + (ps_move)(dl * R);
+            for (; f < nf && F->move[ord[f]] < m; f++)
+                sg_listed_copy(L, n++, F, ord[f], 0, R);
+            sg_listed_copy(L, n++, old, j, dl, R);
+        } else if (old->col[j] > cmax + 1) {
+            for (; f < nf; f++)
+                sg_listed_copy(L, n++, F, ord[f], 0, R);
+            sg_listed_copy(L, n++, old, j, dr, R);
+        }
+    }
+    for (; f < nf; f++)
+        sg_listed_copy(L, n++, F, ord[f], 0, R);
+    L->n = n;
+    return n;
 }
 
 #undef SG_WORDS
