@@ -124,7 +124,20 @@ SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
 {
     for (int i = 0; i < nw; i++)
         g[i] = 0;
-    g[q] = 1ull << bit;
+    /* first within word q alone: most groups never leave it */
+    uint64_t x = 1ull << bit, pq = p[q];
+    for (;;) {
+        uint64_t n =
+            (x | (x << 1) | (x >> 1) | (x << SG_LANE) | (x >> SG_LANE)) & pq;
+        if (n == x)
+            break;
+        x = n;
+    }
+    g[q] = x;
+    bool leaks = (q > 0 && (((x & SG_MASK) << SG_CARRY) & p[q - 1])) ||
+                 (q + 1 < nw && ((x >> SG_CARRY) & p[q + 1]));
+    if (!leaks)
+        return;
     int lo = q, hi = q;
     for (bool grew = true; grew;) {
         grew = false;
