@@ -104,7 +104,7 @@ static void nrpa_codes(const struct ps_nrpa *c, const void *state,
 
 /* e^x for x <= 0, within a few ulps of exp(), inline and branch-free so
  * the softmax loop vectorises: x = k ln 2 + r with |r| <= ln 2 / 2, e^r by
- * its Taylor series to r^12 (relative error below 1e-15), times 2^k. Below
+ * its Taylor series to r^10 (relative error below 1e-12), times 2^k. Below
  * -708 (e^x < 1e-307) it is 0, so a forbidding prior of -1e300 still
  * weighs exactly nothing. A third of nrpa's instructions went to libm's
  * exp(). */
@@ -122,9 +122,7 @@ NRPA_VECTORISE static inline double nrpa_exp(double x)
     double t = y * 1.4426950408889634 + shifter;
     double k = t - shifter;
     double r = (y - k * 0.693147180369123816490) - k * 1.90821492927058770002e-10;
-    double p = 1.0 / 479001600.0;
-    p = p * r + 1.0 / 39916800.0;
-    p = p * r + 1.0 / 3628800.0;
+    double p = 1.0 / 3628800.0;
     p = p * r + 1.0 / 362880.0;
     p = p * r + 1.0 / 40320.0;
     p = p * r + 1.0 / 5040.0;
@@ -150,13 +148,11 @@ NRPA_VECTORISE static inline double nrpa_exp(double x)
 NRPA_VECTORISE static double nrpa_weights(struct ps_nrpa *c, const double *pol,
                            const uint32_t *codes, const double *prior, int n)
 {
-    for (int i = 0; i < n; i++)
-        c->prob[i] = pol[codes[i]] + (prior ? prior[i] : 0.0);
-    double top = c->prob[0];
-    for (int i = 1; i < n; i++)
-        if (c->prob[i] > top)
-            top = c->prob[i];
-    double *prob = c->prob, z = 0;
+    double *prob = c->prob, z = 0, top = -HUGE_VAL;
+    for (int i = 0; i < n; i++) {
+        prob[i] = pol[codes[i]] + (prior ? prior[i] : 0.0);
+        top = prob[i] > top ? prob[i] : top;
+    }
     for (int i = 0; i < n; i++) /* apart from the sum: this one vectorises */
         prob[i] = nrpa_exp(prob[i] - top);
     for (int i = 0; i < n; i++)
@@ -259,9 +255,9 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
                       const uint32_t *codes, const double *prior, int n,
                       ps_move seq_move)
 {
-    double z = nrpa_weights(c, pol, codes, prior, n);
+    double step = -NRPA_ALPHA / nrpa_weights(c, pol, codes, prior, n);
     for (int i = 0; i < n; i++) {
-        double d = -NRPA_ALPHA * c->prob[i] / z;
+        double d = step * c->prob[i];
         if (moves[i] == seq_move)
             d += NRPA_ALPHA;
         uint32_t code = codes[i];

@@ -52,31 +52,19 @@ struct sg_planes {
  * its move (anchor cell), size, colour, the anchor's word and bit in the
  * planes, its shape bits (sg_move_codes) and, when asked, the hash of its
  * cells (sg_cell_codes); the cells in no group, per colour. */
+struct sg_group {
+    ps_move move;
+    uint32_t code; /* sg_move_codes' */
+    uint16_t size;
+    uint8_t colour, col, row, maxcol, shape;
+};
+
 struct sg_listed {
     int n;
     int loose[SG_MAX_COLORS + 1];
-    ps_move move[SG_MAX_CELLS + 1];
-    uint16_t size[SG_MAX_CELLS + 1];
-    uint8_t colour[SG_MAX_CELLS + 1], col[SG_MAX_CELLS + 1],
-        row[SG_MAX_CELLS + 1], maxcol[SG_MAX_CELLS + 1],
-        shape[SG_MAX_CELLS + 1];
+    struct sg_group g[SG_MAX_CELLS + 1];
     uint64_t hash[SG_MAX_CELLS + 1];
 };
-
-/* Entry j of `from` into entry n of `to`, its columns moved by d (and its
- * move with them: R rows a column). */
-static inline void sg_listed_copy(struct sg_listed *to, int n,
-                                  const struct sg_listed *from, int j, int d,
-                                  int R)
-{
-    to->move[n] = from->move[j] + (ps_move)(d * R);
-    to->size[n] = from->size[j];
-    to->colour[n] = from->colour[j];
-    to->col[n] = (uint8_t)(from->col[j] + d);
-    to->row[n] = from->row[j];
-    to->maxcol[n] = (uint8_t)(from->maxcol[j] + d);
-    to->shape[n] = from->shape[j];
-}
 
 static bool planes_narrow(const struct sg_instance *in)
 {
@@ -250,13 +238,13 @@ static int planes_groups(const struct sg_instance *in, const void *state,
     struct sg_listed L;
     int n = planes_list_state(in, state, &L, false);
     for (int i = 0; i < n; i++)
-        moves[i] = L.move[i];
+        moves[i] = L.g[i].move;
     if (gains)
         for (int i = 0; i < n; i++)
-            gains[i] = sg_gain(&in->rules, L.size[i]);
+            gains[i] = sg_gain(&in->rules, L.g[i].size);
     if (sizes)
         for (int i = 0; i < n; i++)
-            sizes[i] = L.size[i];
+            sizes[i] = L.g[i].size;
     if (loose)
         for (int k = 1; k <= in->colours; k++)
             loose[k] += L.loose[k];
@@ -338,25 +326,24 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
     }
     w->played = -1;
     for (int i = 0; i < n; i++)
-        moves[i] = L->move[i];
+        moves[i] = L->g[i].move;
     if (w->codes == SG_CODES_CELLS)
         for (int i = 0; i < n; i++)
-            codes[i] = (uint32_t)L->move[i] * SG_CELL_HASHES +
+            codes[i] = (uint32_t)L->g[i].move * SG_CELL_HASHES +
                        (uint32_t)(L->hash[i] % SG_CELL_HASHES);
     else
         for (int i = 0; i < n; i++)
-            codes[i] = ((uint32_t)(L->colour[i] - 1) * (uint32_t)in->ncells +
-                        (uint32_t)L->move[i]) * SG_SHAPES + L->shape[i];
+            codes[i] = L->g[i].code;
     if (prior && w->prior != SG_PRIOR_NONE) {
         int tabu = planes_most_frequent(&w->b);
         bool other = w->prior == SG_PRIOR_TABU;
         for (int i = 0; i < n && !other; i++)
-            other = L->colour[i] != tabu;
+            other = L->g[i].colour != tabu;
         double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
                          : other                   ? SG_TABU_FORBID
                                                    : 0.0;
         for (int i = 0; i < n; i++)
-            prior[i] = L->colour[i] == tabu ? against : 0.0;
+            prior[i] = L->g[i].colour == tabu ? against : 0.0;
     }
     return n;
 }
@@ -368,7 +355,7 @@ static ps_value sg_walk_play(const void *p, void *walk, int i)
     struct sg_walk *w = walk;
     SG_DISPATCH(in, play_listed, in, &w->b, &w->lists[w->cur], i, &w->emptied);
     w->played = i;
-    return sg_gain(&in->rules, w->lists[w->cur].size[i]);
+    return sg_gain(&in->rules, w->lists[w->cur].g[i].size);
 }
 
 static ps_value sg_walk_end(const void *p, const void *walk)

@@ -249,15 +249,17 @@ SG_TARGET static inline void SG_FN(drop_lane_right)(uint64_t *w, int L)
 /* Close up the columns the group emptied (touched: a bit per lane): to
  * the left from the highest, so the lower indices stay valid, or to the
  * right from the lowest. */
-SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
-                                                  uint32_t touched, bool right)
+SG_TARGET static inline int SG_FN(close_columns)(struct sg_planes *b,
+                                                 uint32_t touched, bool right)
 {
+    int closed = 0;
     while (touched) {
         int L = right ? __builtin_ctz(touched) : 31 - __builtin_clz(touched);
         touched &= ~(1u << L);
         uint64_t word = b->occupied[L / SG_PER_WORD];
         if (word >> ((L % SG_PER_WORD) * SG_LANE) & SG_MASK)
             continue;
+        closed++;
         for (int k = 1; k <= b->colours; k++) {
             if (right)
                 SG_FN(drop_lane_right)(b->colour[k], L);
@@ -269,6 +271,7 @@ SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
         else
             SG_FN(drop_lane)(b->occupied, SG_USED(b), L);
     }
+    return closed;
 }
 
 /* SG_SELECT by halves, with this build's popcount. */
@@ -346,8 +349,8 @@ SG_TARGET static inline ps_move SG_FN(anchor_move)(int R, int q, int bit)
 }
 
 /* Take group g (size cells of colour k) off b: gravity, then the columns
- * it emptied close up, as the rules say. */
-SG_TARGET static inline void SG_FN(remove)(const struct sg_instance *in,
+ * it emptied close up, as the rules say; returns how many closed up. */
+SG_TARGET static inline int SG_FN(remove)(const struct sg_instance *in,
                                            struct sg_planes *b,
                                            const uint64_t *g, int k, int size)
 {
@@ -370,8 +373,9 @@ SG_TARGET static inline void SG_FN(remove)(const struct sg_instance *in,
         else
             b->occupied[i] &= ~g[i];
     }
-    if (in->rules.shift != SG_SHIFT_NONE)
-        SG_FN(close_columns)(b, touched, in->rules.shift == SG_SHIFT_RIGHT);
+    if (in->rules.shift == SG_SHIFT_NONE)
+        return 0;
+    return SG_FN(close_columns)(b, touched, in->rules.shift == SG_SHIFT_RIGHT);
 }
 
 /* Play from `start` (converted into b) to the end; the line goes to line[],
@@ -455,6 +459,29 @@ SG_TARGET static inline void SG_FN(pairs)(const struct sg_planes *b,
     }
 }
 
+/* Entry j of `from` into entry n of `to`, its columns moved by d (and its
+ * move and code with them: R rows a column). */
+SG_TARGET static inline void SG_FN(copy)(struct sg_listed *to, int n,
+                                         const struct sg_listed *from, int j,
+                                         int d, int R)
+{
+    struct sg_group x = from->g[j];
+    x.move += (ps_move)(d * R);
+    x.code += (uint32_t)(d * R * SG_SHAPES);
+    x.col = (uint8_t)(x.col + d);
+    x.maxcol = (uint8_t)(x.maxcol + d);
+    to->g[n] = x;
+}
+
+/* sg_move_codes' code of a group. */
+SG_TARGET static inline uint32_t SG_FN(code)(const struct sg_instance *in,
+                                             const struct sg_group *x)
+{
+    return ((uint32_t)(x->colour - 1) * (uint32_t)in->ncells + x->move) *
+               SG_SHAPES +
+           x->shape;
+}
+
 /* Put the group g (size cells of colour k, anchor bit `bit` of word q) in
  * L as entry n: its move, size, colour, columns and the anchor's shape bits
  * (its upper and right neighbours in the group: sg_move_codes). */
@@ -473,14 +500,15 @@ SG_TARGET static inline void SG_FN(record)(const struct sg_instance *in,
     int top = nw - 1;
     while (!g[top])
         top--;
-    L->move[n] = SG_FN(anchor_move)(in->rows, q, bit);
-    L->size[n] = (uint16_t)size;
-    L->colour[n] = (uint8_t)k;
-    L->col[n] = (uint8_t)(q * SG_PER_WORD + bit / SG_LANE);
-    L->row[n] = (uint8_t)(bit % SG_LANE);
-    L->maxcol[n] =
+    L->g[n].move = SG_FN(anchor_move)(in->rows, q, bit);
+    L->g[n].size = (uint16_t)size;
+    L->g[n].colour = (uint8_t)k;
+    L->g[n].col = (uint8_t)(q * SG_PER_WORD + bit / SG_LANE);
+    L->g[n].row = (uint8_t)(bit % SG_LANE);
+    L->g[n].maxcol =
         (uint8_t)(top * SG_PER_WORD + (63 - __builtin_clzll(g[top])) / SG_LANE);
-    L->shape[n] = (uint8_t)(up + 2 * rt);
+    L->g[n].shape = (uint8_t)(up + 2 * rt);
+    L->g[n].code = SG_FN(code)(in, &L->g[n]);
 }
 
 /* sg_cell_codes' hash of group g of colour k. */
@@ -533,13 +561,14 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                 }
                 bool up = b->colour[k][q] >> (bit + 1) & 1;
                 int col = q * SG_PER_WORD + bit / SG_LANE;
-                L->move[n] = SG_FN(anchor_move)(in->rows, q, bit);
-                L->size[n] = 2;
-                L->colour[n] = (uint8_t)k;
-                L->col[n] = (uint8_t)col;
-                L->row[n] = (uint8_t)(bit % SG_LANE);
-                L->maxcol[n] = (uint8_t)(up ? col : col + 1);
-                L->shape[n] = up ? 1 : 2;
+                L->g[n].move = SG_FN(anchor_move)(in->rows, q, bit);
+                L->g[n].size = 2;
+                L->g[n].colour = (uint8_t)k;
+                L->g[n].col = (uint8_t)col;
+                L->g[n].row = (uint8_t)(bit % SG_LANE);
+                L->g[n].maxcol = (uint8_t)(up ? col : col + 1);
+                L->g[n].shape = up ? 1 : 2;
+                L->g[n].code = SG_FN(code)(in, &L->g[n]);
                 n++;
                 continue;
             }
@@ -580,19 +609,11 @@ SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
                                          int *emptied)
 {
     uint64_t g[SG_WORDS];
-    int k = L->colour[i], col = L->col[i];
+    int k = L->g[i].colour, col = L->g[i].col;
     const int nw = SG_USED(b);
     SG_FN(flood)(b->colour[k], nw, col / SG_PER_WORD,
-                 (col % SG_PER_WORD) * SG_LANE + L->row[i], g);
-    int before = 0, after = 0;
-    for (int w = 0; w < nw; w++)
-        for (int l = 0; l < SG_PER_WORD; l++)
-            before += (b->occupied[w] >> (l * SG_LANE) & SG_MASK) != 0;
-    SG_FN(remove)(in, b, g, k, L->size[i]);
-    for (int w = 0; w < nw; w++)
-        for (int l = 0; l < SG_PER_WORD; l++)
-            after += (b->occupied[w] >> (l * SG_LANE) & SG_MASK) != 0;
-    *emptied = before - after;
+                 (col % SG_PER_WORD) * SG_LANE + L->g[i].row, g);
+    *emptied = SG_FN(remove)(in, b, g, k, L->g[i].size);
 }
 
 /* The groups after move i of `old` (its listing) was played on b, into L,
@@ -615,7 +636,7 @@ SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
 {
     const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
     const int R = in->rows, C = in->cols;
-    const int cmin = old->col[played], cmax = old->maxcol[played];
+    const int cmin = old->g[played].col, cmax = old->g[played].maxcol;
     const bool left = in->rules.shift == SG_SHIFT_LEFT;
     const bool right = in->rules.shift == SG_SHIFT_RIGHT;
     const int dl = right ? e : 0, dr = left ? -e : 0;
@@ -628,13 +649,13 @@ SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
     if (lo <= hi) {
         uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
         SG_FN(candidates_live)(b, min_group, cand, live);
-        for (int i = 0; i < nw; i++) {
+        for (int i = 0; i < nw; i++) { /* the lanes lo..hi of word i */
+            int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
+            a = a < 0 ? 0 : a;
+            z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
             uint64_t m = 0;
-            for (int l = 0; l < SG_PER_WORD; l++) {
-                int c = i * SG_PER_WORD + l;
-                if (c >= lo && c <= hi)
-                    m |= SG_MASK << (l * SG_LANE);
-            }
+            if (a <= z)
+                m = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
             todo[i] = live[i] & m;
         }
         for (int q = 0; q < nw; q++)
@@ -654,26 +675,26 @@ SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
                 SG_FN(record)(in, F, nf, nw, aq, __builtin_ctzll(g[aq]), k,
                               size, g);
                 int j = nf;
-                for (; j > 0 && F->move[ord[j - 1]] > F->move[nf]; j--)
+                for (; j > 0 && F->g[ord[j - 1]].move > F->g[nf].move; j--)
                     ord[j] = ord[j - 1];
                 ord[j] = nf++;
             }
     }
     int n = 0, f = 0;
     for (int j = 0; j < old->n; j++) {
-        if (old->maxcol[j] < cmin - 1) {
-            ps_move m = old->move[j] + (ps_move)(dl * R);
-            for (; f < nf && F->move[ord[f]] < m; f++)
-                sg_listed_copy(L, n++, F, ord[f], 0, R);
-            sg_listed_copy(L, n++, old, j, dl, R);
-        } else if (old->col[j] > cmax + 1) {
+        if (old->g[j].maxcol < cmin - 1) {
+            ps_move m = old->g[j].move + (ps_move)(dl * R);
+            for (; f < nf && F->g[ord[f]].move < m; f++)
+                SG_FN(copy)(L, n++, F, ord[f], 0, R);
+            SG_FN(copy)(L, n++, old, j, dl, R);
+        } else if (old->g[j].col > cmax + 1) {
             for (; f < nf; f++)
-                sg_listed_copy(L, n++, F, ord[f], 0, R);
-            sg_listed_copy(L, n++, old, j, dr, R);
+                SG_FN(copy)(L, n++, F, ord[f], 0, R);
+            SG_FN(copy)(L, n++, old, j, dr, R);
         }
     }
     for (; f < nf; f++)
-        sg_listed_copy(L, n++, F, ord[f], 0, R);
+        SG_FN(copy)(L, n++, F, ord[f], 0, R);
     L->n = n;
     return n;
 }
