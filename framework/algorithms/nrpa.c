@@ -49,11 +49,16 @@ struct nrpa_log {
     double *prior;
     int *off;
     bool valid;
+    /* The playout's weights exp(w - max) and their sums z[k]; fresh: the
+     * policy that gave them has not changed since (a level-1 line kept
+     * in this iteration), so the adaptation may use them as they are. */
+    double *weight, *z;
+    bool fresh;
 };
 
-/* The most entries a log keeps: a 15x15 SameGame line needs about 2,000;
+/* The most entries a log keeps: a 15x15 SameGame line needs about 2,000-4,000;
  * the longest lines of a 32x32 board, up to a million, are replayed. */
-#define NRPA_LOG_CAP (1 << 15)
+#define NRPA_LOG_CAP (1 << 13)
 
 struct ps_nrpa {
     struct ps_worker *w;
@@ -145,10 +150,11 @@ NRPA_VECTORISE static inline double nrpa_exp(double x)
 /* exp(w) for the n moves of codes[] (and prior[], or NULL) into prob[],
  * returning the sum. Weights are shifted by their maximum so exp() cannot
  * overflow. */
-NRPA_VECTORISE static double nrpa_weights(struct ps_nrpa *c, const double *pol,
-                           const uint32_t *codes, const double *prior, int n)
+NRPA_VECTORISE static double nrpa_weights(double *prob, const double *pol,
+                                          const uint32_t *codes,
+                                          const double *prior, int n)
 {
-    double *prob = c->prob, z = 0, top = -HUGE_VAL;
+    double z = 0, top = -HUGE_VAL;
     for (int i = 0; i < n; i++) {
         prob[i] = pol[codes[i]] + (prior ? prior[i] : 0.0);
         top = prob[i] > top ? prob[i] : top;
@@ -209,6 +215,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         ps_move *moves = logged ? log->moves + off : c->moves;
         uint32_t *codes = logged ? log->codes + off : c->codes;
         double *prior = !c->bias ? NULL : logged ? log->prior + off : c->bias;
+        double *prob = logged ? log->weight + off : c->prob;
         int n;
         if (c->walk) {
             n = g->walk_moves(inst, c->walk, moves, codes, prior);
@@ -220,10 +227,11 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         w->s.stats.expanded++;
         if (n == 0)
             break;
-        double z = nrpa_weights(c, pol, codes, prior, n);
-        int pick = nrpa_pick(c->prob, n, ps_rng_double(&w->rng) * z);
+        double z = nrpa_weights(prob, pol, codes, prior, n);
+        int pick = nrpa_pick(prob, n, ps_rng_double(&w->rng) * z);
         if (logged) {
             log->off[len] = off;
+            log->z[len] = z;
             off += n;
         }
         c->seq[0][len++] = moves[pick];
@@ -238,6 +246,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
     }
     if (log->valid)
         log->off[len] = off;
+    log->fresh = true;
     if (c->walk)
         value += g->walk_end(inst, c->walk);
     else
@@ -250,14 +259,19 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
 }
 
 /* The gradient step of one position: moves[0..n) with their codes and
- * prior, seq_move the one the line played. */
+ * prior, seq_move the one the line played; prob[] their weights under pol
+ * and z their sum when known (prob not NULL), else computed here. */
 static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves,
                       const uint32_t *codes, const double *prior, int n,
-                      ps_move seq_move)
+                      ps_move seq_move, const double *prob, double z)
 {
-    double step = -NRPA_ALPHA / nrpa_weights(c, pol, codes, prior, n);
+    if (!prob) {
+        z = nrpa_weights(c->prob, pol, codes, prior, n);
+        prob = c->prob;
+    }
+    double step = -NRPA_ALPHA / z;
     for (int i = 0; i < n; i++) {
-        double d = step * c->prob[i];
+        double d = step * prob[i];
         if (moves[i] == seq_move)
             d += NRPA_ALPHA;
         uint32_t code = codes[i];
@@ -289,10 +303,11 @@ static void nrpa_discard(struct ps_nrpa *c)
     c->ntouched = 0;
 }
 
-/* Adapt towards a line whose listings are logged (log->valid). */
+/* Adapt towards a line whose listings are logged (log->valid), with its
+ * logged weights when they are still pol's (reuse). */
 static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
                               const struct nrpa_log *log, const ps_move *seq,
-                              int len)
+                              int len, bool reuse)
 {
     for (int k = 0; k < len; k++) {
         if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
@@ -302,7 +317,8 @@ static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
         }
         int o = log->off[k], n = log->off[k + 1] - o;
         nrpa_step(c, pol, log->moves + o, log->codes + o,
-                  c->bias ? log->prior + o : NULL, n, seq[k]);
+                  c->bias ? log->prior + o : NULL, n, seq[k],
+                  reuse ? log->weight + o : NULL, reuse ? log->z[k] : 0);
     }
     nrpa_commit(c, pol);
 }
@@ -312,13 +328,14 @@ static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
  * they touch (next_pol), which then replace them; from the line's log when
  * it has a complete one, else by listing the moves along it again. */
 static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
-                           int len, const struct nrpa_log *log)
+                           int len, struct nrpa_log *log, bool reuse)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
     if (log && log->valid) {
-        nrpa_adapt_logged(c, pol, log, seq, len);
+        nrpa_adapt_logged(c, pol, log, seq, len, reuse && log->fresh);
+        log->fresh = false; /* pol changes now */
         return;
     }
     if (c->walk)
@@ -334,7 +351,7 @@ static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
         }
         if (c->walk) {
             int n = g->walk_moves(inst, c->walk, c->moves, c->codes, c->bias);
-            nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k]);
+            nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k], NULL, 0);
             int i = 0;
             while (i + 1 < n && c->moves[i] != seq[k])
                 i++;
@@ -343,7 +360,7 @@ static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
         }
         int n = g->moves(inst, c->a, c->moves, NULL);
         nrpa_codes(c, c->a, c->moves, c->codes, c->bias, n);
-        nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k]);
+        nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k], NULL, 0);
         g->apply(inst, c->a, seq[k], c->b);
         unsigned char *t = c->a;
         c->a = c->b;
@@ -354,7 +371,7 @@ static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
 
 static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
 {
-    nrpa_adapt_log(c, pol, seq, len, NULL);
+    nrpa_adapt_log(c, pol, seq, len, NULL, false);
 }
 
 /* Keep the line just found one level down if it is at least as good (>=:
@@ -417,8 +434,10 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                                    .len = c->len[level]});
         if (w->s.stop != PS_STOP_NONE)
             break;
+        /* level 1: a line kept in this iteration was played with pol[1]
+         * as it still is, and its weights are logged */
         nrpa_adapt_log(c, c->pol[level], c->seq[level], c->len[level],
-                       &c->log[level]);
+                       &c->log[level], level == 1);
     }
     *value = best;
     return found;
@@ -445,6 +464,8 @@ static void nrpa_free(struct ps_nrpa *c)
         free(c->log[l].codes);
         free(c->log[l].prior);
         free(c->log[l].off);
+        free(c->log[l].weight);
+        free(c->log[l].z);
     }
     free(c->walk);
 }
@@ -483,8 +504,8 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
     uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
     uint64_t policy = (uint64_t)nrpa_code_space(s) * sizeof(double);
     uint64_t log = (uint64_t)nrpa_log_cap(s) *
-                       (sizeof(ps_move) + sizeof(uint32_t) + sizeof(double)) +
-                   depth * sizeof(int);
+                       (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double)) +
+                   depth * (sizeof(int) + sizeof(double));
     uint64_t walk = s->game->walk_size ? s->game->walk_size(s->inst) : 0;
     return (uint64_t)(levels > 0 ? levels : 1) * policy +
            (uint64_t)(levels + 1) * (depth * sizeof(ps_move) + log) +
@@ -535,7 +556,9 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
         log->moves = malloc((size_t)c->log_cap * sizeof *log->moves);
         log->codes = malloc((size_t)c->log_cap * sizeof *log->codes);
         log->off = malloc((depth + 1) * sizeof *log->off);
-        if (!log->moves || !log->codes || !log->off)
+        log->weight = malloc((size_t)c->log_cap * sizeof *log->weight);
+        log->z = malloc((depth + 1) * sizeof *log->z);
+        if (!log->moves || !log->codes || !log->off || !log->weight || !log->z)
             return false;
         if (c->bias && !(log->prior = malloc((size_t)c->log_cap *
                                              sizeof *log->prior)))
@@ -645,6 +668,7 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
     if (!c->has_start)
         return;
     c->start_value = best->value;
+    c->log[level].valid = false; /* seq[level] is not the log's line */
     c->len[level] = best->len;
     memcpy(c->seq[level], best->moves, (size_t)best->len * sizeof *best->moves);
     for (int k = 0; k < keep && !ps_worker_stopped(c->w); k++)
