@@ -155,10 +155,16 @@ NRPA_VECTORISE static double nrpa_weights(double *prob, const double *pol,
                                           const double *prior, int n)
 {
     double z = 0, top = -HUGE_VAL;
-    for (int i = 0; i < n; i++) {
-        prob[i] = pol[codes[i]] + (prior ? prior[i] : 0.0);
-        top = prob[i] > top ? prob[i] : top;
-    }
+    if (prior)
+        for (int i = 0; i < n; i++) {
+            prob[i] = pol[codes[i]] + prior[i];
+            top = prob[i] > top ? prob[i] : top;
+        }
+    else
+        for (int i = 0; i < n; i++) {
+            prob[i] = pol[codes[i]];
+            top = prob[i] > top ? prob[i] : top;
+        }
     for (int i = 0; i < n; i++) /* apart from the sum: this one vectorises */
         prob[i] = nrpa_exp(prob[i] - top);
     for (int i = 0; i < n; i++)

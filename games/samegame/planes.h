@@ -325,25 +325,30 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
         n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
     }
     w->played = -1;
-    for (int i = 0; i < n; i++)
-        moves[i] = L->g[i].move;
     if (w->codes == SG_CODES_CELLS)
         for (int i = 0; i < n; i++)
-            codes[i] = (uint32_t)L->g[i].move * SG_CELL_HASHES +
-                       (uint32_t)(L->hash[i] % SG_CELL_HASHES);
-    else
-        for (int i = 0; i < n; i++)
+            L->g[i].code = (uint32_t)L->g[i].move * SG_CELL_HASHES +
+                           (uint32_t)(L->hash[i] % SG_CELL_HASHES);
+    if (!prior || w->prior == SG_PRIOR_NONE) {
+        for (int i = 0; i < n; i++) {
+            moves[i] = L->g[i].move;
             codes[i] = L->g[i].code;
-    if (prior && w->prior != SG_PRIOR_NONE) {
-        int tabu = planes_most_frequent(&w->b);
-        bool other = w->prior == SG_PRIOR_TABU;
-        for (int i = 0; i < n && !other; i++)
-            other = L->g[i].colour != tabu;
-        double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
-                         : other                   ? SG_TABU_FORBID
-                                                   : 0.0;
-        for (int i = 0; i < n; i++)
-            prior[i] = L->g[i].colour == tabu ? against : 0.0;
+        }
+        return n;
+    }
+    const int tabu = planes_most_frequent(&w->b);
+    /* the hard rule forbids the tabu colour only while another has a
+     * group (b->count alone cannot tell) */
+    bool other = w->prior == SG_PRIOR_TABU;
+    for (int i = 0; i < n && !other; i++)
+        other = L->g[i].colour != tabu;
+    const double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
+                           : other                   ? SG_TABU_FORBID
+                                                     : 0.0;
+    for (int i = 0; i < n; i++) {
+        moves[i] = L->g[i].move;
+        codes[i] = L->g[i].code;
+        prior[i] = L->g[i].colour == tabu ? against : 0.0;
     }
     return n;
 }

@@ -680,21 +680,25 @@ SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
                 ord[j] = nf++;
             }
     }
+    /* the kept groups on the right are the old list's tail */
+    int tail = old->n;
+    while (tail > 0 && old->g[tail - 1].col > cmax + 1)
+        tail--;
     int n = 0, f = 0;
-    for (int j = 0; j < old->n; j++) {
+    for (int j = 0; j < tail; j++)
         if (old->g[j].maxcol < cmin - 1) {
             ps_move m = old->g[j].move + (ps_move)(dl * R);
             for (; f < nf && F->g[ord[f]].move < m; f++)
-                SG_FN(copy)(L, n++, F, ord[f], 0, R);
+                L->g[n++] = F->g[ord[f]];
             SG_FN(copy)(L, n++, old, j, dl, R);
-        } else if (old->g[j].col > cmax + 1) {
-            for (; f < nf; f++)
-                SG_FN(copy)(L, n++, F, ord[f], 0, R);
-            SG_FN(copy)(L, n++, old, j, dr, R);
         }
-    }
     for (; f < nf; f++)
-        SG_FN(copy)(L, n++, F, ord[f], 0, R);
+        L->g[n++] = F->g[ord[f]];
+    memcpy(L->g + n, old->g + tail, (size_t)(old->n - tail) * sizeof *L->g);
+    if (dr)
+        for (int j = n; j < n + old->n - tail; j++)
+            SG_FN(copy)(L, j, L, j, dr, R);
+    n += old->n - tail;
     L->n = n;
     return n;
 }
