@@ -5,8 +5,8 @@
  * lines, in each build ($PSOLVE_SAMEGAME_PLAYOUT), the walk slots (nrpa's)
  * list exactly the byte engine's moves in its order, with the codes and
  * prior of every policy, gains and end value as apply()/end_value() give
- * them; and moves(), bounded_moves() and evaluate() answer as the byte
- * engine's do. Identical answers are what keeps nrpa, beam and dfs giving
+ * them; and moves(), bounded_moves(), evaluate() and evaluate_moves()
+ * answer as the byte engine's do. Identical answers are what keeps nrpa, beam and dfs giving
  * the same results at equal node budgets on either engine.
  */
 #include "support.h"
@@ -85,6 +85,14 @@ static void walk_line(const void *bytes, const void *fast,
         assert_int_equal(G->bounded_moves(fast, s, m2, g2, b2), n);
         assert_memory_equal(b1, b2, (size_t)n * sizeof *b1);
         assert_int_equal(G->evaluate(bytes, s), G->evaluate(fast, s));
+        /* evaluate_moves: each child's evaluate(), on both engines */
+        G->evaluate_moves(fast, s, m1, n, b2);
+        G->evaluate_moves(bytes, s, m1, n, b1);
+        for (int i = 0; i < n; i++) {
+            G->apply(bytes, s, m1[i], next);
+            assert_int_equal(b1[i], G->evaluate(bytes, next));
+            assert_int_equal(b2[i], b1[i]);
+        }
         /* the walk */
         int w = G->walk_moves(fast, walk, m2, c2, has_prior ? p2 : NULL);
         assert_int_equal(w, n);

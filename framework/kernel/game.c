@@ -276,6 +276,11 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
                             "walk_moves, walk_play, walk_end) come all "
                             "together or not at all",
                             name);
+    if (g->evaluate_moves && !g->evaluate)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot 'evaluate_moves' needs slot "
+                            "'evaluate'",
+                            name);
     if (g->bench_sizes && !g->generate)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: slot 'bench_sizes' needs slot 'generate'",

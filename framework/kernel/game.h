@@ -45,7 +45,7 @@
  * struct ps_game or a helper a game calls changes incompatibly. */
 /* 2: the slots heuristics, move_help, detect, begin_search, end_search,
  * fault and state_json. 3: the slot playout (a plug-in built for 2 has a
- * shorter struct). 4: the walk slots, for nrpa. */
+ * shorter struct). 4: the walk slots, for nrpa, and evaluate_moves. */
 #define PS_API_VERSION 4
 
 typedef uint32_t ps_move;
@@ -385,6 +385,14 @@ struct ps_game {
                       uint32_t *codes, double *prior);
     ps_value (*walk_play)(const void *inst, void *walk, int i);
     ps_value (*walk_end)(const void *inst, const void *walk);
+
+    /* [optional: NULL = apply() and evaluate() per child] out[i] =
+     * evaluate() of the child of `state` after moves[i], for moves of
+     * `state` (as moves() lists them, in any order, all or some): exactly
+     * the values the slots would give, in one call that can share the work
+     * between the children (beam's evaluation). Only with evaluate. */
+    void (*evaluate_moves)(const void *inst, const void *state,
+                           const ps_move *moves, int n, ps_value *out);
 };
 
 /* Does g keep the contract above? False with err naming the game and the

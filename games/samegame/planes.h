@@ -66,6 +66,26 @@ struct sg_listed {
     uint64_t hash[SG_MAX_CELLS + 1];
 };
 
+/* The window of relist and evaluate_moves (planes_body.h): the columns
+ * lo..hi that columns cmin - 1 .. cmax + 1 of listing `old` become after
+ * its move `played`, which emptied e columns; dl, dr: how far the columns
+ * left and right of the group move. */
+#define SG_WINDOW(in, old, played, e)                                          \
+    const int cmin = (old)->g[played].col, cmax = (old)->g[played].maxcol;   \
+    const int dl = (in)->rules.shift == SG_SHIFT_RIGHT ? (e) : 0;             \
+    const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
+    const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
+
+/* Group x counted into (sign 1) or out of (-1) tally t. */
+static inline void sg_tally_group(const struct sg_instance *in,
+                                  struct sg_tally *t, const struct sg_group *x,
+                                  int sign)
+{
+    t->gained[x->colour] += sign * sg_gain(&in->rules, x->size);
+    t->grouped[x->colour] += sign * x->size;
+    t->groups[x->colour] += sign;
+}
+
 static bool planes_narrow(const struct sg_instance *in)
 {
     return in->rows <= 15 && in->cols <= 16;
@@ -249,6 +269,24 @@ static int planes_groups(const struct sg_instance *in, const void *state,
         for (int k = 1; k <= in->colours; k++)
             loose[k] += L.loose[k];
     return n;
+}
+
+/* The evaluate_moves slot: the planes' incremental tallies, or the byte
+ * engine's apply and evaluate per child. */
+static void sg_evaluate_moves(const void *p, const void *state,
+                              const ps_move *moves, int n, ps_value *out)
+{
+    const struct sg_instance *in = p;
+    if (in->engine == SG_ENGINE_BYTES) {
+        uint64_t child[(SG_MAX_CELLS + 2 * SG_MAX_COLS + 64) / 8];
+        for (int i = 0; i < n; i++) {
+            sg_apply(p, state, moves[i], child);
+            out[i] = sg_evaluate(p, child);
+        }
+        return;
+    }
+    struct sg_listed L, F;
+    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L, &F);
 }
 
 /* ---- nrpa's walk (the walk_* slots) ---- */

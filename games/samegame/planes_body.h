@@ -616,70 +616,75 @@ SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
     *emptied = SG_FN(remove)(in, b, g, k, L->g[i].size);
 }
 
-/* The groups after move i of `old` (its listing) was played on b, into L,
- * as list() would give them (no loose counts, no hashes), relisting only
- * near the columns the move changed. The move's group spanned columns
- * cmin..cmax and emptied e of them. A group of the old listing that lay
- * wholly left of cmin - 1 or right of cmax + 1 is still a group, the
- * same cells shifted by the columns that closed up on its side (cells
- * fall only in cmin..cmax; cmin - 1 and cmax + 1 are the columns whose
- * neighbours change); every other group touches the window of columns
- * that cmin - 1 .. cmax + 1 became, and is found again by filling from
- * its cells there. The kept groups on the left, and those found, come
- * before the kept ones on the right in anchor order. scratch: room for
- * the groups found. */
+/* The groups of b with a cell in columns lo..hi, into F (unsorted), and
+ * their order by anchor in ord[]; their number. */
+SG_TARGET static int SG_FN(found)(const struct sg_instance *in,
+                                  const struct sg_planes *b, int lo, int hi,
+                                  struct sg_listed *F, int *ord)
+{
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > in->cols - 1 ? in->cols - 1 : hi;
+    if (lo > hi)
+        return 0;
+    int nf = 0;
+    uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
+    SG_FN(candidates_live)(b, min_group, cand, live);
+    for (int i = 0; i < nw; i++) { /* the lanes lo..hi of word i */
+        int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
+        a = a < 0 ? 0 : a;
+        z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
+        uint64_t m = 0;
+        if (a <= z)
+            m = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
+        todo[i] = live[i] & m;
+    }
+    for (int q = 0; q < nw; q++)
+        while (todo[q]) {
+            int bit = __builtin_ctzll(todo[q]);
+            int k = SG_FN(colour_at)(b, q, bit), size = 0;
+            SG_FN(flood)(b->colour[k], nw, q, bit, g);
+            int aq = -1;
+            for (int i = 0; i < nw; i++) {
+                size += SG_POPCOUNT(g[i]);
+                todo[i] &= ~g[i];
+                if (aq < 0 && g[i])
+                    aq = i;
+            }
+            if (size < min_group)
+                continue;
+            SG_FN(record)(in, F, nf, nw, aq, __builtin_ctzll(g[aq]), k, size, g);
+            int j = nf;
+            for (; j > 0 && F->g[ord[j - 1]].move > F->g[nf].move; j--)
+                ord[j] = ord[j - 1];
+            ord[j] = nf++;
+        }
+    return nf;
+}
+
+/* The groups after move `played` of `old` (its listing) was played on b,
+ * into L, as list() would give them (no loose counts, no hashes),
+ * relisting only near the columns the move changed. The move's group
+ * spanned columns cmin..cmax and emptied e of them. A group of the old
+ * listing that lay wholly left of cmin - 1 or right of cmax + 1 is still a
+ * group, the same cells shifted by the columns that closed up on its side
+ * (dl, dr: cells fall only in cmin..cmax; cmin - 1 and cmax + 1 are the
+ * columns whose neighbours change); every other group has a cell in the
+ * window of columns that cmin - 1 .. cmax + 1 became, and is found again
+ * by filling from its cells there. The kept groups on the left, and those
+ * found, come before the kept ones on the right in anchor order. scratch:
+ * room for the groups found. */
 SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
                                    const struct sg_planes *b,
                                    const struct sg_listed *old, int played,
                                    int e, struct sg_listed *L,
                                    struct sg_listed *scratch)
 {
-    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
-    const int R = in->rows, C = in->cols;
-    const int cmin = old->g[played].col, cmax = old->g[played].maxcol;
-    const bool left = in->rules.shift == SG_SHIFT_LEFT;
-    const bool right = in->rules.shift == SG_SHIFT_RIGHT;
-    const int dl = right ? e : 0, dr = left ? -e : 0;
-    int lo = cmin - 1 + dl, hi = cmax + 1 + dr;
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > C - 1 ? C - 1 : hi;
-    /* the groups found, in F, and their order by anchor in ord[] */
+    const int R = in->rows;
+    SG_WINDOW(in, old, played, e);
     struct sg_listed *F = scratch;
-    int ord[SG_MAX_CELLS + 1], nf = 0;
-    if (lo <= hi) {
-        uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
-        SG_FN(candidates_live)(b, min_group, cand, live);
-        for (int i = 0; i < nw; i++) { /* the lanes lo..hi of word i */
-            int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
-            a = a < 0 ? 0 : a;
-            z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
-            uint64_t m = 0;
-            if (a <= z)
-                m = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
-            todo[i] = live[i] & m;
-        }
-        for (int q = 0; q < nw; q++)
-            while (todo[q]) {
-                int bit = __builtin_ctzll(todo[q]);
-                int k = SG_FN(colour_at)(b, q, bit), size = 0;
-                SG_FN(flood)(b->colour[k], nw, q, bit, g);
-                int aq = -1;
-                for (int i = 0; i < nw; i++) {
-                    size += SG_POPCOUNT(g[i]);
-                    todo[i] &= ~g[i];
-                    if (aq < 0 && g[i])
-                        aq = i;
-                }
-                if (size < min_group)
-                    continue;
-                SG_FN(record)(in, F, nf, nw, aq, __builtin_ctzll(g[aq]), k,
-                              size, g);
-                int j = nf;
-                for (; j > 0 && F->g[ord[j - 1]].move > F->g[nf].move; j--)
-                    ord[j] = ord[j - 1];
-                ord[j] = nf++;
-            }
-    }
+    int ord[SG_MAX_CELLS + 1];
+    const int nf = SG_FN(found)(in, b, lo, hi, F, ord);
     /* the kept groups on the right are the old list's tail */
     int tail = old->n;
     while (tail > 0 && old->g[tail - 1].col > cmax + 1)
@@ -701,6 +706,74 @@ SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
     n += old->n - tail;
     L->n = n;
     return n;
+}
+
+/* b into c: the words and counts in use. */
+SG_TARGET static inline void SG_FN(copy_planes)(struct sg_planes *c,
+                                                const struct sg_planes *b)
+{
+    const int nw = SG_USED(b);
+    c->colours = b->colours;
+    c->left = b->left;
+    c->words = b->words;
+    for (int i = 0; i < nw; i++)
+        c->occupied[i] = b->occupied[i];
+    for (int k = 0; k <= b->colours; k++) {
+        c->count[k] = b->count[k];
+        for (int i = 0; i < nw; i++)
+            c->colour[k][i] = b->colour[k][i];
+    }
+}
+
+/* sg_evaluate of each child of `state`, out[i] for moves[i] (moves of
+ * state): one listing of the state, then per child its tally as the
+ * state's, less the groups near the move (relist's window) and plus those
+ * found there after it. L, F: room for the listing and the groups found. */
+SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
+                                            const void *state,
+                                            const ps_move *moves, int n,
+                                            ps_value *out, struct sg_listed *L,
+                                            struct sg_listed *F)
+{
+    struct sg_planes b, c;
+    SG_FN(from_state)(in, state, &b);
+    const int ng = SG_FN(list)(in, &b, L, false);
+    struct sg_tally t;
+    memset(&t, 0, sizeof t);
+    for (int k = 1; k <= b.colours; k++)
+        t.count[k] = b.count[k];
+    t.left = b.left;
+    for (int j = 0; j < ng; j++)
+        sg_tally_group(in, &t, &L->g[j], 1);
+    int ord[SG_MAX_CELLS + 1];
+    for (int i = 0; i < n; i++) {
+        int j = i < ng && L->g[i].move == moves[i] ? i : 0;
+        while (j < ng && L->g[j].move != moves[i])
+            j++;
+        if (j == ng) { /* not a move of this state */
+            out[i] = 0;
+            continue;
+        }
+        const struct sg_group *x = &L->g[j];
+        uint64_t g[SG_WORDS];
+        SG_FN(copy_planes)(&c, &b);
+        SG_FN(flood)(c.colour[x->colour], SG_USED(&c), x->col / SG_PER_WORD,
+                     (x->col % SG_PER_WORD) * SG_LANE + x->row, g);
+        const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
+        SG_WINDOW(in, L, j, e);
+        (void)dl;
+        (void)dr;
+        struct sg_tally u = t;
+        u.count[x->colour] -= x->size;
+        u.left -= x->size;
+        for (int m = 0; m < ng; m++)
+            if (L->g[m].maxcol >= cmin - 1 && L->g[m].col <= cmax + 1)
+                sg_tally_group(in, &u, &L->g[m], -1);
+        const int nf = SG_FN(found)(in, &c, lo, hi, F, ord);
+        for (int f = 0; f < nf; f++)
+            sg_tally_group(in, &u, &F->g[f], 1);
+        out[i] = tally_value(in, &u);
+    }
 }
 
 #undef SG_WORDS
