@@ -5,9 +5,10 @@
  * lines, in each build ($PSOLVE_SAMEGAME_PLAYOUT), the walk slots (nrpa's)
  * list exactly the byte engine's moves in its order, with the codes and
  * prior of every policy, gains and end value as apply()/end_value() give
- * them; and moves(), bounded_moves(), evaluate() and evaluate_moves()
- * answer as the byte engine's do. Identical answers are what keeps nrpa, beam and dfs giving
- * the same results at equal node budgets on either engine.
+ * them; and evaluate_moves() gives each child's evaluate(), on both
+ * engines (moves(), bounded_moves() and evaluate() are the byte engine's
+ * on both; checked too). Identical answers are what keeps nrpa and beam
+ * giving the same results at equal node budgets on either engine.
  */
 #include "support.h"
 #include "rng.h"

@@ -243,34 +243,6 @@ static bool sg_playout(const void *p, const void *start,
                        : name##_portable_32(__VA_ARGS__))
 #endif
 
-/* The groups of `state` in bit planes, into L (the engine is not bytes). */
-static int planes_list_state(const struct sg_instance *in, const void *state,
-                             struct sg_listed *L, bool want_hash)
-{
-    return SG_DISPATCH(in, list_state, in, state, L, want_hash);
-}
-
-/* list_groups in bit planes: the same groups in the same order. */
-static int planes_groups(const struct sg_instance *in, const void *state,
-                         ps_move *moves, ps_value *gains, int *sizes,
-                         int *loose)
-{
-    struct sg_listed L;
-    int n = planes_list_state(in, state, &L, false);
-    for (int i = 0; i < n; i++)
-        moves[i] = L.g[i].move;
-    if (gains)
-        for (int i = 0; i < n; i++)
-            gains[i] = sg_gain(&in->rules, L.g[i].size);
-    if (sizes)
-        for (int i = 0; i < n; i++)
-            sizes[i] = L.g[i].size;
-    if (loose)
-        for (int k = 1; k <= in->colours; k++)
-            loose[k] += L.loose[k];
-    return n;
-}
-
 /* The evaluate_moves slot: the planes' incremental tallies, or the byte
  * engine's apply and evaluate per child. */
 static void sg_evaluate_moves(const void *p, const void *state,

@@ -34,16 +34,21 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
     }
 #ifdef SG_PLANES_X86
     /* SSE2 (every x86-64): a column's bytes against each colour at once,
-     * from a copy with room to read 32 bytes past any column's start. */
+     * read in place where the state has 16 (32) bytes from the column's
+     * start, else from a copy of the column. */
     {
         const int R = in->rows;
-        uint8_t buf[SG_MAX_CELLS + 32] = {0};
-        memcpy(buf, cell, (size_t)in->ncells);
+        const size_t room = in->state_size - (size_t)(cell - (const uint8_t *)state);
+        uint8_t last[32] = {0};
         const uint64_t rows = (1ull << R) - 1;
         for (int c = 0; c < in->cols; c++) {
             if (!height[c])
                 continue;
-            const uint8_t *col = buf + c * R;
+            const uint8_t *col = cell + c * R;
+            if ((size_t)(c * R) + (SG_LANE == 32 ? 32 : 16) > room) {
+                memcpy(last, col, (size_t)R);
+                col = last;
+            }
             __m128i lo = _mm_loadu_si128((const __m128i *)col);
             __m128i hi = SG_LANE == 32
                              ? _mm_loadu_si128((const __m128i *)(col + 16))
@@ -589,16 +594,6 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
     }
     L->n = n;
     return n;
-}
-
-/* from_state and list: the groups of a state. */
-SG_TARGET static int SG_FN(list_state)(const struct sg_instance *in,
-                                       const void *state, struct sg_listed *L,
-                                       bool want_hash)
-{
-    struct sg_planes b;
-    SG_FN(from_state)(in, state, &b);
-    return SG_FN(list)(in, &b, L, want_hash);
 }
 
 /* Remove listed group i of L from b (a move of sg_walk); the number of

@@ -559,15 +559,9 @@ static int group_at(const struct sg_instance *in, const void *state, int i,
  * if asked its gain and its size. If `loose` is not NULL, loose[k] counts
  * the cells of colour k in no group. The hot loop of playouts, and of
  * beam's evaluation. */
-static int planes_groups(const struct sg_instance *in, const void *state,
-                         ps_move *moves, ps_value *gains, int *sizes,
-                         int *loose);
-
 static int list_groups(const struct sg_instance *in, const void *state,
                        ps_move *moves, ps_value *gains, int *sizes, int *loose)
 {
-    if (in->engine != SG_ENGINE_BYTES)
-        return planes_groups(in, state, moves, gains, sizes, loose);
     const uint8_t *height = C_HEIGHTS(in, state);
     const int R = in->rows, S = R + 1, C = in->cols;
     const int min_group = (int)in->rules.min_group;
