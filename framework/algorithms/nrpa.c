@@ -574,7 +574,7 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
         !c->next_pol)
         return false;
     if (g->walk_size) {
-        c->walk = malloc(g->walk_size(inst));
+        c->walk = calloc(1, g->walk_size(inst));
         if (!c->walk)
             return false;
         c->w->s.game->initial_state(inst, c->a);

@@ -377,7 +377,8 @@ struct ps_game {
      * and, when prior is not NULL, the policy's bias; their number (0: the
      * end). walk_play: play moves[i] of the last listing, returning its
      * gain as apply() would. walk_end: end_value() of the position. A
-     * walk is plain bytes (nrpa may copy it with memcpy). */
+     * walk's memory starts zeroed, and is kept between walks (a game may
+     * keep what it learnt of an earlier start in it). */
     size_t (*walk_size)(const void *inst);
     bool (*walk_start)(const void *inst, const struct ps_policy *policy,
                        const void *state, void *walk);

@@ -265,16 +265,37 @@ static void sg_evaluate_moves(const void *p, const void *state,
 
 /* How a walk names moves and weighs them: the policy's codes and prior. */
 enum { SG_CODES_ANCHOR, SG_CODES_CELLS };
-enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT };
+enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT, SG_PRIOR_TABU_SIZE };
 
 struct sg_walk {
     struct sg_planes b;
     int codes, prior;
+    double beta; /* SG_PRIOR_TABU_SIZE's */
     /* the last listing is lists[cur]; played >= 0: its move `played` has
      * been played since, emptying `emptied` columns (sg_walk_play) */
     int cur, played, emptied;
     struct sg_listed lists[3];
+    /* The first position walked from, its planes and its listing (nrpa
+     * walks every playout from the same start): first_listed once its
+     * listing is in first; a walk starts zeroed. listed: lists[cur] is
+     * the current position's already. */
+    bool first_set, first_listed, listed;
+    int first_codes;
+    struct sg_planes first_b;
+    struct sg_listed first;
+    uint64_t first_state[(SG_MAX_CELLS + 2 * SG_MAX_COLS + 64) / 8];
 };
+
+/* The groups of a listing and their hashes into another. */
+static void sg_listed_copy(struct sg_listed *to, const struct sg_listed *from,
+                           bool hashes)
+{
+    to->n = from->n;
+    memcpy(to->loose, from->loose, sizeof to->loose);
+    memcpy(to->g, from->g, (size_t)from->n * sizeof *to->g);
+    if (hashes)
+        memcpy(to->hash, from->hash, (size_t)from->n * sizeof *to->hash);
+}
 
 static size_t sg_walk_size(const void *p)
 {
@@ -301,15 +322,33 @@ static bool sg_walk_start(const void *p, const struct ps_policy *policy,
             return false;
         if (policy->bias == sg_bias_tabu)
             w->prior = SG_PRIOR_TABU;
-        else if (policy->bias == sg_bias_tabu_strict)
+        else if (policy->bias == sg_bias_tabu_size) {
+            w->prior = SG_PRIOR_TABU_SIZE;
+            w->beta = sg_size_beta();
+        } else if (policy->bias == sg_bias_tabu_strict)
             w->prior = in->rules.objective == SG_OBJ_SCORE ? SG_PRIOR_TABU_STRICT
                                                            : SG_PRIOR_TABU;
         else if (policy->bias)
             return false;
     }
-    SG_DISPATCH(in, from_state, in, state, &w->b);
     w->cur = 0;
     w->played = -1;
+    w->listed = false;
+    if (w->first_set && w->first_listed && w->first_codes == w->codes &&
+        memcmp(state, w->first_state, in->state_size) == 0) {
+        w->b = w->first_b;
+        sg_listed_copy(&w->lists[0], &w->first, w->codes == SG_CODES_CELLS);
+        w->listed = true;
+        return true;
+    }
+    SG_DISPATCH(in, from_state, in, state, &w->b);
+    w->first_set = in->state_size <= sizeof w->first_state;
+    w->first_listed = false;
+    w->first_codes = w->codes;
+    if (w->first_set) {
+        memcpy(w->first_state, state, in->state_size);
+        w->first_b = w->b;
+    }
     return true;
 }
 
@@ -330,11 +369,19 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
         L = &w->lists[w->cur];
         n = SG_DISPATCH(in, relist, in, &w->b, old, w->played, w->emptied, L,
                         &w->lists[2]);
+    } else if (w->listed) {
+        L = &w->lists[w->cur];
+        n = L->n;
     } else {
         L = &w->lists[w->cur];
         n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+        if (w->first_set && !w->first_listed) {
+            sg_listed_copy(&w->first, L, w->codes == SG_CODES_CELLS);
+            w->first_listed = true;
+        }
     }
     w->played = -1;
+    w->listed = false;
     if (w->codes == SG_CODES_CELLS)
         for (int i = 0; i < n; i++)
             L->g[i].code = (uint32_t)L->g[i].move * SG_CELL_HASHES +
@@ -349,17 +396,20 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
     const int tabu = planes_most_frequent(&w->b);
     /* the hard rule forbids the tabu colour only while another has a
      * group (b->count alone cannot tell) */
-    bool other = w->prior == SG_PRIOR_TABU;
+    bool other = w->prior != SG_PRIOR_TABU_STRICT;
     for (int i = 0; i < n && !other; i++)
         other = L->g[i].colour != tabu;
-    const double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
-                           : other                   ? SG_TABU_FORBID
-                                                     : 0.0;
+    const double against = w->prior != SG_PRIOR_TABU_STRICT ? SG_TABU_BIAS
+                           : other                          ? SG_TABU_FORBID
+                                                            : 0.0;
     for (int i = 0; i < n; i++) {
         moves[i] = L->g[i].move;
         codes[i] = L->g[i].code;
         prior[i] = L->g[i].colour == tabu ? against : 0.0;
     }
+    if (w->prior == SG_PRIOR_TABU_SIZE)
+        for (int i = 0; i < n; i++)
+            prior[i] += w->beta * (L->g[i].size - 2);
     return n;
 }
 
