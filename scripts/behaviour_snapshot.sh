@@ -55,9 +55,9 @@ run --quiet --game games/lua/river.lua --algo dfs,bfs games/lua/river-3.txt
 run --quiet lab --algo greedy,dfs --max-nodes 20000 games/samegame/examples
 run --quiet lab --csv --game npuzzle --algo astar,idastar --jobs 2 games/npuzzle/examples/8-hardest.txt games/npuzzle/examples/3x3-goal.txt
 run --quiet lab --json --game npuzzle --algo astar games/npuzzle/examples/8-hardest.txt games/npuzzle/examples/3x3-goal.txt
-"$P" --quiet --algo greedy $SG > /tmp/snap.sol.$$ 2>/dev/null
-run verify $SG /tmp/snap.sol.$$
-run verify --json $SG /tmp/snap.sol.$$
+"$P" --quiet --algo greedy $SG > ${TMPDIR:-/tmp}/psolve-snap.sol 2>/dev/null
+run verify $SG ${TMPDIR:-/tmp}/psolve-snap.sol
+run verify --json $SG ${TMPDIR:-/tmp}/psolve-snap.sol
 run show $SG
 run show --game npuzzle $NP
 run gen --game samegame --rows 6 --cols 7 --colors 3 --seed 7
@@ -77,4 +77,4 @@ run --level 0 --algo nmcs --threads 1 --max-nodes 1000 $SG
 run --beam-width 0 --algo beam --threads 1 $SG
 run --algo nrpa:stabilise=2 --threads 1 --max-nodes 1000 $SG
 run --help
-rm -f /tmp/snap.out.$$ /tmp/snap.err.$$ /tmp/snap.sol.$$
+rm -f /tmp/snap.out.$$ /tmp/snap.err.$$ ${TMPDIR:-/tmp}/psolve-snap.sol
