@@ -17,7 +17,7 @@ mask() {
     # times, rates and memory-dependent numbers
     sed -E -e 's/[0-9]+(\.[0-9]+)?( ?)(s|ms|us)\b/T\2\3/g' \
         -e 's/"(seconds|time|rate|playouts_per_second|nodes_per_second|time_to_best)":[-0-9.e+]+/"\1":T/g' \
-        -e 's/[0-9]+\.[0-9]+/N.N/g'
+        -e 's/[0-9]+\.[0-9]+/N.N/g' -e 's/ +/ /g'
 }
 run() {
     echo "=== $*"
