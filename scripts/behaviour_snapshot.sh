@@ -7,6 +7,8 @@
 #   scripts/behaviour_snapshot.sh NEW/psolve > new.txt; diff old.txt new.txt
 # Run it from the repository root.
 P=${1:-build/psolve}
+# The baseline is best run where it was built (it finds scripts/rules from
+# there): scripts/behaviour_snapshot.sh /work/main/build/psolve
 SG=games/samegame/examples/samegame-5x5.txt
 SG7=games/samegame/examples/samegame-7x7-4c.txt
 SG10=games/samegame/examples/samegame-10x10.txt
@@ -17,7 +19,7 @@ mask() {
     # times, rates and memory-dependent numbers
     sed -E -e 's/[0-9]+(\.[0-9]+)?( ?)(s|ms|us)\b/T\2\3/g' \
         -e 's/"(seconds|time|rate|playouts_per_second|nodes_per_second|time_to_best)":[-0-9.e+]+/"\1":T/g' \
-        -e 's/[0-9]+\.[0-9]+/N.N/g' -e 's/ +/ /g'
+        -e 's/[0-9]+\.[0-9]+/N.N/g' -e 's/ +/ /g' -e 's|/work/[^/ ]*/|ROOT/|g'
 }
 run() {
     echo "=== $*"

@@ -453,10 +453,49 @@ static enum ps_status nrpa_run(struct ps_search *s)
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
 }
 
+/* nrpa's options (options.h); the playout's are shared */
+static const struct ps_option nrpa_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = NRPA_MAX_LEVEL,
+     .arg = "L",
+     .def = "3",
+     .doc = "nesting level"},
+    {.name = "iterations",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, iterations),
+     .min = 1,
+     .max = 1e9,
+     .arg = "N",
+     .def = "30",
+     .doc = "iterations per level"},
+    {.name = "stabilise",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, stabilise),
+     .min = 1,
+     .max = 1e9,
+     .arg = "S",
+     .def = "1",
+     .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
+    {.name = "keep-best",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, keep_best),
+     .min = 0,
+     .max = 1e9,
+     .arg = "K",
+     .def = "0",
+     .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_nrpa = {
     .name = "nrpa",
     .summary = "Nested Rollout Policy Adaptation (Rosin 2011) (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = nrpa_run,
+    .options = nrpa_options,
+    .shared_options = ps_playout_options,
 };
