@@ -160,6 +160,7 @@ static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int l
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
     size_t bytes = (size_t)c->space * sizeof *pol;
+    double alpha = w->s.opt.alpha > 0 ? w->s.opt.alpha : NRPA_ALPHA;
     memcpy(c->next_pol, pol, bytes);
     memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
@@ -170,9 +171,9 @@ static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int l
         nrpa_codes(c, c->a, n);
         double z = nrpa_weights(c, pol, n);
         for (int i = 0; i < n; i++) {
-            double d = -NRPA_ALPHA * c->prob[i] / z;
+            double d = -alpha * c->prob[i] / z;
             if (c->moves[i] == seq[k])
-                d += NRPA_ALPHA;
+                d += alpha;
             c->next_pol[c->codes[i]] += d;
         }
         g->apply(inst, c->a, seq[k], c->b);
@@ -487,6 +488,14 @@ static const struct ps_option nrpa_options[] = {
      .arg = "K",
      .def = "0",
      .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
+    {.name = "alpha",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct ps_options, alpha),
+     .min = 0.001,
+     .max = 1000,
+     .arg = "A",
+     .def = "1",
+     .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
     {0},
 };
 

@@ -76,6 +76,7 @@ struct ps_options {
     int stabilise;    /* nrpa: playouts per level-1 iteration (0 = its default) */
     int keep_best;    /* nrpa restarts: adapt steps towards the best line so
                        * far (0 = a fresh start; -1 = nrpa's default) */
+    double alpha;     /* nrpa: adaptation step (0 = its default, 1) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
