@@ -275,11 +275,12 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
         z = nrpa_weights(c->prob, pol, codes, prior, n);
         prob = c->prob;
     }
-    double step = -NRPA_ALPHA / z;
+    const double alpha = c->w->s.opt.alpha > 0 ? c->w->s.opt.alpha : NRPA_ALPHA;
+    double step = -alpha / z;
     for (int i = 0; i < n; i++) {
         double d = step * prob[i];
         if (moves[i] == seq_move)
-            d += NRPA_ALPHA;
+            d += alpha;
         uint32_t code = codes[i];
         if (!c->touched[code]) { /* first step on it: start from pol's */
             c->touched[code] = 1;
@@ -713,10 +714,57 @@ static enum ps_status nrpa_run(struct ps_search *s)
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
 }
 
+/* nrpa's options (options.h); the playout's are shared */
+static const struct ps_option nrpa_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = NRPA_MAX_LEVEL,
+     .arg = "L",
+     .def = "3",
+     .doc = "nesting level"},
+    {.name = "iterations",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, iterations),
+     .min = 1,
+     .max = 1e9,
+     .arg = "N",
+     .def = "30",
+     .doc = "iterations per level"},
+    {.name = "stabilise",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, stabilise),
+     .min = 1,
+     .max = 1e9,
+     .arg = "S",
+     .def = "1",
+     .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
+    {.name = "keep-best",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, keep_best),
+     .min = 0,
+     .max = 1e9,
+     .arg = "K",
+     .def = "0",
+     .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
+    {.name = "alpha",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct ps_options, alpha),
+     .min = 0.001,
+     .max = 1000,
+     .arg = "A",
+     .def = "1",
+     .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_nrpa = {
     .name = "nrpa",
     .summary = "Nested Rollout Policy Adaptation (Rosin 2011) (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = nrpa_run,
+    .options = nrpa_options,
+    .shared_options = ps_playout_options,
 };
