@@ -265,12 +265,11 @@ static void sg_evaluate_moves(const void *p, const void *state,
 
 /* How a walk names moves and weighs them: the policy's codes and prior. */
 enum { SG_CODES_ANCHOR, SG_CODES_CELLS };
-enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT, SG_PRIOR_TABU_SIZE };
+enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT };
 
 struct sg_walk {
     struct sg_planes b;
     int codes, prior;
-    double beta; /* SG_PRIOR_TABU_SIZE's */
     /* the last listing is lists[cur]; played >= 0: its move `played` has
      * been played since, emptying `emptied` columns (sg_walk_play) */
     int cur, played, emptied;
@@ -322,10 +321,7 @@ static bool sg_walk_start(const void *p, const struct ps_policy *policy,
             return false;
         if (policy->bias == sg_bias_tabu)
             w->prior = SG_PRIOR_TABU;
-        else if (policy->bias == sg_bias_tabu_size) {
-            w->prior = SG_PRIOR_TABU_SIZE;
-            w->beta = sg_size_beta();
-        } else if (policy->bias == sg_bias_tabu_strict)
+        else if (policy->bias == sg_bias_tabu_strict)
             w->prior = in->rules.objective == SG_OBJ_SCORE ? SG_PRIOR_TABU_STRICT
                                                            : SG_PRIOR_TABU;
         else if (policy->bias)
@@ -396,20 +392,17 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
     const int tabu = planes_most_frequent(&w->b);
     /* the hard rule forbids the tabu colour only while another has a
      * group (b->count alone cannot tell) */
-    bool other = w->prior != SG_PRIOR_TABU_STRICT;
+    bool other = w->prior == SG_PRIOR_TABU;
     for (int i = 0; i < n && !other; i++)
         other = L->g[i].colour != tabu;
-    const double against = w->prior != SG_PRIOR_TABU_STRICT ? SG_TABU_BIAS
-                           : other                          ? SG_TABU_FORBID
-                                                            : 0.0;
+    const double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
+                           : other                   ? SG_TABU_FORBID
+                                                     : 0.0;
     for (int i = 0; i < n; i++) {
         moves[i] = L->g[i].move;
         codes[i] = L->g[i].code;
         prior[i] = L->g[i].colour == tabu ? against : 0.0;
     }
-    if (w->prior == SG_PRIOR_TABU_SIZE)
-        for (int i = 0; i < n; i++)
-            prior[i] += w->beta * (L->g[i].size - 2);
     return n;
 }
 

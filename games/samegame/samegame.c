@@ -995,24 +995,6 @@ static void sg_bias_tabu_strict(const void *p, const void *state,
         out[i] = other && cell[moves[i]] == tabu ? SG_TABU_FORBID : 0.0;
 }
 
-/* Experimental: the tabu prior plus SG_SIZE_BETA per cell of the group
- * beyond two ($PSOLVE_SG_BETA while tuning). */
-static double sg_size_beta(void)
-{
-    const char *e = getenv("PSOLVE_SG_BETA");
-    return e ? atof(e) : 0.0;
-}
-
-static void sg_bias_tabu_size(const void *p, const void *state,
-                              const ps_move *moves, int n, double *out)
-{
-    const struct sg_instance *in = p;
-    double beta = sg_size_beta();
-    sg_bias_tabu(p, state, moves, n, out);
-    for (int i = 0; i < n; i++)
-        out[i] += beta * (group_at(in, state, (int)moves[i], NULL) - 2);
-}
-
 static void sg_move_codes(const void *p, const void *state,
                           const ps_move *moves, int n, uint32_t *codes);
 static uint32_t sg_move_code_space(const void *p);
@@ -1033,8 +1015,6 @@ static const struct ps_policy sg_policies[] = {
      false, sg_choose_tabu, sg_bias_tabu_strict, NULL, NULL},
     {"tabu-cells", "tabu, and nrpa names a move by its exact cells",
      false, sg_choose_tabu, sg_bias_tabu, sg_cell_codes, sg_cell_code_space},
-    {"tabu-size", "tabu, and nrpa's prior favours larger groups",
-     false, sg_choose_tabu, sg_bias_tabu_size, NULL, NULL},
     {NULL, NULL, false, NULL, NULL, NULL, NULL},
 };
 
