@@ -113,7 +113,7 @@ static void test_walks_match_bytes(void **state)
     static const char *const presets[] = {NULL, "popstar", "clickomania"};
     struct ps_rng rng;
     ps_rng_seed(&rng, 20261202);
-    for (int k = 0; k < 150; k++) {
+    for (int k = 0; k < 90; k++) {
         bool wide = k % 4 == 3; /* the 32-bit lanes, up to 31 x 32 */
         int rows = 1 + (int)ps_rng_below(&rng, wide ? 31 : 15);
         int cols = 1 + (int)ps_rng_below(&rng, wide ? 32 : 16);
