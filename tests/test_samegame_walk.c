@@ -34,6 +34,8 @@ static void byte_codes(const void *inst, const struct ps_policy *pol,
 static void walk_line(const void *bytes, const void *fast,
                       const struct ps_policy *pol, struct ps_rng *rng)
 {
+    /* the byte-state slots do not depend on the policy: once a board */
+    const bool slots = pol == NULL;
     size_t size = G->state_size(bytes);
     int nmax = G->max_moves(bytes);
     unsigned char *s = test_initial(G, bytes), *next = malloc(size);
@@ -59,21 +61,23 @@ static void walk_line(const void *bytes, const void *fast,
         assert_true(G->walk_start(fast, pol, s, walk));
         for (;;) {
             int n = G->moves(bytes, s, m1, g1);
-            /* the slots on byte states, through the planes */
-            assert_int_equal(G->moves(fast, s, m2, g2), n);
-            assert_memory_equal(m1, m2, (size_t)n * sizeof *m1);
-            assert_memory_equal(g1, g2, (size_t)n * sizeof *g1);
-            assert_int_equal(G->bounded_moves(bytes, s, m1, g1, b1), n);
-            assert_int_equal(G->bounded_moves(fast, s, m2, g2, b2), n);
-            assert_memory_equal(b1, b2, (size_t)n * sizeof *b1);
-            assert_int_equal(G->evaluate(bytes, s), G->evaluate(fast, s));
-            /* evaluate_moves: each child's evaluate(), on both engines */
-            G->evaluate_moves(fast, s, m1, n, b2);
-            G->evaluate_moves(bytes, s, m1, n, b1);
-            for (int i = 0; i < n; i++) {
-                G->apply(bytes, s, m1[i], next);
-                assert_int_equal(b1[i], G->evaluate(bytes, next));
-                assert_int_equal(b2[i], b1[i]);
+            if (slots && rep == 0) {
+                /* the slots on byte states, on both engines */
+                assert_int_equal(G->moves(fast, s, m2, g2), n);
+                assert_memory_equal(m1, m2, (size_t)n * sizeof *m1);
+                assert_memory_equal(g1, g2, (size_t)n * sizeof *g1);
+                assert_int_equal(G->bounded_moves(bytes, s, m1, g1, b1), n);
+                assert_int_equal(G->bounded_moves(fast, s, m2, g2, b2), n);
+                assert_memory_equal(b1, b2, (size_t)n * sizeof *b1);
+                assert_int_equal(G->evaluate(bytes, s), G->evaluate(fast, s));
+                /* evaluate_moves: each child's evaluate(), on both engines */
+                G->evaluate_moves(fast, s, m1, n, b2);
+                G->evaluate_moves(bytes, s, m1, n, b1);
+                for (int i = 0; i < n; i++) {
+                    G->apply(bytes, s, m1[i], next);
+                    assert_int_equal(b1[i], G->evaluate(bytes, next));
+                    assert_int_equal(b2[i], b1[i]);
+                }
             }
             /* the walk */
             int w = G->walk_moves(fast, walk, m2, c2, has_prior ? p2 : NULL);
@@ -113,7 +117,7 @@ static void test_walks_match_bytes(void **state)
     static const char *const presets[] = {NULL, "popstar", "clickomania"};
     struct ps_rng rng;
     ps_rng_seed(&rng, 20261202);
-    for (int k = 0; k < 90; k++) {
+    for (int k = 0; k < 150; k++) {
         bool wide = k % 4 == 3; /* the 32-bit lanes, up to 31 x 32 */
         int rows = 1 + (int)ps_rng_below(&rng, wide ? 31 : 15);
         int cols = 1 + (int)ps_rng_below(&rng, wide ? 32 : 16);
