@@ -16,6 +16,7 @@
 #include "lab.h"
 #include "memory_limit.h"
 #include "number.h"
+#include "pdb_cmd.h"
 #include "lua_game.h"
 #include "playout.h"
 #include "replay.h"
@@ -514,7 +515,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
     /* The command is the first word that is no option, wherever the options
      * stand (getopt_long moved the words after them, in order). */
     static const char *const commands[] = {"solve", "verify", "gen", "show",
-                                           "bench", "list", "lab", NULL};
+                                           "bench", "list", "lab", "pdb",
+                                           NULL};
     for (int i = 0; c->nfiles > 0 && commands[i]; i++)
         if (strcmp(c->files[0], commands[i]) == 0) {
             c->command = commands[i];
@@ -522,7 +524,8 @@ static int parse_args(int argc, char **argv, struct cli *c)
             c->nfiles--;
             break;
         }
-    if (strcmp(c->command, "verify") == 0 ? c->nfiles > 2
+    if (strcmp(c->command, "verify") == 0 || strcmp(c->command, "pdb") == 0
+            ? c->nfiles > 2
         : c->nfiles > 1 && strcmp(c->command, "solve") != 0 &&
               strcmp(c->command, "lab") != 0)
         return usage_error("too many file arguments ('%s')",
@@ -1013,6 +1016,21 @@ static int cmd_bench(struct cli *c, const struct ps_game *g)
     return ok ? PS_EXIT_OK : print_error(&err);
 }
 
+/* psolve pdb build (pdb_cmd.c). */
+static int cmd_pdb(struct cli *c, const struct ps_game *g)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+                                       &err);
+    if (!rules)
+        return print_error(&err);
+    int rc = ps_cli_pdb(g, rules, c->files, c->nfiles, c->heuristics, &c->gen,
+                        c->limits.max_memory);
+    free(rules);
+    return rc;
+}
+
 static void list_algorithm(const struct ps_algorithm *a)
 {
     printf("  %-12s %s%s%s\n", a->name, a->summary,
@@ -1042,6 +1060,7 @@ static int cmd_list(const struct ps_frontend *fe)
             printf("    %-17s %-14s %s%s\n", h->name,
                    h->admissible ? "[admissible]" : "[inadmissible]", h->doc,
                    strcmp(def, h->name) == 0 ? " [default]" : "");
+        ps_pdb_list_sets(stdout, *g);
     }
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
@@ -1142,6 +1161,8 @@ int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
         return cmd_gen(&c, g);
     if (strcmp(c.command, "bench") == 0)
         return cmd_bench(&c, g);
+    if (strcmp(c.command, "pdb") == 0)
+        return cmd_pdb(&c, g);
     if (strcmp(c.command, "lab") == 0)
         return cmd_lab(&c, g);
     return cmd_solve(&c, g);

@@ -43,7 +43,7 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
             return bad_value(item, key, err);
         if (!ps_heuristic_check(g, value, err))
             return false;
-        o->heuristic = ps_heuristic_find(g, value)->name;
+        o->heuristic = ps_heuristic_canonical(g, value);
         return true;
     }
     if (!strcmp(key, "no-memo") || !strcmp(key, "no-bound")) {
@@ -159,7 +159,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
         if (nnames == (int)(sizeof names / sizeof names[0]))
             return ps_error_set(err, NULL, 0, 0,
                                 "too many names in --heuristic");
-        names[nnames++] = ps_heuristic_find(g, h)->name;
+        names[nnames++] = ps_heuristic_canonical(g, h);
     }
     if (heuristics && nnames == 0)
         return ps_error_set(err, NULL, 0, 0, "--heuristic needs a name");
