@@ -28,6 +28,10 @@ struct ida_level {
     uint64_t *hashes;      /* of each child */
     int *order;            /* children, best h first */
     unsigned char *kids;   /* max_moves states */
+    /* --heuristic pdb:...: the pattern database entries of this state, then
+     * of each child (ps_pdb_entry_count each), so a child's h reads only
+     * the tables its move changed. NULL without one. */
+    uint64_t *entries;
     int64_t trace_id;      /* --trace: the id of this level's expansion */
 };
 
@@ -40,6 +44,7 @@ struct ida {
     uint64_t reserved;
     ps_value bound, next_bound;
     bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
+    int nentries;          /* pattern database entries per state, or 0 */
     int64_t traced;        /* --trace: expansions shown, the next id */
 };
 
@@ -51,6 +56,7 @@ static size_t level_bytes(const struct ida *d)
     return d->s->state_size * (1 + m) +
            m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(uint64_t) +
                 sizeof(int)) +
+           (1 + m) * (size_t)d->nentries * sizeof(uint64_t) +
            sizeof(struct ida_level) + sizeof(ps_move);
 }
 
@@ -87,9 +93,11 @@ static bool ida_grow(struct ida *d, int depth)
         l->hashes = malloc(m * sizeof *l->hashes);
         l->order = malloc(m * sizeof *l->order);
         l->kids = malloc(m * size);
+        if (d->nentries)
+            l->entries = malloc((1 + m) * (size_t)d->nentries * sizeof(uint64_t));
         d->levels++; /* freed by idastar_run even when incomplete */
         if (!l->state || !l->moves || !l->costs || !l->h || !l->hashes ||
-            !l->order || !l->kids) {
+            !l->order || !l->kids || (d->nentries && !l->entries)) {
             d->s->stop = PS_STOP_MEMORY;
             return false;
         }
@@ -140,13 +148,24 @@ static int ida_children(struct ida *d, int depth)
         unsigned char *kid = l->kids + (size_t)i * s->state_size;
         game->apply(s->inst, l->state, l->moves[i], kid);
         s->stats.generated++;
-        l->hashes[i] = game->hash(s->inst, kid);
-        if (on_path(d, depth + 1, l->hashes[i], kid)) {
+        /* The move straight back, the commonest cycle, costs a memcmp. */
+        bool back = depth > 0 &&
+                    memcmp(kid, d->level[depth - 1].state, s->state_size) == 0;
+        if (!back)
+            l->hashes[i] = game->hash(s->inst, kid);
+        if (back || on_path(d, depth + 1, l->hashes[i], kid)) {
             s->stats.duplicates++;
             s->stats.cycles++;
             continue;
         }
-        l->h[i] = d->use_h ? ps_search_h(s, kid) : 0;
+        if (d->nentries) {
+            uint64_t *e = l->entries + (size_t)(1 + i) * (size_t)d->nentries;
+            memcpy(e, l->entries, (size_t)d->nentries * sizeof *e);
+            ps_pdb_update(s->pdb, s->inst, l->state, l->moves[i], kid, e);
+            l->h[i] = ps_pdb_value_of(s->pdb, e);
+        } else {
+            l->h[i] = d->use_h ? ps_search_h(s, kid) : 0;
+        }
         l->order[kept++] = i;
     }
     order_children(l, kept);
@@ -212,6 +231,10 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
         struct ida_level *next = &d->level[depth + 1];
         memcpy(next->state, l->kids + (size_t)i * s->state_size, s->state_size);
         next->hash = l->hashes[i];
+        if (d->nentries)
+            memcpy(next->entries,
+                   l->entries + (size_t)(1 + i) * (size_t)d->nentries,
+                   (size_t)d->nentries * sizeof *next->entries);
         l->taken = l->moves[i];
         enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
         if (r != IDA_NOT_FOUND)
@@ -226,14 +249,17 @@ static enum ps_status idastar_run(struct ps_search *s)
     memset(&d, 0, sizeof d);
     d.s = s;
     d.max_moves = s->game->max_moves(s->inst);
+    /* Only an admissible h keeps IDA* exact (ps_search_h_exact). */
+    d.use_h = ps_search_h_exact(s);
+    d.nentries = d.use_h && s->pdb ? ps_pdb_entry_count(s->pdb) : 0;
     enum ps_status st = PS_OPTIMAL;
     if (!ida_grow(&d, 0))
         goto done;
     struct ida_level *root = &d.level[0];
     s->game->initial_state(s->inst, root->state);
     root->hash = s->game->hash(s->inst, root->state);
-    /* Only an admissible h keeps IDA* exact (ps_search_h_exact). */
-    d.use_h = ps_search_h_exact(s);
+    if (d.nentries)
+        ps_pdb_entries(s->pdb, s->inst, root->state, root->entries);
     s->used_heuristic = d.use_h;
     ps_value h0 = d.use_h ? ps_search_h(s, root->state) : 0;
     d.bound = h0;
@@ -267,6 +293,7 @@ done:
         free(l->hashes);
         free(l->order);
         free(l->kids);
+        free(l->entries);
     }
     free(d.level);
     free(d.path);

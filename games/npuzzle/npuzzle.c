@@ -416,12 +416,11 @@ static const struct np_partition *np_partition_of(const struct np_instance *in,
 static uint64_t np_rank_cells(const unsigned char *cell, int k, int cells)
 {
     uint64_t r = 0;
-    uint64_t used = 0;
     for (int i = 0; i < k; i++) {
-        uint64_t below = used & (((uint64_t)1 << cell[i]) - 1);
-        int digit = cell[i] - __builtin_popcountll(below);
+        int digit = cell[i];
+        for (int j = 0; j < i; j++)
+            digit -= cell[j] < cell[i];
         r = r * (uint64_t)(cells - i) + (uint64_t)digit;
-        used |= (uint64_t)1 << cell[i];
     }
     return r;
 }
