@@ -167,7 +167,7 @@ struct ps_heuristic {
  * search over it and offers the tables as heuristics named "pdb:...". */
 #define PS_PDB_MAX_PATTERNS 8
 #define PS_PDB_MAX_LOOKUPS 4
-#define PS_PDB_MAX_NEIGHBOURS 16
+#define PS_PDB_MAX_NEIGHBOURS 64
 
 /* One named heuristic made of pattern databases ("pdb:6-6-3"). */
 struct ps_pattern_set {

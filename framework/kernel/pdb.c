@@ -138,16 +138,16 @@ static void table_key(const struct ps_game *g,
     snprintf(key, len, "%s %s", g->name, sp->key);
 }
 
-/* The bytes a build of one space needs beyond its table: the 8-bit
- * distances, two bit arrays, and the queues (at most every state once in
- * the current depth's queue and once in the next's, in the worst case;
- * budgeted at a quarter of the space, which the sliding-tile spaces stay
- * well under). */
+/* The bytes a build of one space needs: the 8-bit distances, two bit
+ * arrays over the ranks, and the queues of two depths, budgeted at one
+ * rank per table entry (an abstraction whose free moves stay inside a
+ * group, as the sliding-tile puzzle's, meets about one rank per entry in
+ * all; the build reports what the queues really took). */
 static uint64_t build_bytes(const struct ps_pattern_space *sp)
 {
     uint64_t width = sp->size > UINT32_MAX ? 8 : 4;
-    return sp->size / sp->group + 2 * (sp->size / 8 + 1) +
-           sp->size / 4 * width;
+    return sp->size / sp->group + 2 * (sp->size / 8 + 8) +
+           sp->size / sp->group * width;
 }
 
 static struct pdb_table *find_table(const char *key)
@@ -351,6 +351,8 @@ static bool build_table(const struct ps_game *g, const void *inst,
         return ps_error_set(err, NULL, 0, 0, "out of memory building %s",
                             t->key);
     }
+    uint64_t states = b.states,
+             queue_bytes = (b.cur.cap + b.next.cap) * (b.cur.wide ? 8 : 4);
     /* An entry no abstract state of which reaches the goal reads 0: a real
      * state maps onto a reachable abstract one when it can be solved. */
     int most = 0;
@@ -376,9 +378,11 @@ static bool build_table(const struct ps_game *g, const void *inst,
         return ps_error_set(err, NULL, 0, 0, "out of memory building %s",
                             t->key);
     if (opt->progress)
-        fprintf(stderr, "pdb: built %s: largest entry %d, %d-bit, %.1f MB, "
+        fprintf(stderr, "pdb: built %s: %llu abstract states met, largest "
+                        "entry %d, %d-bit, %.1f MB (queues took %.1f MB), "
                         "%.1f s\n",
-                t->key, most, t->bits, (double)t->bytes / 1e6,
+                t->key, (unsigned long long)states, most, t->bits,
+                (double)t->bytes / 1e6, (double)queue_bytes / 1e6,
                 now_seconds() - start);
     return true;
 }

@@ -46,6 +46,10 @@ struct np_instance {
      * itself, so a state and its image are equally far from it). */
     unsigned char mirror_cell[NP_MAX * NP_MAX];
     unsigned char mirror_tile[NP_MAX * NP_MAX];
+    /* Cells as bits: all of them, the left and right columns, each cell's
+     * neighbours (the pattern databases' blank regions). */
+    uint64_t all_cells, left_col, right_col;
+    uint64_t neighbours[NP_MAX * NP_MAX];
     struct np_partition partition[NP_SETS]; /* one per np_pattern_sets entry */
 };
 
@@ -344,10 +348,13 @@ static const struct ps_heuristic np_heuristics[] = {
  * other tiles are indistinct. Every move is the blank swapping with a
  * neighbour: a move of a pattern tile counts 1, any other move is free, so
  * the partitions' values add up (each move moves one tile, counted by its
- * own pattern only: Korf and Felner 2002). Ranks are the lexicographic
- * index of the k tiles' cells then the blank's among the cells left, so
- * the C - k ranks of one tile placement are consecutive: a table entry is
- * that placement, the blank anywhere (the smallest distance). */
+ * own pattern only: Korf and Felner 2002). Free moves take the blank
+ * anywhere in its region (the cells it reaches round the pattern tiles), so
+ * the abstract state is the tiles' cells and the region, written as its
+ * lowest cell. Ranks are the lexicographic index of the k tiles' cells then
+ * the blank's among the cells left, so the C - k ranks of one placement are
+ * consecutive: a table entry is that placement, the blank anywhere (the
+ * smallest distance over its regions). */
 
 /* Which tile goes to which pattern, tiles 1.. in order: 'A' + pattern. */
 static const struct {
@@ -387,8 +394,25 @@ static int np_set_index(const struct ps_pattern_set *set)
 static void np_prepare_patterns(struct np_instance *in)
 {
     int n = in->n;
-    for (int i = 0; i < in->cells; i++)
+    in->all_cells = (((uint64_t)1 << (in->cells - 1)) << 1) - 1;
+    in->left_col = in->right_col = 0;
+    for (int i = 0; i < in->cells; i++) {
         in->mirror_cell[i] = (unsigned char)((i % n) * n + i / n);
+        if (i % n == 0)
+            in->left_col |= (uint64_t)1 << i;
+        if (i % n == n - 1)
+            in->right_col |= (uint64_t)1 << i;
+        uint64_t nb = 0;
+        if (i >= n)
+            nb |= (uint64_t)1 << (i - n);
+        if (i + n < in->cells)
+            nb |= (uint64_t)1 << (i + n);
+        if (i % n > 0)
+            nb |= (uint64_t)1 << (i - 1);
+        if (i % n < n - 1)
+            nb |= (uint64_t)1 << (i + 1);
+        in->neighbours[i] = nb;
+    }
     in->mirror_tile[0] = 0;
     for (int t = 1; t < in->cells; t++)
         in->mirror_tile[t] = (unsigned char)(in->mirror_cell[t - 1] + 1);
@@ -470,53 +494,95 @@ static bool np_space(const void *p, const struct ps_pattern_set *set, int pat,
     return true;
 }
 
+/* Sets of cells as bit masks (at most 36 cells). */
+static int np_popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The lowest set bit of x != 0. */
+static int np_lowest(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+/* The cells the blank can reach from `cell` without moving a pattern tile
+ * (`free` holds the cells no pattern tile is on). */
+static uint64_t np_region(const struct np_instance *in, int cell, uint64_t free)
+{
+    uint64_t r = (uint64_t)1 << cell, was = 0;
+    while (r != was) {
+        was = r;
+        r |= ((r & ~in->right_col) << 1) | ((r & ~in->left_col) >> 1) |
+             (r >> in->n) | ((r << in->n) & in->all_cells);
+        r &= free;
+    }
+    return r;
+}
+
+/* The rank of a placement (cell[0..k)) with the blank somewhere in the
+ * region around `blank`: the region's lowest cell stands for all of it, as
+ * the blank moves there for free. */
+static uint64_t np_rank_region(const struct np_instance *in,
+                               const unsigned char *cell, int k, int blank)
+{
+    uint64_t occupied = 0;
+    for (int i = 0; i < k; i++)
+        occupied |= (uint64_t)1 << cell[i];
+    int low = np_lowest(np_region(in, blank, in->all_cells & ~occupied));
+    int digit = low - np_popcount(occupied & (((uint64_t)1 << low) - 1));
+    return np_rank_cells(cell, k, in->cells) * (uint64_t)(in->cells - k) +
+           (uint64_t)digit;
+}
+
+/* The goal: the tiles home, the blank anywhere in the region of the last
+ * cell. */
 static int np_goals(const void *p, const struct ps_pattern_set *set, int pat,
                     uint64_t *ranks, int max)
 {
     const struct np_instance *in = p;
     const struct np_partition *pt = np_partition_of(in, set);
-    unsigned char cell[NP_MAX * NP_MAX + 1];
+    unsigned char cell[NP_MAX * NP_MAX];
     int k = pt->k[pat];
     for (int i = 0; i < k; i++)
         cell[i] = (unsigned char)(pt->tiles[pat][i] - 1);
-    cell[k] = (unsigned char)(in->cells - 1);
     if (max < 1)
         return 0;
-    ranks[0] = np_rank_cells(cell, k + 1, in->cells);
+    ranks[0] = np_rank_region(in, cell, k, in->cells - 1);
     return 1;
 }
 
+/* Only regions' lowest cells are ranks the build meets: a pattern tile next
+ * to the blank's region slides into it (counted), and the blank's new
+ * region is the one around the cell the tile left. Slides are their own
+ * inverse, so the predecessors are these neighbours. */
 static int np_predecessors(const void *p, const struct ps_pattern_set *set,
                            int pat, uint64_t rank, uint64_t *ranks,
                            unsigned char *counted)
 {
     const struct np_instance *in = p;
-    int k = np_partition_of(in, set)->k[pat], n = in->n;
+    int k = np_partition_of(in, set)->k[pat];
     unsigned char cell[NP_MAX * NP_MAX + 1];
     np_unrank_cells(rank, k + 1, in->cells, cell);
-    signed char at[NP_MAX * NP_MAX];
-    memset(at, -1, sizeof at);
+    uint64_t occupied = 0;
     for (int i = 0; i < k; i++)
-        at[cell[i]] = (signed char)i;
-    int blank = cell[k], r = blank / n, c = blank % n, count = 0;
-    int next[4], m = 0;
-    if (r > 0)
-        next[m++] = blank - n;
-    if (r + 1 < n)
-        next[m++] = blank + n;
-    if (c > 0)
-        next[m++] = blank - 1;
-    if (c + 1 < n)
-        next[m++] = blank + 1;
-    for (int j = 0; j < m; j++) {
-        int q = next[j], tile = at[q];
-        if (tile >= 0)
-            cell[tile] = (unsigned char)blank;
-        cell[k] = (unsigned char)q;
-        ranks[count] = np_rank_cells(cell, k + 1, in->cells);
-        counted[count++] = tile >= 0;
-        if (tile >= 0)
-            cell[tile] = (unsigned char)q;
+        occupied |= (uint64_t)1 << cell[i];
+    uint64_t region = np_region(in, cell[k], in->all_cells & ~occupied);
+    int count = 0;
+    for (int i = 0; i < k; i++) {
+        int from = cell[i];
+        uint64_t into = in->neighbours[from] & region;
+        while (into && count < PS_PDB_MAX_NEIGHBOURS) {
+            int to = np_lowest(into);
+            into &= into - 1;
+            cell[i] = (unsigned char)to;
+            ranks[count] = np_rank_region(in, cell, k, from);
+            counted[count++] = 1;
+            cell[i] = (unsigned char)from;
+        }
     }
     return count;
 }
