@@ -78,7 +78,6 @@ struct ida {
     ps_value bound, next_bound;
     bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
     struct ida_tt tt;      /* e == NULL: none (--no-memo, or no memory) */
-    ps_value tt_slack;     /* probe only where bound - f is at least this */
     /* cover_prepare's list: max_moves children and their hashes. */
     ps_move *cover_moves;
     unsigned char *cover_states;
@@ -407,7 +406,7 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
     if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
         return IDA_STOPPED;
     bool partial = false;
-    if (d->tt.e && g <= INT32_MAX && d->bound - g - h >= d->tt_slack) {
+    if (d->tt.e && g <= INT32_MAX) {
         const unsigned char *first_state, *first_parent;
         ps_move first_move;
         enum tt_answer a = tt_probe(d, depth, g, &first_state, &first_parent,
@@ -460,15 +459,14 @@ static enum ps_status idastar_run(struct ps_search *s)
     root->hash = s->game->hash(s->inst, root->state);
     if (d.nentries)
         ps_pdb_entries(s->pdb, s->inst, root->state, root->entries);
-    tt_init(&d);
-    /* A probe costs about what making a child or two does, so it pays only
-     * at nodes with a subtree to save: with many moves per state (Water
-     * Sort) every node within the bound, with few (the sliding-tile puzzle,
-     * 2 to 3 moves past the one back) only those with 4 to spare, whose
-     * subtree spans two more levels (Korf's instances, pdb:6-6-3: no table
-     * 28.4 M expanded, slack 0 17.4 M, slack 4 24.3 M but the least CPU
-     * time, docs/algorithms.md). */
-    d.tt_slack = d.max_moves >= 8 ? 0 : 4;
+    /* A probe costs about what making a child or two does (a cache miss),
+     * so it pays where states have many moves (Water Sort) and not where
+     * they have few: on the sliding-tile puzzle (at most 4, one of them
+     * back) it saved nodes but no time (Korf's 100 with pdb:6-6-3: 28.4 M
+     * expanded without the table, 17.4 M with it, CPU time no better,
+     * docs/pdb.md), so games with fewer than 8 moves get none. */
+    if (d.max_moves >= 8)
+        tt_init(&d);
     s->used_heuristic = d.use_h;
     ps_value h0 = d.use_h ? ps_search_h(s, root->state) : 0;
     d.bound = h0;
