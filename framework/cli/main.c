@@ -40,8 +40,7 @@ static const char usage_text[] =
     "       psolve show [options] FILE            draw a puzzle\n"
     "       psolve bench [options]                random playouts per second\n"
     "       psolve list                           games, algorithms, rules\n"
-    "       psolve pdb build --game G [--heuristic pdb:SET] [PUZZLE|--rows N]\n"
-    "                                             pattern databases, ahead\n"
+
     "\n"
     "Common options:\n"
     "  --game NAME        the puzzle kind (see psolve list); without it, the\n"
