@@ -120,6 +120,26 @@ static void test_8puzzle_tables_against_bfs(void **unused)
     ps_pdb_forget_all();
 }
 
+/* The naive index of the hand-made space below: the cells of tiles 1 2 4 5
+ * of the 8-puzzle and of the blank, base 9. */
+enum { HAND_C = 9, HAND_N = 9 * 9 * 9 * 9 * 9 };
+
+static void hand_decode(int i, int *c)
+{
+    for (int k = 4; k >= 0; k--) {
+        c[k] = i % HAND_C;
+        i /= HAND_C;
+    }
+}
+
+static int hand_encode(const int *c)
+{
+    int i = 0;
+    for (int k = 0; k < 5; k++)
+        i = i * HAND_C + c[k];
+    return i;
+}
+
 /* Every abstract state of a small table: its entry is the fewest counted
  * moves found by a brute-force breadth-first search over the abstract
  * space written here (tiles 1 2 4 5 of the 8-puzzle and the blank, the
@@ -130,22 +150,18 @@ static void test_small_abstract_space_by_hand(void **unused)
     setenv("PSOLVE_CACHE_DIR", "", 1);
     void *rules, *inst = load_goal(&rules, 3);
     struct ps_pdb *pdb = get_set(inst, "pdb:4-4", NULL);
-    /* Cells of tiles 1 2 4 5 (a..d) and of the blank: 9*8*7*6*5 states,
-     * indexed naively; 0-1 distances by repeated relaxation. */
-    enum { C = 9, N = 9 * 9 * 9 * 9 * 9 };
-    static unsigned char dist[N];
+    /* 9*8*7*6*5 states, indexed naively; 0-1 distances by repeated
+     * relaxation. */
+    static unsigned char dist[HAND_N];
     memset(dist, 255, sizeof dist);
-    dist[((((0 * C + 1) * C + 3) * C + 4) * C) + 8] = 0;
+    dist[hand_encode((const int[]){0, 1, 3, 4, 8})] = 0;
     for (bool changed = true; changed;) {
         changed = false;
-        for (int i = 0; i < N; i++) {
+        for (int i = 0; i < HAND_N; i++) {
             if (dist[i] == 255)
                 continue;
-            int c[5], x = i;
-            for (int k = 4; k >= 0; k--) {
-                c[k] = x % C;
-                x /= C;
-            }
+            int c[5];
+            hand_decode(i, c);
             int b = c[4], r = b / 3, col = b % 3;
             int nb[4], m = 0;
             if (r > 0) nb[m++] = b - 3;
@@ -162,7 +178,7 @@ static void test_small_abstract_space_by_hand(void **unused)
                         cost = 1;
                     }
                 d[4] = nb[j];
-                int idx = (((d[0] * C + d[1]) * C + d[2]) * C + d[3]) * C + d[4];
+                int idx = hand_encode(d);
                 if (dist[i] + cost < dist[idx]) {
                     dist[idx] = (unsigned char)(dist[i] + cost);
                     changed = true;
@@ -173,12 +189,9 @@ static void test_small_abstract_space_by_hand(void **unused)
     /* Compare through real states: put the 4 tiles and the blank, fill the
      * other tiles in order; pattern 0's lookup-0 value is its entry. */
     int checked = 0;
-    for (int i = 0; i < N; i++) {
-        int c[5], x = i, seen = 0;
-        for (int k = 4; k >= 0; k--) {
-            c[k] = x % C;
-            x /= C;
-        }
+    for (int i = 0; i < HAND_N; i++) {
+        int c[5], seen = 0;
+        hand_decode(i, c);
         for (int k = 0; k < 5; k++)
             seen |= 1 << c[k];
         if (__builtin_popcount((unsigned)seen) != 5)
@@ -202,9 +215,9 @@ static void test_small_abstract_space_by_hand(void **unused)
         for (int bl = 0; bl < 9; bl++) {
             if ((seen >> bl) & 1 && bl != c[4])
                 continue;
-            int idx = (((c[0] * C + c[1]) * C + c[2]) * C + c[3]) * C + bl;
-            if (dist[idx] < best)
-                best = dist[idx];
+            int at[5] = {c[0], c[1], c[2], c[3], bl};
+            if (dist[hand_encode(at)] < best)
+                best = dist[hand_encode(at)];
         }
         assert_int_equal(ps_pdb_table_value(pdb, 0, e[0]), best);
         checked++;
