@@ -91,6 +91,14 @@ static void *load_goal(void **rules, int n)
                                          "13 14 15 0\n");
 }
 
+/* Free what load_goal made, and the tables. */
+static void release(void *inst, void *rules)
+{
+    G->free_instance(inst);
+    free(rules);
+    ps_pdb_forget_all();
+}
+
 /* The whole 8-puzzle: pdb:8 is the true distance of all 9!/2 states,
  * pdb:4-4 never above it (and equal on many). */
 static void test_8puzzle_tables_against_bfs(void **unused)
@@ -115,9 +123,7 @@ static void test_8puzzle_tables_against_bfs(void **unused)
     assert_non_null(strstr(err.msg, "3x3"));
     G->free_instance(inst4);
     free(rules4);
-    G->free_instance(inst);
-    free(rules);
-    ps_pdb_forget_all();
+    release(inst, rules);
 }
 
 /* The naive index of the hand-made space below: the cells of tiles 1 2 4 5
@@ -224,9 +230,7 @@ static void test_small_abstract_space_by_hand(void **unused)
     }
     assert_int_equal(checked, 9 * 8 * 7 * 6 * 5);
     ps_pdb_free(pdb);
-    G->free_instance(inst);
-    free(rules);
-    ps_pdb_forget_all();
+    release(inst, rules);
 }
 
 /* The 15-puzzle sets never overestimate near the goal (depth 13 of the
@@ -242,9 +246,7 @@ static void test_15puzzle_555_near_goal(void **unused)
     assert_true(n > 20000);
     assert_true(tight > n / 2); /* far sharper than a table of zeros */
     ps_pdb_free(pdb);
-    G->free_instance(inst);
-    free(rules);
-    ps_pdb_forget_all();
+    release(inst, rules);
 }
 
 static int cache_files(const char *dir, char names[][600], int max)
@@ -333,9 +335,7 @@ static void test_disk_cache(void **state)
     pdb = get_set(inst, "pdb:4-4", &st);
     assert_int_equal(st.loaded, 2);
     ps_pdb_free(pdb);
-    G->free_instance(inst);
-    free(rules);
-    ps_pdb_forget_all();
+    release(inst, rules);
 }
 
 /* --max-memory is checked before a build starts, and a search that cannot
