@@ -9,6 +9,7 @@
  * cheapest solution). With no cycles the tree of paths is finite, so a round
  * that exceeds no bound has searched everything: the instance is unsolvable.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -512,6 +513,16 @@ done:
     return st;
 }
 
+/* idastar's options (options.h). */
+static const struct ps_option idastar_options[] = {
+    {.name = "no-memo",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct ps_options, no_memo),
+     .doc = "no transposition table (the textbook IDA*; games with fewer "
+            "than 8 moves per state never have one)"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_idastar = {
     .name = "idastar",
     .summary = "IDA*: iterative deepening on g + h, memory linear in depth "
@@ -520,4 +531,5 @@ const struct ps_algorithm ps_algo_idastar = {
     .for_cost = true,
     .uses_heuristic = true,
     .run = idastar_run,
+    .options = idastar_options,
 };

@@ -1,17 +1,18 @@
 /*
- * pdb_cmd.c - `psolve pdb build`: make a game's pattern databases ahead of
+ * cmd_pdb.c - `psolve pdb build`: make a game's pattern databases ahead of
  * the searches that read them (pdb.h), with the memory estimate checked
  * first and progress on stderr; and the pattern sets' lines of psolve list.
  */
-#include "pdb_cmd.h"
-
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "pdb.h"
+#include "rules.h"
 #include "textfile.h"
 
-void ps_pdb_list_sets(FILE *out, const struct ps_game *g)
+void cli_list_pattern_sets(FILE *out, const struct ps_game *g)
 {
     for (const struct ps_pattern_set *p = g->abstraction ? g->abstraction->sets
                                                          : NULL;
@@ -84,29 +85,35 @@ static bool pdb_build_set(const struct ps_game *g, const void *inst,
     return true;
 }
 
-int ps_cli_pdb(const struct ps_game *g, const void *rules,
-               const char *const *files, int nfiles, const char *heuristics,
-               const struct ps_gen_options *gen, uint64_t max_memory)
+/* psolve pdb build [PUZZLE]: c->files[0] is "build"; --heuristic names the
+ * sets (none: every set that fits the puzzle); without a PUZZLE the game
+ * generates one with gen's options. */
+int cmd_pdb(struct cli *c, const struct ps_game *g)
 {
     struct ps_error err;
     ps_error_clear(&err);
+    const char *const *files = c->files;
+    int nfiles = c->nfiles;
+    const char *heuristics = c->heuristics;
+    uint64_t max_memory = c->limits.max_memory;
     if (nfiles < 1 || strcmp(files[0], "build") != 0 || nfiles > 2) {
         fprintf(stderr, "psolve: usage: psolve pdb build --game NAME "
                         "[--heuristic pdb:SET,...] [PUZZLE | --rows N]\n");
-        return 2;
+        return PS_EXIT_USAGE;
     }
     if (!g->abstraction) {
         fprintf(stderr, "psolve: game %s has no pattern databases\n", g->name);
-        return 2;
+        return PS_EXIT_USAGE;
     }
-    void *inst = pdb_instance(g, rules, nfiles == 2 ? files[1] : NULL, gen,
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+                                       &err);
+    if (!rules)
+        return cli_print_error(&err);
+    void *inst = pdb_instance(g, rules, nfiles == 2 ? files[1] : NULL, &c->gen,
                               &err);
-    if (!inst) {
-        char buf[1024];
-        ps_error_format(&err, buf, sizeof buf);
-        fprintf(stderr, "psolve: %s\n", buf);
-        return 1;
-    }
+    free(rules);
+    if (!inst)
+        return cli_print_error(&err);
     char dir[512];
     if (ps_pdb_cache_dir(dir, sizeof dir) && dir[0])
         printf("cache: %s\n", dir);
@@ -150,7 +157,7 @@ int ps_cli_pdb(const struct ps_game *g, const void *rules,
         char buf[1024];
         ps_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "psolve: pdb build: %s\n", buf);
-        return 1;
+        return PS_EXIT_ERROR;
     }
-    return 0;
+    return PS_EXIT_OK;
 }
