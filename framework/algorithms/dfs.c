@@ -397,7 +397,7 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
             keys[i] += gains[i];
         } else {
             keys[i] = d->g->apply(d->inst, state, moves[i], child) +
-                      s->heuristic(d->inst, child);
+                      ps_search_h(s, child);
             s->stats.generated++;
         }
         int j = i;
@@ -448,7 +448,7 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
      * here, and a terminal node is cut soundly too (its end value is at most
      * its upper bound). */
     if (d->bound && upper == INT64_MAX)
-        upper = s->heuristic(d->inst, state);
+        upper = ps_search_h(s, state);
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
         s->stats.pruned_bound++;
@@ -582,7 +582,7 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
     if (ps_search_stopped(s))
         return false;
     const void *state = state_at(d, depth);
-    ps_value h = d->use_h ? s->heuristic(d->inst, state) : 0;
+    ps_value h = d->use_h ? ps_search_h(s, state) : 0;
     if (g + h > d->threshold) {
         if (g + h < d->next_threshold)
             d->next_threshold = g + h;
@@ -632,7 +632,7 @@ static enum ps_status cost_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
-    d->threshold = d->use_h ? s->heuristic(d->inst, root) : 0;
+    d->threshold = d->use_h ? ps_search_h(s, root) : 0;
     for (;;) {
         s->stats.iterations++;
         ps_search_trace_event(s, &(struct ps_trace_event){
@@ -711,8 +711,8 @@ static enum ps_status dfs_run(struct ps_search *s)
     /* The bound (score) or h (cost) of the run: the game's default only
      * with its flag (search.c), a --heuristic entry as chosen; an
      * inadmissible one turns the answer heuristic (ps_search_run). */
-    d.bound = score && !s->opt.no_bound && s->heuristic;
-    d.use_h = !score && s->heuristic &&
+    d.bound = score && !s->opt.no_bound && ps_search_has_h(s);
+    d.use_h = !score && ps_search_has_h(s) &&
               (s->heuristic_admissible || s->opt.heuristic);
     s->used_heuristic = d.bound || d.use_h;
     d.child_bounds = d.bound && !d.candidates && d.g->bounded_moves &&

@@ -106,6 +106,8 @@ int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
         return cmd_bench(&c, g);
     if (strcmp(c.command, "lab") == 0)
         return cmd_lab(&c, g);
+    if (strcmp(c.command, "pdb") == 0)
+        return cmd_pdb(&c, g);
     return cmd_solve(&c, g);
 }
 

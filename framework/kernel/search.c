@@ -54,6 +54,14 @@ static void search_choose_heuristic(struct ps_search *s)
 {
     const struct ps_game *g = s->game;
     bool maximise = s->flags & PS_MAXIMISE;
+    if (s->opt.heuristic && ps_pdb_find_set(g, s->opt.heuristic)) {
+        /* Pattern databases are admissible by construction (pdb.h). */
+        s->pdb_set = ps_pdb_find_set(g, s->opt.heuristic);
+        s->heuristic = NULL;
+        s->heuristic_admissible = true;
+        s->heuristic_name = s->pdb_set->name;
+        return;
+    }
     if (s->opt.heuristic) {
         const struct ps_heuristic *h = ps_heuristic_find(g, s->opt.heuristic);
         s->heuristic = h ? h->fn : NULL;
@@ -97,6 +105,9 @@ void ps_search_init(struct ps_search *s, const struct ps_game *game,
 
 void ps_search_free(struct ps_search *s)
 {
+    if (s->pdb)
+        ps_pdb_free(s->pdb);
+    s->pdb = NULL;
     free(s->best.moves);
     s->best.moves = NULL;
     s->best.len = s->best.cap = 0;
@@ -193,9 +204,9 @@ static void find_root_bound(struct ps_search *s)
         if (g->moves(s->inst, root, moves, NULL) == 0) {
             s->bounded = true;
             s->root_bound = ps_final_value(s, root, 0);
-        } else if (s->heuristic && s->heuristic_admissible) {
+        } else if (ps_search_has_h(s) && s->heuristic_admissible) {
             s->bounded = true;
-            s->root_bound = s->heuristic(s->inst, root);
+            s->root_bound = ps_search_h(s, root);
         }
     }
     free(root);
@@ -252,26 +263,50 @@ static bool best_is_proven(const struct ps_search *s)
 static void note_heuristic_start(struct ps_search *s)
 {
     s->stats.has_h_start = false;
-    if (!s->used_heuristic || !s->heuristic)
+    if (!s->used_heuristic || !ps_search_has_h(s))
         return;
     unsigned char *root = malloc(s->state_size);
     if (!root)
         return;
     s->game->initial_state(s->inst, root);
-    s->stats.h_start = s->heuristic(s->inst, root);
+    s->stats.h_start = ps_search_h(s, root);
     s->stats.has_h_start = true;
     free(root);
+}
+
+/* --heuristic pdb:NAME: the tables, from memory, the disk cache or a build,
+ * got before the run's clock starts (--time counts the search alone) and
+ * kept for the next run of this search. False with s->note (and s->stop)
+ * saying why. */
+static bool search_get_pdb(struct ps_search *s)
+{
+    if (!s->pdb_set || s->pdb)
+        return true;
+    struct ps_pdb_options po = {.max_memory = s->limits.max_memory,
+                                .progress = true};
+    struct ps_error err;
+    ps_error_clear(&err);
+    s->pdb = ps_pdb_get(s->game, s->inst, s->pdb_set, &po, &s->pdb_stats,
+                        &err);
+    if (s->pdb)
+        return true;
+    s->stop = strstr(err.msg, "max-memory") ? PS_STOP_MEMORY : PS_STOP_ERROR;
+    s->error = err;
+    ps_error_format(&err, s->note, sizeof s->note);
+    return false;
 }
 
 enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
 {
     memset(&s->stats, 0, sizeof s->stats);
+    s->stop = PS_STOP_NONE;
+    s->note[0] = '\0';
+    ps_error_clear(&s->error);
+    bool pdb_ready = search_get_pdb(s);
     s->best.len = 0;
     s->best.found = false;
     s->late.len = 0;
     s->late.found = false;
-    s->stop = PS_STOP_NONE;
-    s->note[0] = '\0';
     s->tick = 0;
     s->clock_every = 1;
     s->algo_name = a->name;
@@ -288,7 +323,16 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
                  s->opt.heuristic);
         return PS_INCOMPLETE;
     }
-    ps_error_clear(&s->error);
+    uint64_t pdb_bytes = s->pdb ? ps_pdb_bytes(s->pdb) : 0;
+    if (!pdb_ready || !ps_memory_reserve(s, pdb_bytes)) {
+        if (pdb_ready) {
+            s->stop = PS_STOP_MEMORY;
+            snprintf(s->note, sizeof s->note,
+                     "the %s tables (%.0f MB) pass --max-memory",
+                     s->pdb_set->name, (double)pdb_bytes / 1e6);
+        }
+        return PS_INCOMPLETE;
+    }
     const struct ps_game *g = s->game;
     if (g->begin_search)
         g->begin_search(s->inst, s->limits.seconds > 0
@@ -303,6 +347,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
+        ps_memory_release(s, pdb_bytes);
         if (g->end_search)
             g->end_search(s->inst);
         return PS_UNSOLVABLE;
@@ -310,6 +355,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
+    ps_memory_release(s, pdb_bytes);
     note_heuristic_start(s);
     if (search_faulted(s))
         st = PS_INCOMPLETE; /* whatever the run made of the harmless values */

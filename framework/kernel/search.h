@@ -23,6 +23,7 @@
 
 #include "game.h"
 #include "options.h"
+#include "pdb.h"
 #include "trace.h"
 
 enum ps_status {
@@ -218,6 +219,12 @@ struct ps_search {
     bool heuristic_admissible; /* exact algorithms stay exact with it */
     const char *heuristic_name;
     bool heuristic_unknown;    /* opt.heuristic names no entry: the run fails */
+    /* --heuristic pdb:NAME (pdb.h): the set, and its tables once
+     * ps_search_run got them (before its clock starts); pdb_stats says
+     * whether they were built, read or shared. */
+    const struct ps_pattern_set *pdb_set;
+    struct ps_pdb *pdb;
+    struct ps_pdb_stats pdb_stats;
     bool used_heuristic;       /* the algorithm consulted it (set by it) */
     struct ps_layers layers;   /* filled when opt.layers */
 };
@@ -303,7 +310,15 @@ void ps_search_trace(struct ps_search *s, const void *state, int depth,
  * run as using it (s->used_heuristic) itself. */
 static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
 {
+    if (s->pdb)
+        return ps_pdb_value(s->pdb, s->inst, state);
     return s->heuristic ? s->heuristic(s->inst, state) : 0;
+}
+
+/* Does the run have a heuristic (or bound) at all? */
+static inline bool ps_search_has_h(const struct ps_search *s)
+{
+    return s->heuristic || s->pdb_set;
 }
 
 /* May an exact algorithm (A*, IDA*) read the run's heuristic? Only an
@@ -314,7 +329,8 @@ static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
  * only. */
 static inline bool ps_search_h_exact(const struct ps_search *s)
 {
-    return s->heuristic && (s->heuristic_admissible || s->opt.heuristic);
+    return ps_search_has_h(s) &&
+           (s->heuristic_admissible || s->opt.heuristic);
 }
 
 /* --layers: add work to the layer `key` (a no-op without opt.layers). */
