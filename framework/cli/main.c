@@ -22,6 +22,7 @@
 #include "report.h"
 #include "rules.h"
 #include "search.h"
+#include "serve.h"
 #include "textfile.h"
 #include "variant.h"
 
@@ -147,6 +148,8 @@ static const char usage_text_labs[] =
     "                     agreement of the exact ones. Each run gets --threads 1\n"
     "                     unless --threads is given.\n"
     "\n"
+    "serve: psolve serve [--port N] [--listen ADDR] [--open]: the web app\n"
+    "       (docs/serve.md; psolve serve --help)\n"
     "verify: --show replays the solution board by board (on a terminal: Enter\n"
     "        steps, q runs to the end); --html FILE writes the replay page.\n"
     "gen: --rows R --cols C --colors K --tubes T --capacity C --seed S;\n"
@@ -1096,6 +1099,8 @@ static const struct ps_game *game_of_file(struct cli *c,
 int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
 {
     static const struct ps_frontend plain = {0};
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) /* docs/serve.md */
+        return ps_serve_main(argc - 1, argv + 1, argv[0]);
     struct cli c;
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0)
