@@ -1112,7 +1112,13 @@ static enum MHD_Result api_check(struct MHD_Connection *c, json_t *req)
         if (strncmp(e, "psolve: ", 8) == 0)
             e += 8;
         e[strcspn(e, "\n")] = '\0';
-        ret = send_error(c, rc == -1 ? 500 : 400, "%s", e[0] ? e : "psolve failed");
+        /* The puzzle does not load or a move is illegal: an answer, not a
+         * bad request (the page shows it; the server stays quiet). */
+        if (rc == -1)
+            ret = send_error(c, 500, "%s", e[0] ? e : "psolve failed");
+        else
+            ret = send_json(c, 200, json_pack("{s:b,s:s}", "legal", 0, "error",
+                                              e[0] ? e : "psolve failed"));
     } else {
         json_t *run0 = json_array_get(json_object_get(data, "runs"), 0);
         json_t *frames = json_object_get(run0, "frames");
@@ -1459,6 +1465,10 @@ static enum MHD_Result api_run(struct MHD_Connection *c, const char *method,
         snprintf(path, sizeof path, "%s/page.html", dir);
         size_t len;
         char *page = read_file_all(path, MAX_OUTPUT * 4, &len);
+        if (page) { /* the page names the puzzle "puzzle", not its path */
+            strip_dir(page, dir);
+            len = strlen(page);
+        }
         snprintf(name, sizeof name, "psolve-%s.html", algo);
         ret = page ? send_text(c, 200, "text/html; charset=utf-8", page, len,
                                what[0] == 'h' ? name : NULL)
