@@ -1445,9 +1445,10 @@ static enum MHD_Result api_run(struct MHD_Connection *c, const char *method,
         pthread_mutex_unlock(&lock);
         return send_error(c, 409, "the run is still running");
     }
-    char path[300], dir[256], algo[128];
+    char path[300], dir[256], algo[128], algo_name[128];
     snprintf(dir, sizeof dir, "%s", r->dir);
     snprintf(algo, sizeof algo, "%s", r->algo);
+    snprintf(algo_name, sizeof algo_name, "%s", r->algo);
     for (char *p = algo; *p; p++)
         if (*p == ':' || *p == '=' || *p == ',')
             *p = '-';
@@ -1483,7 +1484,7 @@ static enum MHD_Result api_run(struct MHD_Connection *c, const char *method,
             size_t sl = 0;
             FILE *f = open_memstream(&sol, &sl);
             fprintf(f, "# psolve serve: game %s, algorithm %s\n",
-                    json_string_value(json_object_get(res, "game")), r->algo);
+                    json_string_value(json_object_get(res, "game")), algo_name);
             const char *rules = json_string_value(json_object_get(res, "rules"));
             if (rules)
                 fprintf(f, "# rules: %s\n", rules);
