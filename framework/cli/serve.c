@@ -1641,7 +1641,7 @@ static void scan_dir(const char *sub, const char *game)
         if (n < 5 || strcmp(e->d_name + n - 4, ".txt") != 0)
             continue;
         struct puzzle *p = &puzzles[npuzzles];
-        snprintf(p->name, sizeof p->name, "%s/%s", sub, e->d_name);
+        snprintf(p->name, sizeof p->name, "%.40s/%.110s", sub, e->d_name);
         snprintf(p->path, sizeof p->path, "%s/%s", path, e->d_name);
         if (game) {
             snprintf(p->game, sizeof p->game, "%s", game);
