@@ -11,6 +11,22 @@ var psolveCommon = (function () {
   // The SVG namespace, from an <svg id="svg-namespace"> the HTML parser
   // placed in it: the pages name no address at all.
   var SVG = document.getElementById("svg-namespace").namespaceURI;
+
+  // The style both pages share; each page's own <style> adds its parts.
+  var style = document.createElement("style");
+  style.textContent =
+    "body { font-family: sans-serif; margin: 1em 2em; color: #222; background: #fafafa; }\n" +
+    "h1 { font-size: 1.4em; margin-bottom: 0.2em; }\n" +
+    "h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }\n" +
+    "table { border-collapse: collapse; font-size: 0.9em; }\n" +
+    "th, td { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }\n" +
+    "th:first-child, td:first-child { text-align: left; }\n" +
+    "button.on { background: #2a6; color: #fff; }\n" +
+    ".panel { background: #fff; border: 1px solid #ddd; padding: 0.6em; }\n" +
+    "pre.board { font-size: 14px; line-height: 1.1; margin: 0; }\n" +
+    "#status { font-size: 0.8em; color: #888; }\n" +
+    ".muted { color: #888; }\n";
+  document.head.insertBefore(style, document.head.firstChild);
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     for (var k in attrs || {}) e.setAttribute(k, attrs[k]);

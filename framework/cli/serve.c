@@ -249,15 +249,16 @@ static void argv_free(struct argv_buf *a)
 }
 
 /* fork + exec psolve with argv; stdout to a pipe (*out_fd), stderr to
- * err_path_fd's terminal (a pty slave name) or /dev/null. Only
- * async-signal-safe calls between fork and exec. */
-static pid_t spawn(struct argv_buf *a, int *out_fd, const char *pty_slave)
+ * err_path: a terminal (a pty slave's name) when pty, else a file made
+ * for it. Only async-signal-safe calls between fork and exec. */
+static pid_t spawn(struct argv_buf *a, int *out_fd, const char *err_path,
+                   bool pty)
 {
     int p[2];
     if (pipe(p) != 0)
         return -1;
-    int errfd = pty_slave ? open(pty_slave, O_RDWR | O_NOCTTY)
-                          : open("/dev/null", O_WRONLY);
+    int errfd = pty ? open(err_path, O_RDWR | O_NOCTTY)
+                    : open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int nullfd = open("/dev/null", O_RDONLY);
     if (errfd < 0 || nullfd < 0) {
         close(p[0]);
@@ -304,43 +305,16 @@ static int run_sync(struct argv_buf *a, const char *dir, char **out,
     *err = NULL;
     char errpath[300];
     snprintf(errpath, sizeof errpath, "%s/stderr", dir);
-    /* stderr to a file: spawn's /dev/null slot reopened as the file. */
-    int p[2];
-    if (pipe(p) != 0)
+    int out_fd;
+    pid_t pid = spawn(a, &out_fd, errpath, false);
+    if (pid < 0)
         return -1;
-    int errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (errfd < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid == 0) {
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        setpgid(0, 0);
-        int nullfd = open("/dev/null", O_RDONLY);
-        dup2(nullfd, 0);
-        dup2(p[1], 1);
-        dup2(errfd, 2);
-        for (int fd = 3; fd < 1024; fd++)
-            close(fd);
-        execv(cfg.exe, a->v);
-        _exit(127);
-    }
-    close(p[1]);
-    close(errfd);
-    if (pid < 0) {
-        close(p[0]);
-        return -1;
-    }
     size_t n = 0, cap = 4096;
     char *buf = malloc(cap);
     double deadline = now_s() + cfg.time_cap + 5;
     bool killed = false;
     for (;;) {
-        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        struct pollfd pf = {.fd = out_fd, .events = POLLIN};
         int r = poll(&pf, 1, 200);
         if (!killed && now_s() > deadline) {
             kill(pid, SIGKILL);
@@ -357,13 +331,13 @@ static int run_sync(struct argv_buf *a, const char *dir, char **out,
         }
         char sink[4096];
         bool room = buf && n + 4096 <= cap;
-        ssize_t got = read(p[0], room ? buf + n : sink, 4096);
+        ssize_t got = read(out_fd, room ? buf + n : sink, 4096);
         if (got <= 0)
             break;
         if (room)
             n += (size_t)got;
     }
-    close(p[0]);
+    close(out_fd);
     int st;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -1000,7 +974,7 @@ static enum MHD_Result api_solve(struct MHD_Connection *c, json_t *req)
             snprintf(r->algo, sizeof r->algo, "%s", json_string_value(v));
             r->started = r->last_access = now_s();
             r->state = RUN_RUNNING;
-            r->pid = spawn(&a, &out_fd, ptsname(pty));
+            r->pid = spawn(&a, &out_fd, ptsname(pty), true);
             ok = r->pid > 0;
             if (!ok)
                 snprintf(msg, sizeof msg, "cannot start psolve");
