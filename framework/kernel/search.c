@@ -2,21 +2,68 @@
 
 #include "replay.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 volatile sig_atomic_t ps_interrupted = 0;
+volatile sig_atomic_t ps_signal_count = 0;
 
-static void on_sigint(int sig)
+/* Only async-signal-safe calls here: a flag, a counter and write(2). */
+static void say(const char *text)
 {
-    (void)sig;
-    ps_interrupted = 1;
+    size_t n = strlen(text);
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, text, n);
+        if (w <= 0)
+            return;
+        text += w;
+        n -= (size_t)w;
+    }
 }
 
+static void on_signal(int sig)
+{
+    int saved = errno;
+    if (!ps_interrupted)
+        ps_interrupted = sig;
+    if (ps_signal_count < 1000)
+        ps_signal_count++;
+    if (ps_signal_count == 2)
+        say("psolve: second signal: stopping at once; the best line so far "
+            "is still printed\n");
+    errno = saved;
+}
+
+/* SIGINT, SIGTERM (timeout, Slurm, Open MPI's mpirun) and SIGHUP (a closed
+ * terminal) all stop the search the same way. sigaction keeps the handler
+ * installed (signal() under -std=c11 resets it after the first delivery,
+ * so a second Ctrl-C used to kill psolve with no output); the three
+ * signals are blocked while the handler runs. */
 void ps_install_interrupt_handler(void)
 {
-    signal(SIGINT, on_sigint);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    sa.sa_flags = SA_RESTART;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+const char *ps_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
 }
 
 double ps_now(void)

@@ -254,10 +254,15 @@ const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
 const struct ps_algorithm *ps_algorithm_find(const char *name);
 const struct ps_algorithm *const *ps_algorithm_list(void);
 
-/* Set by the SIGINT handler; the only global mutable state, because a signal
- * handler can reach nothing else. */
+/* Set by the handler of SIGINT, SIGTERM and SIGHUP to the number of the
+ * first signal (0: none yet); ps_signal_count counts the deliveries (a
+ * second one makes waits that would give a stuck call its grace end at
+ * once). The only global mutable state, because a signal handler can reach
+ * nothing else. */
 extern volatile sig_atomic_t ps_interrupted;
+extern volatile sig_atomic_t ps_signal_count;
 void ps_install_interrupt_handler(void);
+const char *ps_signal_name(int sig); /* "SIGTERM", ... */
 
 double ps_now(void); /* monotonic seconds */
 
