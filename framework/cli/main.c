@@ -108,6 +108,8 @@ static const char usage_text_beam[] =
     "  --beam-endgame N   beam: then the best line's end game, solved exactly\n"
     "                     by dfs from ever earlier positions while a search\n"
     "                     takes at most N nodes (default 0 = off)\n"
+    "  --dfs-beam W       dfs: first beam width of its incumbent rounds\n"
+    "                     (default 16; 0 = start from the greedy line only)\n"
     "\n";
 
 /* Choosing the heuristic and reading the counters (docs/cli.md,
@@ -216,6 +218,7 @@ enum {
     OPT_STABILISE,
     OPT_BEAM_ENDGAME,
     OPT_KEEP_BEST,
+    OPT_DFS_BEAM,
 };
 
 static const struct option long_options[] = {
@@ -248,6 +251,7 @@ static const struct option long_options[] = {
     {"beam-eval", required_argument, 0, OPT_BEAM_EVAL},
     {"beam-dfs", required_argument, 0, OPT_BEAM_DFS},
     {"beam-endgame", required_argument, 0, OPT_BEAM_ENDGAME},
+    {"dfs-beam", required_argument, 0, OPT_DFS_BEAM},
     {"show", no_argument, 0, OPT_SHOW},
     {"rows", required_argument, 0, OPT_ROWS},
     {"cols", required_argument, 0, OPT_COLS},
@@ -490,6 +494,7 @@ static int parse_args(int argc, char **argv, struct cli *c)
             case OPT_BEAM_WIDTH: c->opt.beam_width = iv; break;
             case OPT_BEAM_DFS: c->opt.beam_dfs = iv; break;
             case OPT_BEAM_ENDGAME: c->opt.beam_endgame = iv; break;
+            case OPT_DFS_BEAM: c->opt.dfs_beam = iv; break;
             case OPT_ROWS: c->gen.rows = iv; break;
             case OPT_COLS: c->gen.cols = iv; break;
             case OPT_COLORS: c->gen.colors = iv; break;
