@@ -10,7 +10,9 @@
 #        10 s each), versus (dfs against VS=nrpa or beam side by side at
 #        T seconds; see there). Default: all but versus. exact7/exact8 also print the median of
 #        expanded nodes, which the load of a shared machine cannot change. SEEDS=n (20), SIZES="9 10" and CAP=s (the
-#        time limit of exact7/exact8 runs, 60) override. A run stopped by
+#        time limit of exact7/exact8 runs, 60) override; NODES=n caps those
+#        runs by expanded nodes instead (deterministic, for a loaded
+#        machine: a run stopped counts its nodes, a lower bound). A run stopped by
 #        CAP counts as CAP in the median (so the median is a lower bound if
 #        any run was stopped).
 # Boards come from `psolve gen`, so the figures are reproducible. Runs are one
@@ -43,7 +45,8 @@ exact() { # size
     : >"$TMP/nodes"
     for s in $(seq 1 "$SEEDS"); do
         f=$(board "$1" 4 "$s")
-        out=$(/usr/bin/time -f "# cpu: %U %S" "$PSOLVE" --quiet --algo dfs --time "${CAP:-60}" --max-memory 2000 "$f" 2>&1 || true)
+        if [ -n "${NODES:-}" ]; then limit="--max-nodes $NODES"; else limit="--time ${CAP:-60}"; fi
+        out=$(/usr/bin/time -f "# cpu: %U %S" "$PSOLVE" --quiet --algo dfs $limit --max-memory 2000 "$f" 2>&1 || true)
         t=$(echo "$out" | field seconds)
         cpu=$(echo "$out" | field cpu | awk '{print $1 + $2}')
         echo "  ${1}x$1 seed $s: $(echo "$out" | field status) score $(echo "$out" | field score) expanded $(echo "$out" | field expanded) wall ${t} s, cpu $cpu s"
