@@ -98,9 +98,15 @@ static void test_variant_bad_input(void **unused)
     expect_refused(g, "astar:h=", NULL, "key 'h' needs a value");
     expect_refused(g, "astar:frobnicate", NULL, "unknown key 'frobnicate'");
     expect_refused(g, "astar:frobnicate", NULL, "keys: h=NAME");
-    expect_refused(g, "dfs:candidates=x", NULL, "key 'candidates' needs a value");
-    expect_refused(g, "dfs:candidates=-1", NULL, "needs a value");
-    expect_refused(g, "wastar:w=abc", NULL, "key 'w' needs a value");
+    expect_refused(g, "dfs:candidates=x", NULL,
+                   "key 'candidates' expects a whole number 0..1000000000, "
+                   "got 'x'");
+    expect_refused(g, "dfs:candidates=-1", NULL, "got '-1'");
+    expect_refused(g, "wastar:w=abc", NULL, "key 'w' expects a number 0..1e+09");
+    expect_refused(g, "dfs:candidates", NULL, "key 'candidates' needs a value");
+    /* Each algorithm takes its own keys, with the nearest suggested. */
+    expect_refused(g, "dfs:candidate=3", NULL, "(did you mean candidates?)");
+    expect_refused(g, "astar:level=2", NULL, "unknown key 'level' for astar");
     expect_refused(g, "dfs:no-memo=1", NULL, "'no-memo' takes no value");
     expect_refused(g, "astra", NULL, "unknown algorithm 'astra'");
     expect_refused(g, "", NULL, "at least one algorithm");

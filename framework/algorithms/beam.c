@@ -761,10 +761,48 @@ static enum ps_status beam_run(struct ps_search *s)
     return PS_HEURISTIC;
 }
 
+/* beam's options (options.h); the playout's are shared (--beam-eval playout) */
+static const struct ps_option beam_options[] = {
+    {.name = "beam-width",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, beam_width),
+     .min = 1,
+     .max = 1e9,
+     .arg = "W",
+     .def = "100",
+     .doc = "width; under --time the first beam, followed by wider ones that fit the time"},
+    {.name = "beam-eval",
+     .type = PS_OPT_CHOICE,
+     .offset = offsetof(struct ps_options, beam_playout),
+     .choices = "game|playout",
+     .arg = "E",
+     .def = "game",
+     .doc = "judge positions by the game's evaluation or by one playout of the policy"},
+    {.name = "beam-dfs",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, beam_dfs),
+     .min = 0,
+     .max = 1e9,
+     .arg = "N",
+     .def = "20000",
+     .doc = "clearing objectives (clickomania): first an exact dfs of N nodes (at most 5% of --time); a board it clears ends the run, optimal; 0 = off"},
+    {.name = "beam-endgame",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, beam_endgame),
+     .min = 0,
+     .max = 1e9,
+     .arg = "N",
+     .def = "0",
+     .doc = "then the best line's end game, solved exactly by dfs from ever earlier positions while a search takes at most N nodes; 0 = off"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_beam = {
     .name = "beam",
     .summary = "beam search over score + the game's evaluation (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = beam_run,
+    .options = beam_options,
+    .shared_options = ps_playout_options,
 };

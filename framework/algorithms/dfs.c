@@ -834,6 +834,50 @@ static enum ps_status dfs_run(struct ps_search *s)
     return st;
 }
 
+/* dfs's options (options.h); rule scripts' prune keys map onto them */
+static const struct ps_option dfs_options[] = {
+    {.name = "no-bound",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct ps_options, no_bound),
+     .doc = "no upper-bound pruning (score games)",
+     .prune = "upper_bound",
+     .prune_negated = true,
+     .prune_score_only = true},
+    {.name = "no-memo",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct ps_options, no_memo),
+     .doc = "no transposition table",
+     .prune = "memo",
+     .prune_negated = true},
+    {.name = "candidates",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, candidates),
+     .min = 0,
+     .max = 1e9,
+     .arg = "K",
+     .def = "0 = all",
+     .doc = "only the K best-ordered moves per node (heuristic)",
+     .prune = "candidates"},
+    {.name = "max-depth",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, max_depth),
+     .min = 0,
+     .max = 1e9,
+     .arg = "D",
+     .def = "0 = none",
+     .doc = "depth cap (heuristic)",
+     .prune = "max_depth"},
+    {.name = "dfs-beam",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, dfs_beam),
+     .min = 0,
+     .max = 1 << 24,
+     .arg = "W",
+     .def = "16; 0 = the greedy line only",
+     .doc = "score games: first beam width of the incumbent rounds"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_dfs = {
     .name = "dfs",
     .summary = "depth-first branch and bound with a memo (score); "
@@ -843,4 +887,5 @@ const struct ps_algorithm ps_algo_dfs = {
     .uses_heuristic = true,
     .uses_bound = true,
     .run = dfs_run,
+    .options = dfs_options,
 };

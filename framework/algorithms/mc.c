@@ -143,10 +143,32 @@ static enum ps_status mc_run(struct ps_search *s)
     return ps_mc_run(s, mc_worker_run, what, mc_worker_bytes(s));
 }
 
+/* mc's options (options.h); the playout's are shared */
+static const struct ps_option mc_options[] = {
+    {.name = "rollouts",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, rollouts),
+     .min = 1,
+     .max = 1e9,
+     .arg = "R",
+     .def = "200",
+     .doc = "rollouts per move"},
+    {.name = "select",
+     .type = PS_OPT_CHOICE,
+     .offset = offsetof(struct ps_options, select_max),
+     .choices = "mean|max",
+     .arg = "mean|max",
+     .def = "mean",
+     .doc = "how moves are compared: the mean or the best rollout"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_mc = {
     .name = "mc",
     .summary = "flat Monte Carlo: R rollouts per move, best mean (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = mc_run,
+    .options = mc_options,
+    .shared_options = ps_playout_options,
 };

@@ -260,10 +260,25 @@ static enum ps_status nmcs_run(struct ps_search *s)
     return ps_mc_run(s, nmcs_worker_run, what, nmcs_bytes(s, s->opt.level));
 }
 
+/* nmcs's options (options.h); the playout's are shared */
+static const struct ps_option nmcs_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = NMCS_MAX_LEVEL,
+     .arg = "L",
+     .def = "2",
+     .doc = "nesting level"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_nmcs = {
     .name = "nmcs",
     .summary = "Nested Monte Carlo Search, best line memorised (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = nmcs_run,
+    .options = nmcs_options,
+    .shared_options = ps_playout_options,
 };

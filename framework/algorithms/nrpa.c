@@ -160,6 +160,7 @@ static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int l
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
     size_t bytes = (size_t)c->space * sizeof *pol;
+    double alpha = w->s.opt.alpha > 0 ? w->s.opt.alpha : NRPA_ALPHA;
     memcpy(c->next_pol, pol, bytes);
     memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
@@ -170,9 +171,9 @@ static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int l
         nrpa_codes(c, c->a, n);
         double z = nrpa_weights(c, pol, n);
         for (int i = 0; i < n; i++) {
-            double d = -NRPA_ALPHA * c->prob[i] / z;
+            double d = -alpha * c->prob[i] / z;
             if (c->moves[i] == seq[k])
-                d += NRPA_ALPHA;
+                d += alpha;
             c->next_pol[c->codes[i]] += d;
         }
         g->apply(inst, c->a, seq[k], c->b);
@@ -453,10 +454,57 @@ static enum ps_status nrpa_run(struct ps_search *s)
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
 }
 
+/* nrpa's options (options.h); the playout's are shared */
+static const struct ps_option nrpa_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = NRPA_MAX_LEVEL,
+     .arg = "L",
+     .def = "3",
+     .doc = "nesting level"},
+    {.name = "iterations",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, iterations),
+     .min = 1,
+     .max = 1e9,
+     .arg = "N",
+     .def = "30",
+     .doc = "iterations per level"},
+    {.name = "stabilise",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, stabilise),
+     .min = 1,
+     .max = 1e9,
+     .arg = "S",
+     .def = "1",
+     .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
+    {.name = "keep-best",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, keep_best),
+     .min = 0,
+     .max = 1e9,
+     .arg = "K",
+     .def = "0",
+     .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
+    {.name = "alpha",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct ps_options, alpha),
+     .min = 0.001,
+     .max = 1000,
+     .arg = "A",
+     .def = "1",
+     .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_nrpa = {
     .name = "nrpa",
     .summary = "Nested Rollout Policy Adaptation (Rosin 2011) (heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = nrpa_run,
+    .options = nrpa_options,
+    .shared_options = ps_playout_options,
 };

@@ -203,3 +203,22 @@ const char *ps_playout_policy_name(const struct ps_playout *p)
         return p->policy->name;
     return p->topk > 0 ? "topk" : "uniform";
 }
+
+/* The playout options mc, nmcs, nrpa and beam share (options.h). */
+const struct ps_option ps_playout_options[] = {
+    {.name = "policy",
+     .type = PS_OPT_STRING,
+     .offset = offsetof(struct ps_options, policy),
+     .arg = "NAME",
+     .def = "the game's",
+     .doc = "playout policy (psolve list shows the games' policies)"},
+    {.name = "topk",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, topk),
+     .min = 0,
+     .max = 1e9,
+     .arg = "K",
+     .def = "0 = all",
+     .doc = "playouts choose among the K moves of largest gain"},
+    {0},
+};

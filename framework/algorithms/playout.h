@@ -10,6 +10,9 @@
 #include "game.h"
 #include "search.h"
 
+/* policy and topk: the options of every algorithm that plays out. */
+extern const struct ps_option ps_playout_options[];
+
 /* Scratch space for playouts on one instance; one per thread. */
 struct ps_playout {
     const struct ps_game *game;

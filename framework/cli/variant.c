@@ -7,30 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char ps_variant_keys[] =
-    "h=NAME (heuristic or bound), w=W (weight), no-memo, no-bound, "
-    "candidates=K, max-depth=D, level=L, iterations=N, rollouts=R, "
-    "beam-width=W, topk=K";
+#include "suggest.h"
 
-/* A whole number in [0, 1e9] for an integer key. */
-static bool key_int(const char *text, int *out)
+/* The keys of algorithm a, for messages: "h=NAME, level=L, ...". */
+static void list_keys(const struct ps_algorithm *a, char *buf, size_t len)
 {
-    char *end;
-    long v = text && *text ? strtol(text, &end, 10) : -1;
-    if (!text || !*text || *end || v < 0 || v > 1000000000)
-        return false;
-    *out = (int)v;
-    return true;
+    int n = snprintf(buf, len, "h=NAME");
+    const struct ps_option *tables[] = {a->options, a->shared_options};
+    for (int t = 0; t < 2; t++)
+        for (const struct ps_option *o = tables[t]; o && o->name; o++)
+            if (n >= 0 && (size_t)n < len)
+                n += snprintf(buf + n, len - (size_t)n, ", %s%s%s", o->name,
+                              o->arg ? "=" : "", o->arg ? o->arg : "");
 }
 
-static bool bad_value(const char *item, const char *key, struct ps_error *err)
+/* The nearest key of algorithm a to `key`, or NULL. */
+static const char *near_key(const struct ps_algorithm *a, const char *key)
 {
-    return ps_error_set(err, NULL, 0, 0,
-                        "--algo item '%s': key '%s' needs a value (%s)", item,
-                        key, ps_variant_keys);
+    const char *names[64] = {"h", "heuristic", "bound"};
+    size_t n = 3;
+    const struct ps_option *tables[] = {a->options, a->shared_options};
+    for (int t = 0; t < 2; t++)
+        for (const struct ps_option *o = tables[t]; o && o->name && n < 64; o++)
+            names[n++] = o->name;
+    return ps_suggest(key, names, n);
 }
 
-/* Apply one KEY[=VALUE] of `item` to v->opt. */
+/* Apply one KEY[=VALUE] of `item` to v->opt: h= (the heuristic), or an
+ * option of the item's algorithm's tables (options.h). */
 static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                       const char *item, char *key, struct ps_error *err)
 {
@@ -40,54 +44,31 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
     struct ps_options *o = &v->opt;
     if (!strcmp(key, "h") || !strcmp(key, "heuristic") || !strcmp(key, "bound")) {
         if (!value || !*value)
-            return bad_value(item, key, err);
+            return ps_error_set(err, NULL, 0, 0,
+                                "--algo item '%s': key '%s' needs a value",
+                                item, key);
         if (!ps_heuristic_check(g, value, err))
             return false;
         o->heuristic = ps_heuristic_find(g, value)->name;
         return true;
     }
-    if (!strcmp(key, "no-memo") || !strcmp(key, "no-bound")) {
-        if (value)
-            return ps_error_set(err, NULL, 0, 0,
-                                "--algo item '%s': '%s' takes no value", item,
-                                key);
-        if (key[3] == 'm')
-            o->no_memo = true;
-        else
-            o->no_bound = true;
-        return true;
+    const struct ps_option *opt = ps_algorithm_option(v->algo, key);
+    if (!opt) {
+        char keys[400];
+        list_keys(v->algo, keys, sizeof keys);
+        const char *near = near_key(v->algo, key);
+        return ps_error_set(err, NULL, 0, 0,
+                            "--algo item '%s': unknown key '%s' for %s%s%s%s "
+                            "(keys: %s)",
+                            item, key, v->algo->name,
+                            near ? " (did you mean " : "", near ? near : "",
+                            near ? "?)" : "", keys);
     }
-    if (!strcmp(key, "w") || !strcmp(key, "weight")) {
-        char *end;
-        double w = value && *value ? strtod(value, &end) : -1;
-        if (!value || !*value || *end || !(w >= 0 && w <= 1e9))
-            return bad_value(item, key, err);
-        o->weight = w;
-        return true;
-    }
-    static const struct {
-        const char *key;
-        size_t offset;
-    } ints[] = {
-        {"candidates", offsetof(struct ps_options, candidates)},
-        {"max-depth", offsetof(struct ps_options, max_depth)},
-        {"level", offsetof(struct ps_options, level)},
-        {"iterations", offsetof(struct ps_options, iterations)},
-        {"rollouts", offsetof(struct ps_options, rollouts)},
-        {"beam-width", offsetof(struct ps_options, beam_width)},
-        {"topk", offsetof(struct ps_options, topk)},
-    };
-    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
-        if (!strcmp(key, ints[i].key)) {
-            int x;
-            if (!key_int(value, &x))
-                return bad_value(item, key, err);
-            memcpy((char *)o + ints[i].offset, &x, sizeof x);
-            return true;
-        }
-    return ps_error_set(err, NULL, 0, 0,
-                        "--algo item '%s': unknown key '%s' (keys: %s)", item,
-                        key, ps_variant_keys);
+    char msg[300];
+    if (!ps_option_set(opt, o, value, msg, sizeof msg))
+        return ps_error_set(err, NULL, 0, 0, "--algo item '%s': key '%s' %s",
+                            item, key, msg);
+    return true;
 }
 
 /* One item NAME[:KEY[=VALUE]]... into *v; *has_h says whether it set h. */

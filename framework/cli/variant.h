@@ -34,7 +34,4 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
                        struct ps_variant *out, int max, int *n,
                        struct ps_error *err);
 
-/* The keys an item may carry, for --help and error messages. */
-extern const char ps_variant_keys[];
-
 #endif

@@ -26,6 +26,13 @@ double ps_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
+                                            const char *name)
+{
+    const struct ps_option *o = ps_option_find(a->options, name);
+    return o ? o : ps_option_find(a->shared_options, name);
+}
+
 void ps_options_default(struct ps_options *o)
 {
     memset(o, 0, sizeof *o);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "game.h"
+#include "options.h"
 #include "trace.h"
 
 enum ps_status {
@@ -77,6 +78,7 @@ struct ps_options {
     int stabilise;    /* nrpa: playouts per level-1 iteration (0 = its default) */
     int keep_best;    /* nrpa restarts: adapt steps towards the best line so
                        * far (0 = a fresh start; -1 = nrpa's default) */
+    double alpha;     /* nrpa: adaptation step (0 = its default, 1) */
     const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
     int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
@@ -235,7 +237,17 @@ struct ps_algorithm {
      * --heuristic a,b makes one run per entry. */
     bool uses_heuristic, uses_bound;
     enum ps_status (*run)(struct ps_search *s);
+    /* The options it reads, over struct ps_options (options.h; NULL = none):
+     * its own table, and a table it shares with others (the playout's
+     * policy and topk). The CLI's --NAME, --algo NAME:KEY=V, rule scripts'
+     * prune keys, --help and psolve help/list read them. */
+    const struct ps_option *options;
+    const struct ps_option *shared_options;
 };
+
+/* The option `name` (or alias) of algorithm a, or NULL. */
+const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
+                                            const char *name);
 
 /* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);

@@ -213,10 +213,24 @@ static enum ps_status dnmcs_run(struct ps_search *s)
     return PS_HEURISTIC;
 }
 
+/* dnmcs's options (options.h) */
+static const struct ps_option dnmcs_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = 6,
+     .arg = "L",
+     .def = "2",
+     .doc = "nesting level"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_dnmcs = {
     .name = "dnmcs",
     .summary = "distributed NMCS over MPI ranks (psolve-mpi; heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = dnmcs_run,
+    .options = dnmcs_options,
 };

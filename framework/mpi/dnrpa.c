@@ -210,10 +210,40 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     return PS_HEURISTIC;
 }
 
+/* dnrpa's options (options.h) */
+static const struct ps_option dnrpa_options[] = {
+    {.name = "level",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, level),
+     .min = 1,
+     .max = 6,
+     .arg = "L",
+     .def = "3",
+     .doc = "nesting level"},
+    {.name = "iterations",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, iterations),
+     .min = 1,
+     .max = 1e9,
+     .arg = "N",
+     .def = "30",
+     .doc = "iterations per level"},
+    {.name = "tasks",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, tasks),
+     .min = 1,
+     .max = 1e9,
+     .arg = "T",
+     .def = "8",
+     .doc = "level L-1 searches per top-level step; the same --seed, --level, --iterations and --tasks give the same answer on any ranks"},
+    {0},
+};
+
 const struct ps_algorithm ps_algo_dnrpa = {
     .name = "dnrpa",
     .summary = "distributed NRPA over MPI ranks (psolve-mpi; heuristic)",
     .for_score = true,
     .for_cost = false,
     .run = dnrpa_run,
+    .options = dnrpa_options,
 };

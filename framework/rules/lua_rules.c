@@ -254,38 +254,35 @@ bool ps_lua_rules_game(struct ps_lua_rules *s, const char **game,
 
 /* ---- reading the table as data ---- */
 
-/* The keys of prune = {...} that map onto struct ps_options. */
-enum prune_kind { PRUNE_ON_FLAG, PRUNE_INT };
+/* The keys of prune = {...} that map onto struct ps_options: the options
+ * of the algorithms' tables that name a prune key (options.h; dfs's
+ * candidates, max_depth, memo and upper_bound), each key once. Documented
+ * in docs/rules.md (a test checks every key is there). */
+#define MAX_PRUNE_KEYS 32
 
-struct prune_key {
-    const char *key;
-    const char *option; /* the command-line option that overrides it */
-    enum prune_kind kind;
-    size_t offset;      /* into struct ps_options: a bool "no_..." or an int */
-    bool score_only;    /* only for score games (PS_MAXIMISE) */
-};
-
-/* Documented in docs/rules.md (a test checks every key is there). */
-static const struct prune_key prune_keys[] = {
-    /* cut by the game's upper bound (dfs; score games only) */
-    {"upper_bound", "no-bound", PRUNE_ON_FLAG,
-     offsetof(struct ps_options, no_bound), true},
-    /* transposition table (dfs) */
-    {"memo", "no-memo", PRUNE_ON_FLAG, offsetof(struct ps_options, no_memo),
-     false},
-    /* only the K best-ordered moves per node (dfs; heuristic), 0 = all */
-    {"candidates", "candidates", PRUNE_INT,
-     offsetof(struct ps_options, candidates), false},
-    /* depth cap (dfs), 0 = none */
-    {"max_depth", "max-depth", PRUNE_INT, offsetof(struct ps_options, max_depth),
-     false},
-};
-#define NPRUNE_KEYS (sizeof prune_keys / sizeof prune_keys[0])
-#define PRUNE_INT_MAX 1000000000
+static int prune_options(const struct ps_option **out)
+{
+    int n = 0;
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+        const struct ps_option *tables[] = {(*a)->options,
+                                            (*a)->shared_options};
+        for (int t = 0; t < 2; t++)
+            for (const struct ps_option *o = tables[t]; o && o->name; o++) {
+                bool seen = !o->prune || n == MAX_PRUNE_KEYS;
+                for (int i = 0; i < n && !seen; i++)
+                    seen = strcmp(out[i]->prune, o->prune) == 0;
+                if (!seen)
+                    out[n++] = o;
+            }
+    }
+    return n;
+}
 
 const char *ps_lua_prune_key(int i)
 {
-    return i >= 0 && (size_t)i < NPRUNE_KEYS ? prune_keys[i].key : NULL;
+    const struct ps_option *keys[MAX_PRUNE_KEYS];
+    int n = prune_options(keys);
+    return i >= 0 && i < n ? keys[i]->prune : NULL;
 }
 
 /* What filling needs, passed through lua_pcall as a light userdata. */
@@ -573,50 +570,53 @@ static bool read_prune(struct fill_ctx *c, int idx)
     lua_State *L = c->s->L;
     if (!lua_istable(L, idx))
         return expect_error(c, "prune", idx, "a table { key = value, ... }");
+    const struct ps_option *keys[MAX_PRUNE_KEYS];
+    int nkeys = prune_options(keys);
     const char *known[MAX_KEYS];
     size_t n = 0;
     bool maximise = c->g->flags & PS_MAXIMISE;
-    for (size_t i = 0; i < NPRUNE_KEYS; i++)
-        if (maximise || !prune_keys[i].score_only)
-            known[n++] = prune_keys[i].key;
+    for (int i = 0; i < nkeys && n < MAX_KEYS; i++)
+        if (maximise || !keys[i]->prune_score_only)
+            known[n++] = keys[i]->prune;
     for (const struct ps_param *p = c->g->params; p && p->key && n < MAX_KEYS; p++)
         if (is_prune_param(p))
             known[n++] = p->key + strlen(PRUNE_PREFIX);
-    for (size_t i = 0; i < NPRUNE_KEYS && !maximise; i++) {
-        lua_pushstring(L, prune_keys[i].key);
-        if (prune_keys[i].score_only && lua_rawget(L, idx) != LUA_TNIL) {
+    for (int i = 0; i < nkeys && !maximise; i++) {
+        lua_pushstring(L, keys[i]->prune);
+        if (keys[i]->prune_score_only && lua_rawget(L, idx) != LUA_TNIL) {
             c->ok = false;
             return ps_error_set(c->err, c->s->path,
-                                line_of_key(c->s, prune_keys[i].key), 0,
+                                line_of_key(c->s, keys[i]->prune), 0,
                                 "prune key '%s' is not supported by game %s "
                                 "(only score games have it)",
-                                prune_keys[i].key, c->g->name);
+                                keys[i]->prune, c->g->name);
         }
         lua_settop(L, idx);
     }
     if (!check_keys(c, idx, "prune ", known, n))
         return false;
-    for (size_t i = 0; i < NPRUNE_KEYS; i++) {
-        const struct prune_key *k = &prune_keys[i];
-        lua_pushstring(L, k->key);
+    for (int i = 0; i < nkeys; i++) {
+        const struct ps_option *k = keys[i];
+        lua_pushstring(L, k->prune);
         if (lua_rawget(L, idx) == LUA_TNIL) {
             lua_pop(L, 1);
             continue;
         }
         char *field = (char *)c->opt + k->offset;
-        if (k->kind == PRUNE_ON_FLAG) {
+        if (k->type == PS_OPT_FLAG) {
             if (!lua_isboolean(L, -1))
-                return expect_error(c, k->key, -1, "true or false");
-            if (!option_given(c, k->option))
-                *(bool *)field = !lua_toboolean(L, -1);
+                return expect_error(c, k->prune, -1, "true or false");
+            if (!option_given(c, k->name))
+                *(bool *)field = k->prune_negated != lua_toboolean(L, -1);
         } else {
             int64_t v;
             char expected[64];
-            snprintf(expected, sizeof expected, "an integer in 0..%d",
-                     PRUNE_INT_MAX);
-            if (!lua_whole_number(L, -1, &v) || v < 0 || v > PRUNE_INT_MAX)
-                return expect_error(c, k->key, -1, expected);
-            if (!option_given(c, k->option))
+            snprintf(expected, sizeof expected, "an integer in %.0f..%.0f",
+                     k->min, k->max);
+            if (!lua_whole_number(L, -1, &v) || v < (int64_t)k->min ||
+                v > (int64_t)k->max)
+                return expect_error(c, k->prune, -1, expected);
+            if (!option_given(c, k->name))
                 *(int *)field = (int)v;
         }
         lua_pop(L, 1);

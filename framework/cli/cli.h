@@ -1,0 +1,99 @@
+/*
+ * cli.h - what the command files of psolve share: the parsed command line
+ * (struct cli), the argument parser (args.c), the helpers every command
+ * uses (common.c) and one entry point per command (cmd_*.c).
+ */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+#include <stdbool.h>
+
+#include "frontend.h"
+#include "game.h"
+#include "html.h"
+#include "search.h"
+#include "variant.h"
+
+#define PS_CLI_MAX_GIVEN 128
+
+struct cli {
+    const char *command;
+    const char *game_name;
+    const char *rules_spec;
+    const char *algos;
+    const char *heuristics; /* --heuristic LIST, NULL = the game's default */
+    const char *help_topic; /* psolve help TOPIC */
+    bool json, csv, quiet, show;
+    bool seed_set;
+    bool trace_jsonl;       /* --trace-format jsonl */
+    struct ps_limits limits;
+    struct ps_options opt;
+    struct ps_gen_options gen;
+    double bench_seconds;
+    int jobs;
+    const char *trace_json; /* --trace-json FILE */
+    const char *html;       /* --html FILE */
+    const char *const *files; /* the file arguments (in argv) */
+    int nfiles;
+    const char *plugins[PS_MAX_ADDED_GAMES]; /* --plugin FILE, in order */
+    char game_hint[400]; /* why this game, when no --game said it */
+    int nplugins;
+    /* Long options given, NULL-terminated: they win over a rule script's
+     * search defaults. */
+    const char *given[PS_CLI_MAX_GIVEN];
+    int ngiven;
+    const struct ps_frontend *fe; /* psolve-mpi's hooks (frontend.h) */
+};
+
+/* args.c: parse argv into c (fe: the front end, for its algorithms'
+ * options); -1 to go on, or an exit status (--help, --version, a usage
+ * error already printed). */
+int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
+                 struct cli *c);
+/* The command line's own options (not an algorithm's), for help and tests. */
+extern const struct ps_option ps_cli_options[];
+/* The gen/bench size options (a game reads those it knows). */
+extern const struct ps_option ps_cli_gen_options[];
+/* Calls fn for every algorithm (the registry's, then fe's). */
+void ps_cli_each_algorithm(const struct ps_frontend *fe,
+                           void (*fn)(const struct ps_algorithm *a, void *ctx),
+                           void *ctx);
+const struct ps_algorithm *ps_cli_find_algorithm(const struct ps_frontend *fe,
+                                                 const char *name);
+
+/* common.c */
+bool cli_option_given(const struct cli *c, const char *name);
+int cli_usage_error(const char *fmt, const char *arg);
+int cli_print_error(const struct ps_error *err);
+int cli_exit_status_of(enum ps_status st);
+
+/* A loaded puzzle: the rules it was read under and the instance. */
+struct puzzle {
+    const struct ps_game *game;
+    void *rules;
+    void *inst;
+};
+bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
+void cli_puzzle_close(struct puzzle *pz);
+bool cli_report_search_fault(const struct ps_search *s);
+bool cli_report_game_fault(const struct ps_game *g, const void *inst);
+int cli_parse_algos(const struct cli *c, const struct ps_game *g,
+                    const struct ps_options *base, struct ps_variant *variants,
+                    int *nalgos);
+void cli_rules_stamp(const struct cli *c, const struct ps_game *g,
+                     const void *rules, char *buf, size_t len);
+bool cli_write_html(const struct cli *c, const struct ps_html_report *rep);
+
+/* One function per command, in cmd_NAME.c. */
+int cmd_solve(struct cli *c, const struct ps_game *g);
+int cmd_lab(struct cli *c, const struct ps_game *g);
+int cmd_verify(struct cli *c, const struct ps_game *g);
+int cmd_show(struct cli *c, const struct ps_game *g);
+int cmd_gen(struct cli *c, const struct ps_game *g);
+int cmd_bench(struct cli *c, const struct ps_game *g);
+int cmd_list(const struct cli *c);
+/* psolve --help (topic NULL) or psolve help TOPIC (an algorithm or a
+ * command): cmd_help.c. */
+int cmd_help(const struct cli *c, const char *topic);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * cmd_bench.c - psolve bench: random playouts per second per size (bench.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "rules.h"
+
+int cmd_bench(struct cli *c, const struct ps_game *g)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+                                       &err);
+    if (!rules)
+        return cli_print_error(&err);
+    bool one_size = c->gen.rows || c->gen.cols || c->gen.colors ||
+                    c->gen.tubes || c->gen.capacity;
+    bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
+                                one_size ? &c->gen : NULL, &err);
+    free(rules);
+    return ok ? PS_EXIT_OK : cli_print_error(&err);
+}

@@ -1,0 +1,23 @@
+/*
+ * cmd_gen.c - psolve gen: print a random puzzle of the game's generator.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_gen(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles)
+        return cli_usage_error("gen takes no file ('%s')", c->files[0]);
+    if (!g->generate)
+        return cli_usage_error("game %s cannot generate puzzles", g->name);
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!c->seed_set)
+        c->gen.seed = 1;
+    if (!g->generate(&c->gen, stdout, &err)) {
+        fprintf(stderr, "psolve: gen: %s\n", err.msg);
+        return PS_EXIT_USAGE;
+    }
+    return PS_EXIT_OK;
+}

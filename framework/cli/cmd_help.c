@@ -1,0 +1,148 @@
+/*
+ * cmd_help.c - psolve --help and psolve help TOPIC. The options' lines are
+ * generated from the tables (the command line's in args.c, every
+ * algorithm's in its own file: options.h); the prose around them is here.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "playout.h"
+
+static const char usage_text[] =
+    "usage: psolve [solve] [options] FILE        solve a puzzle\n"
+    "       psolve [lab] [options] FILE|DIR...    a lab: every puzzle x --algo\n"
+    "       psolve verify [options] FILE SOLUTION replay a solution and check it\n"
+    "       psolve gen [options]                  print a random puzzle\n"
+    "       psolve show [options] FILE            draw a puzzle\n"
+    "       psolve bench [options]                random playouts per second\n"
+    "       psolve list                           games, algorithms, rules\n"
+    "       psolve help [ALGORITHM]               this text, or one algorithm's\n"
+    "                                             options\n"
+    "\n"
+    "Options (a number is a plain decimal; out of range is an error):\n";
+
+/* Choosing the heuristic and reading the counters (docs/cli.md,
+ * docs/counters.md). */
+static const char usage_text_counters[] =
+    "\n"
+    "Counters: the table shows h0 = h of the start, ebf = effective branching\n"
+    "factor (N generated = b + b^2 + ... + b^d), iterations, memory, time and\n"
+    "why a run stopped; --csv and --json give the raw numbers.\n"
+    "docs/counters.md says what every counter means for every algorithm.\n"
+    "\n"
+    "Labs (several FILEs, or a DIR of *.txt puzzles; 'lab' with one FILE):\n"
+    "  a row per puzzle x algorithm (text, --csv, --json), then summary rows\n"
+    "  per algorithm: solved, sums, medians, geometric means, agreement of the\n"
+    "  exact ones. Each run gets --threads 1 unless --threads is given.\n"
+    "\n"
+    "Algorithms (psolve list; docs/algorithms.md teaches them):\n"
+    "  exact, say 'optimal':  bfs astar idastar (cost games), dfs (both)\n"
+    "  heuristic:             greedy wastar beam mc nmcs nrpa,\n"
+    "                         dfs with --candidates or --max-depth\n"
+    "  any score-game answer worth the start's upper bound (a cleared\n"
+    "  board under clear rules) is proven: the run ends, 'optimal'\n"
+    "\n"
+    "A solution is one move per line; '#' starts a comment. Solve prints\n"
+    "exactly this format, so its output can be given to verify. Moves:\n";
+
+/* After the games' move formats. */
+static const char usage_text_end[] =
+    "\n"
+    "Exit status: 0 solved or verified; 1 bad input or illegal move; 2 bad\n"
+    "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
+    "best solution so far is printed).\n"
+    "\n"
+    "Examples:\n"
+    "  psolve games/samegame/examples/samegame-10x10.txt     (greedy)\n"
+    "  psolve --algo dfs --time 10 board.txt                 (proves small boards)\n"
+    "  psolve --algo nrpa --time 10 games/samegame/standard/01.txt\n"
+    "  psolve --rules popstar --algo beam --time 1 board.txt\n"
+    "  psolve --game watersort --algo bfs,astar,idastar,dfs level.txt\n"
+    "  psolve --game watersort --algo astar,idastar --jobs 2 games/watersort/levels\n"
+    "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
+    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n"
+    "  psolve --game npuzzle --algo astar --heuristic zero,misplaced,manhattan \\\n"
+    "         games/npuzzle/examples/8-hardest.txt         (the classic table)\n"
+    "  psolve --game games/lua/hanoi.lua --algo bfs,astar,idastar games/lua/hanoi-4.txt\n"
+    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n";
+
+/* psolve-mpi's part of --help (docs/distributed.md). */
+static const char usage_text_mpi[] =
+    "\n"
+    "On a cluster (psolve-mpi, built beside psolve when CMake finds Open MPI;\n"
+    "docs/distributed.md): mpirun -np N psolve-mpi [options] FILE|DIR...\n"
+    "takes these options and prints the same results, once, from rank 0:\n"
+    "  several FILEs or a DIR  a job farm: puzzles handed out to the ranks,\n"
+    "                     largest first; the rows are psolve's rows\n"
+    "  --algo hdastar     hash-distributed A* (cost games, exact)\n"
+    "  --algo dnrpa       distributed nrpa (score games): --level, --iterations,\n"
+    "                     --tasks T: level L-1 searches per top-level step\n"
+    "                     (default 8); the same --seed, --level, --iterations\n"
+    "                     and --tasks give the same answer on any ranks\n"
+    "  --algo dnmcs       distributed nmcs (score games): a task per move\n"
+    "  --threads N        compute threads per rank (default 1); --jobs N:\n"
+    "                     puzzles per rank at once in a farm\n";
+
+static void print_table(const struct ps_option *table, const char *who)
+{
+    for (const struct ps_option *o = table; o && o->name; o++)
+        ps_option_help(stdout, o, who);
+}
+
+/* One algorithm's part: its own options (the playout's shared ones are
+ * printed once, after all algorithms). */
+static void help_algorithm_options(const struct ps_algorithm *a, void *ctx)
+{
+    (void)ctx;
+    char who[32];
+    snprintf(who, sizeof who, "%s: ", a->name);
+    print_table(a->options, who);
+}
+
+static int help_one_algorithm(const struct ps_algorithm *a)
+{
+    printf("%s: %s%s%s\n", a->name, a->summary,
+           a->for_score ? " [score games]" : "",
+           a->for_cost ? " [cost games]" : "");
+    if (!a->options && !a->shared_options)
+        printf("No options of its own (the common ones: psolve --help).\n");
+    else
+        printf("Options (--NAME V, or --algo %s:NAME=V for one run):\n",
+               a->name);
+    print_table(a->options, NULL);
+    print_table(a->shared_options, NULL);
+    if (a->uses_heuristic || a->uses_bound)
+        printf("  h=NAME             in --algo: the heuristic or bound of this "
+               "run (--heuristic)\n");
+    return PS_EXIT_OK;
+}
+
+int cmd_help(const struct cli *c, const char *topic)
+{
+    static const struct ps_frontend plain = {0};
+    const struct ps_frontend *fe = c && c->fe ? c->fe : &plain;
+    if (topic) {
+        const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
+        if (a)
+            return help_one_algorithm(a);
+        return cli_usage_error("help: '%s' is no algorithm (psolve list shows "
+                               "them)",
+                               topic);
+    }
+    fputs(usage_text, stdout);
+    print_table(ps_cli_options, NULL);
+    printf("\ngen's sizes (bench: one size instead of the game's list):\n");
+    print_table(ps_cli_gen_options, NULL);
+    printf("\nAlgorithm options (each also --algo ALGO:NAME=V for one run; "
+           "psolve help ALGO):\n");
+    ps_cli_each_algorithm(fe, help_algorithm_options, NULL);
+    print_table(ps_playout_options, "mc, nmcs, nrpa, beam: ");
+    fputs(usage_text_counters, stdout);
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++)
+        if ((*g)->move_help)
+            printf("  %-10s %s\n", (*g)->name, (*g)->move_help);
+    fputs(usage_text_end, stdout);
+    fputs(usage_text_mpi, stdout);
+    return PS_EXIT_OK;
+}

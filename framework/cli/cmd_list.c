@@ -1,0 +1,63 @@
+/*
+ * cmd_list.c - psolve list: the games with their presets, the rule
+ * scripts, the heuristics and bounds, the algorithms with their options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "rules.h"
+
+/* One algorithm: its summary, then its options (options.h). */
+static void list_algorithm(const struct ps_algorithm *a)
+{
+    printf("  %-12s %s%s%s\n", a->name, a->summary,
+           a->for_score ? " [score games]" : "",
+           a->for_cost ? " [cost games]" : "");
+    const struct ps_option *tables[] = {a->options, a->shared_options};
+    int col = 0;
+    for (int t = 0; t < 2; t++)
+        for (const struct ps_option *o = tables[t]; o && o->name; o++) {
+            char word[64];
+            int w = snprintf(word, sizeof word, "--%s%s%s", o->name,
+                             o->arg ? " " : "", o->arg ? o->arg : "");
+            if (col == 0)
+                col = printf("%15s", "");
+            else if (col + w + 1 > 78)
+                col = printf("\n%15s", "") - 1;
+            col += printf(" %s", word);
+        }
+    if (col)
+        printf("\n");
+}
+
+int cmd_list(const struct cli *c)
+{
+    printf("games:\n");
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        printf("  %-12s %s\n", (*g)->name, (*g)->summary);
+        for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
+            printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
+    }
+    ps_rules_list_scripts(stdout);
+    printf("heuristics (cost games) and bounds (score games), --heuristic "
+           "NAME:\n");
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        const struct ps_heuristic *h = (*g)->heuristics;
+        if (!h || !h->name)
+            continue;
+        bool maximise = (*g)->flags & PS_MAXIMISE;
+        const char *def = ps_heuristic_default_name(*g, maximise);
+        printf("  %s:\n", (*g)->name);
+        for (; h->name; h++)
+            printf("    %-17s %-14s %s%s\n", h->name,
+                   h->admissible ? "[admissible]" : "[inadmissible]", h->doc,
+                   strcmp(def, h->name) == 0 ? " [default]" : "");
+    }
+    printf("algorithms:\n");
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
+        list_algorithm(*a);
+    for (const struct ps_algorithm *const *a = c->fe->algorithms; a && *a; a++)
+        list_algorithm(*a);
+    return PS_EXIT_OK;
+}

@@ -1,0 +1,122 @@
+/*
+ * cmd_solve.c - psolve [solve]: one puzzle, one run per --algo item, the
+ * result (text or --json) or a side-by-side table (text, --csv, --json).
+ * Several files or a directory make a lab (cmd_lab.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "report.h"
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int cmd_solve(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles > 1 || (c->nfiles == 1 && is_directory(c->files[0])))
+        return cmd_lab(c, g);
+    if (c->nfiles != 1)
+        return cli_usage_error("%s", "solve needs a puzzle FILE");
+    struct puzzle pz;
+    if (!cli_puzzle_open(c, g, &pz))
+        return PS_EXIT_ERROR;
+    struct ps_variant variants[PS_LAB_MAX_ALGOS];
+    const struct ps_algorithm *algos[PS_LAB_MAX_ALGOS];
+    int nalgos;
+    int rc = cli_parse_algos(c, g, &c->opt, variants, &nalgos);
+    if (rc >= 0) {
+        cli_puzzle_close(&pz);
+        return rc;
+    }
+    for (int i = 0; i < nalgos; i++)
+        algos[i] = variants[i].algo;
+    void *inst = pz.inst;
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    for (int i = 0; i < nalgos; i++)
+        if (maximise ? !algos[i]->for_score : !algos[i]->for_cost) {
+            fprintf(stderr, "psolve: algorithm %s does not run on %s games (%s)\n",
+                    algos[i]->name, maximise ? "score" : "cost", g->name);
+            cli_puzzle_close(&pz);
+            return PS_EXIT_USAGE;
+        }
+
+    FILE *trace_file = NULL;
+    if (c->trace_json && !(trace_file = fopen(c->trace_json, "w"))) {
+        fprintf(stderr, "psolve: %s: cannot write the trace\n", c->trace_json);
+        cli_puzzle_close(&pz);
+        return PS_EXIT_ERROR;
+    }
+    ps_install_interrupt_handler();
+    struct ps_run runs[PS_LAB_MAX_ALGOS];
+    struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
+    int status = PS_EXIT_OK;
+    for (int i = 0; i < nalgos; i++) {
+        struct ps_search s;
+        ps_search_init(&s, g, inst, &c->limits, &variants[i].opt);
+        s.progress = !c->quiet && isatty(STDERR_FILENO);
+        s.trace.out = trace_file ? trace_file : stderr;
+        if (c->html)
+            ps_html_capture_begin(&captures[i], &s);
+        enum ps_status st = c->fe->run_search ? c->fe->run_search(&s, algos[i])
+                                              : ps_search_run(&s, algos[i]);
+        if (cli_report_search_fault(&s))
+            status = PS_EXIT_ERROR;
+        if (c->html)
+            ps_html_capture_end(&captures[i], &s);
+        ps_run_capture(&runs[i], &s, st);
+        runs[i].algo = variants[i].label;
+        cli_rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
+        ps_search_free(&s);
+        if (runs[i].found && !runs[i].verified) {
+            fprintf(stderr, "psolve: internal error: %s returned a solution that "
+                            "does not verify: %s\n",
+                    algos[i]->name, runs[i].verify_error);
+            status = PS_EXIT_ERROR;
+        }
+        int es = cli_exit_status_of(st);
+        if (status == PS_EXIT_OK)
+            status = es;
+        if (ps_interrupted) {
+            /* Ctrl-C ends the whole comparison, not only this run. */
+            nalgos = i + 1;
+            break;
+        }
+    }
+    if (nalgos == 1) {
+        if (c->json)
+            ps_report_json(stdout, g, inst, &runs[0], c->files[0]);
+        else
+            ps_report_text(stdout, g, inst, &runs[0], c->files[0]);
+    } else {
+        if (c->json)
+            ps_report_table_json(stdout, g, inst, runs, nalgos, c->files[0]);
+        else
+            ps_report_table(stdout, g, inst, runs, nalgos, c->csv);
+        if (!ps_runs_agree(runs, nalgos, NULL)) {
+            fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
+            status = PS_EXIT_ERROR;
+        }
+    }
+    if (trace_file)
+        fclose(trace_file);
+    if (c->html) {
+        struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
+                                     .puzzle = c->files[0], .runs = runs,
+                                     .captures = captures, .nruns = nalgos};
+        if (!cli_write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+        for (int i = 0; i < nalgos; i++)
+            ps_html_capture_free(&captures[i]);
+    }
+    for (int i = 0; i < nalgos; i++)
+        ps_run_free(&runs[i]);
+    cli_puzzle_close(&pz);
+    return status;
+}

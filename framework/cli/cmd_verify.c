@@ -1,0 +1,137 @@
+/*
+ * cmd_verify.c - psolve verify FILE SOLUTION: replay a solution, check it
+ * and print its value (text or --json), --show board by board, --html.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "replay.h"
+#include "report.h"
+#include "rules.h"
+#include "textfile.h"
+
+/* Does the solution's "# rules:" stamp name other rules than the ones it
+ * is replayed under? Then say so on stderr: the moves may be legal under
+ * both and score differently (a PopStar line under the default rules). */
+static bool solved_under_other_rules(const struct cli *c,
+                                     const struct ps_game *g,
+                                     const void *rules, bool maximise,
+                                     const char *text, size_t len, char *now,
+                                     size_t now_len,
+                                     char *was, size_t was_len)
+{
+    cli_rules_stamp(c, g, rules, now, now_len);
+    uint64_t hash;
+    int line;
+    char name[64];
+    if (!ps_rules_stamp_find(text, len, name, sizeof name, &hash, &line) ||
+        hash == ps_rules_hash(g, rules))
+        return false;
+    snprintf(was, was_len, "%s hash %016llx", name, (unsigned long long)hash);
+    fprintf(stderr,
+            "psolve: warning: %s:%d: solved under rules '%s' (hash %016llx), "
+            "replayed under rules %s: the %s may differ (give --rules %s)\n",
+            c->files[1], line, name, (unsigned long long)hash, now,
+            maximise ? "score" : "cost", name);
+    return true;
+}
+
+int cmd_verify(struct cli *c, const struct ps_game *g)
+{
+    if (c->nfiles != 2)
+        return cli_usage_error("%s", "verify needs a puzzle FILE and a SOLUTION file");
+    struct puzzle pz;
+    if (!cli_puzzle_open(c, g, &pz))
+        return PS_EXIT_ERROR;
+    void *inst = pz.inst;
+    struct ps_error err;
+    ps_error_clear(&err);
+    char *text = NULL;
+    size_t len;
+    ps_move *moves = NULL;
+    int n = 0;
+    int status = PS_EXIT_ERROR;
+    unsigned char *final = malloc(g->state_size(inst));
+    struct ps_replay res;
+    if (!final || !ps_read_text_file(c->files[1], &text, &len, &err) ||
+        !ps_read_solution(g, inst, c->files[1], text, len, &moves, &n, &err) ||
+        !ps_replay_moves(g, inst, moves, n, final, &res, &err)) {
+        if (!final)
+            ps_error_set(&err, NULL, 0, 0, "out of memory");
+        if (!cli_report_game_fault(g, inst))
+            cli_print_error(&err);
+        goto done;
+    }
+    bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
+    const char *over_key = maximise ? "game_over" : "solved";
+    struct ps_fact facts[PS_MAX_FACTS];
+    int nfacts = g->facts ? g->facts(inst, final, facts, PS_MAX_FACTS) : 0;
+    char now[96], was[96] = "";
+    bool other_rules = solved_under_other_rules(c, g, pz.rules, maximise, text,
+                                                len, now, sizeof now, was,
+                                                sizeof was);
+    if (c->json) {
+        printf("{\"game\":");
+        ps_json_string(stdout, g->name);
+        printf(",\"rules\":");
+        ps_json_string(stdout, now);
+        if (other_rules) {
+            printf(",\"solved_under_rules\":");
+            ps_json_string(stdout, was);
+        }
+        printf(",\"legal\":true,\"%s\":%lld,\"moves\":%d,\"game_over\":%s",
+               maximise ? "score" : "cost", (long long)res.value, res.len,
+               res.over ? "true" : "false");
+        for (int i = 0; i < nfacts; i++)
+            printf(",\"%s\":%lld", facts[i].key, (long long)facts[i].value);
+        printf("}\n");
+    } else {
+        if (c->show)
+            ps_print_replay(stdout, g, inst, moves, n, isatty(STDOUT_FILENO),
+                            isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)
+                                ? stdin
+                                : NULL);
+        if (c->show || isatty(STDOUT_FILENO)) {
+            printf("final position:\n");
+            g->print_state(inst, final, stdout, isatty(STDOUT_FILENO));
+        }
+        printf("legal: yes\n%s: %lld\nmoves: %d\n%s: %s\n",
+               maximise ? "score" : "cost", (long long)res.value, res.len,
+               over_key, res.over ? "yes" : "no");
+        /* A game's fact may repeat that line (Water Sort's "solved"). */
+        for (int i = 0; i < nfacts; i++)
+            if (strcmp(facts[i].key, over_key) != 0)
+                printf("%s: %lld\n", facts[i].key, (long long)facts[i].value);
+    }
+    /* A cost-game solution that does not reach the goal is not a solution. */
+    status = (!maximise && !res.over) ? PS_EXIT_ERROR : PS_EXIT_OK;
+    if (cli_report_game_fault(g, inst))
+        status = PS_EXIT_ERROR;
+    if (c->html) {
+        struct ps_run run = {.algo = "verify", .status = PS_HEURISTIC,
+                             .moves = moves, .len = n, .found = true,
+                             .value = res.value, .verified = true,
+                             .replay = res};
+        snprintf(run.note, sizeof run.note, "replay of %s", c->files[1]);
+        struct ps_html_report rep = {.command = "verify", .game = g,
+                                     .inst = inst, .puzzle = c->files[0],
+                                     .runs = &run, .nruns = 1};
+        if (!cli_write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+    }
+    if (status != PS_EXIT_OK) {
+        fputs("psolve: ", stderr);
+        ps_print_escaped(stderr, c->files[1]);
+        fputs(": the moves are legal but do not solve the puzzle\n", stderr);
+    }
+done:
+    free(final);
+    free(text);
+    free(moves);
+    cli_puzzle_close(&pz);
+    return status;
+}

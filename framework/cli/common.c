@@ -1,0 +1,156 @@
+/*
+ * common.c - what every command of psolve shares (cli.h): usage errors and
+ * exit statuses, loading a puzzle under its rules, reporting a game's
+ * faults, the --algo runs, the rules stamp and the --html page.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "playout.h"
+#include "rules.h"
+#include "textfile.h"
+
+bool cli_option_given(const struct cli *c, const char *name)
+{
+    for (int i = 0; i < c->ngiven; i++)
+        if (strcmp(c->given[i], name) == 0)
+            return true;
+    return false;
+}
+
+int cli_usage_error(const char *fmt, const char *arg)
+{
+    /* The argument is the user's: a raw control byte would garble the line. */
+    char shown[512];
+    ps_escape(shown, sizeof shown, arg, strlen(arg), false);
+    fprintf(stderr, "psolve: ");
+    fprintf(stderr, fmt, shown);
+    fprintf(stderr, "\nTry 'psolve --help'.\n");
+    return PS_EXIT_USAGE;
+}
+
+int cli_print_error(const struct ps_error *err)
+{
+    char buf[1024];
+    ps_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "psolve: %s\n", buf);
+    return PS_EXIT_ERROR;
+}
+
+/* Load the rules and the puzzle named by files[0]; on failure print why
+ * (file:line:col) and return false. */
+bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
+                        struct puzzle *pz)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    pz->game = g;
+    pz->inst = NULL;
+    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
+    char *text = NULL;
+    size_t len;
+    bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);
+    if (read)
+        pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
+    free(text);
+    if (pz->inst)
+        return true;
+    free(pz->rules);
+    cli_print_error(&err);
+    if (read && c->game_hint[0]) /* the file is not the default game's */
+        fprintf(stderr, "psolve: %s\n", c->game_hint);
+    return false;
+}
+
+void cli_puzzle_close(struct puzzle *pz)
+{
+    if (pz->inst)
+        pz->game->free_instance(pz->inst);
+    free(pz->rules);
+}
+
+/* A game's slot that failed in the search (a script's error: an error) or
+ * was stopped there by the limit (a note: where the time went). True for
+ * an error. */
+bool cli_report_search_fault(const struct ps_search *s)
+{
+    if (!s->error.msg[0])
+        return false;
+    if (s->stop == PS_STOP_ERROR) {
+        cli_print_error(&s->error);
+        return true;
+    }
+    fprintf(stderr, "psolve: note: the search stopped inside the game at "
+                    "%s:%d: %s\n",
+            s->error.file, s->error.line, s->error.msg);
+    return false;
+}
+
+/* A game's slot that failed outside a search (drawing, replaying): print
+ * it; true if there was one. */
+bool cli_report_game_fault(const struct ps_game *g, const void *inst)
+{
+    struct ps_error err;
+    if (ps_game_fault(g, inst, &err) == PS_FAULT_NONE)
+        return false;
+    cli_print_error(&err);
+    return true;
+}
+
+int cli_exit_status_of(enum ps_status st)
+{
+    switch (st) {
+    case PS_OPTIMAL:
+    case PS_HEURISTIC: return PS_EXIT_OK;
+    case PS_UNSOLVABLE: return PS_EXIT_UNSOLVABLE;
+    case PS_INCOMPLETE: return PS_EXIT_INCOMPLETE;
+    }
+    return PS_EXIT_ERROR;
+}
+
+/* The runs of --algo (with their variants and --heuristic lists) and the
+ * --policy check, shared by solve and lab; returns -1 to go on, or an exit
+ * status. `base` is the common options (after the rule script's). */
+int cli_parse_algos(const struct cli *c, const struct ps_game *g,
+                       const struct ps_options *base,
+                       struct ps_variant *variants, int *nalgos)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_variants_parse(c->algos, c->heuristics, g, c->fe->algorithms, base,
+                           variants, PS_LAB_MAX_ALGOS, nalgos, &err))
+        return cli_usage_error("%s", err.msg);
+    /* --policy, or an item's policy=NAME. */
+    for (int i = 0; i < *nalgos; i++) {
+        const char *policy = variants[i].opt.policy;
+        if (policy && !ps_policy_check(g, policy, &err)) {
+            fprintf(stderr, "psolve: %s\n", err.msg);
+            return PS_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+/* The "# rules:" stamp of the rules a puzzle was loaded under. */
+void cli_rules_stamp(const struct cli *c, const struct ps_game *g,
+                        const void *rules, char *buf, size_t len)
+{
+    ps_rules_stamp(g, c->rules_spec, rules, buf, len);
+}
+
+/* --html: the page, and its path on stderr (a run's results stay alone on
+ * stdout). */
+bool cli_write_html(const struct cli *c, const struct ps_html_report *rep)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_html_write_file(c->html, rep, &err)) {
+        cli_print_error(&err);
+        return false;
+    }
+    if (!c->quiet)
+        fprintf(stderr, "psolve: HTML report: %s\n", c->html);
+    return true;
+}

@@ -1,0 +1,192 @@
+/*
+ * test_options.c - the option tables (options.h): every option an
+ * algorithm declares works as --NAME V on the command line and as
+ * --algo ALGO:NAME=V, and sets the same field to the same value; ranges are
+ * enforced by both; names shared by tables agree on type and field.
+ */
+#include <string.h>
+
+#include "support.h"
+
+#include "cli.h"
+#include "variant.h"
+
+extern const struct ps_game samegame_game, npuzzle_game;
+
+/* A value inside the option's range, different from the default of
+ * ps_options_default (so that setting it shows). */
+static const char *sample(const struct ps_option *o, char *buf, size_t len)
+{
+    switch (o->type) {
+    case PS_OPT_INT:
+        snprintf(buf, len, "%d", (int)(o->min + 1 <= o->max ? o->min + 1
+                                                             : o->min));
+        return buf;
+    case PS_OPT_DOUBLE: return "1.5";
+    case PS_OPT_CHOICE: return strchr(o->choices, '|') + 1;
+    case PS_OPT_STRING: return "topk";
+    case PS_OPT_FLAG: return NULL;
+    }
+    return NULL;
+}
+
+static bool field_equal(const struct ps_option *o, const struct ps_options *a,
+                        const struct ps_options *b)
+{
+    const char *fa = (const char *)a + o->offset;
+    const char *fb = (const char *)b + o->offset;
+    switch (o->type) {
+    case PS_OPT_INT: return memcmp(fa, fb, sizeof(int)) == 0;
+    case PS_OPT_DOUBLE: return memcmp(fa, fb, sizeof(double)) == 0;
+    case PS_OPT_FLAG:
+    case PS_OPT_CHOICE: return *(const bool *)fa == *(const bool *)fb;
+    case PS_OPT_STRING: {
+        const char *sa, *sb;
+        memcpy(&sa, fa, sizeof sa);
+        memcpy(&sb, fb, sizeof sb);
+        return (!sa && !sb) || (sa && sb && strcmp(sa, sb) == 0);
+    }
+    }
+    return false;
+}
+
+static const struct ps_frontend plain;
+
+/* ps_cli_parse on the words (NULL-terminated); its status. */
+static int parse(struct cli *c, const char *const *words)
+{
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = (char *)"psolve";
+    for (; *words; words++)
+        argv[argc++] = (char *)*words;
+    argv[argc] = NULL;
+    return ps_cli_parse(argc, argv, &plain, c);
+}
+
+static void check_option(const struct ps_algorithm *a,
+                         const struct ps_option *o)
+{
+    const struct ps_game *g = a->for_score ? &samegame_game : &npuzzle_game;
+    char buf[32], item[96];
+    const char *value = sample(o, buf, sizeof buf);
+    /* --NAME V */
+    struct cli c;
+    const char *words[] = {"--" "x", value, "board.txt", NULL};
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s", o->name);
+    words[0] = flag;
+    if (!value) {
+        words[1] = "board.txt";
+        words[2] = NULL;
+    }
+    if (parse(&c, words) != -1)
+        fail_msg("%s: --%s %s refused", a->name, o->name, value ? value : "");
+    struct ps_options def;
+    ps_options_default(&def);
+    if (field_equal(o, &c.opt, &def))
+        fail_msg("%s: --%s %s left the field alone", a->name, o->name,
+                 value ? value : "");
+    /* --algo ALGO:NAME=V sets the same */
+    snprintf(item, sizeof item, "%s:%s%s%s", a->name, o->name,
+             value ? "=" : "", value ? value : "");
+    struct ps_variant v[4];
+    int n;
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_variants_parse(item, NULL, g, NULL, &def, v, 4, &n, &err))
+        fail_msg("--algo %s refused: %s", item, err.msg);
+    assert_int_equal(n, 1);
+    if (!field_equal(o, &c.opt, &v[0].opt))
+        fail_msg("--%s and --algo %s set different values", o->name, item);
+    /* Out of range: refused by both. */
+    if (o->type == PS_OPT_INT && o->max < 1e9) {
+        snprintf(buf, sizeof buf, "%d", (int)o->max + 1);
+        const char *bad[] = {flag, buf, "board.txt", NULL};
+        assert_int_equal(parse(&c, bad), PS_EXIT_USAGE);
+        snprintf(item, sizeof item, "%s:%s=%s", a->name, o->name, buf);
+        assert_false(ps_variants_parse(item, NULL, g, NULL, &def, v, 4, &n,
+                                       &err));
+    }
+    if (o->type == PS_OPT_INT && o->min > 0) {
+        snprintf(buf, sizeof buf, "%d", (int)o->min - 1);
+        const char *bad[] = {flag, buf, "board.txt", NULL};
+        assert_int_equal(parse(&c, bad), PS_EXIT_USAGE);
+        snprintf(item, sizeof item, "%s:%s=%s", a->name, o->name, buf);
+        assert_false(ps_variants_parse(item, NULL, g, NULL, &def, v, 4, &n,
+                                       &err));
+    }
+}
+
+static void test_every_option_both_ways(void **unused)
+{
+    (void)unused;
+    int checked = 0;
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+        const struct ps_option *tables[] = {(*a)->options,
+                                            (*a)->shared_options};
+        for (int t = 0; t < 2; t++)
+            for (const struct ps_option *o = tables[t]; o && o->name; o++) {
+                check_option(*a, o);
+                checked++;
+            }
+    }
+    assert_true(checked >= 18);
+}
+
+/* A name two tables declare means one field of one type; no algorithm
+ * option shadows one of the command line's own. */
+static void test_names_agree(void **unused)
+{
+    (void)unused;
+    const struct ps_option *seen[128];
+    int n = 0;
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+        const struct ps_option *tables[] = {(*a)->options,
+                                            (*a)->shared_options};
+        for (int t = 0; t < 2; t++)
+            for (const struct ps_option *o = tables[t]; o && o->name; o++) {
+                if (ps_option_find(ps_cli_options, o->name) ||
+                    ps_option_find(ps_cli_gen_options, o->name))
+                    fail_msg("%s's option %s is also the command line's",
+                             (*a)->name, o->name);
+                assert_non_null(o->doc);
+                for (int i = 0; i < n; i++)
+                    if (strcmp(seen[i]->name, o->name) == 0 &&
+                        (seen[i]->type != o->type ||
+                         seen[i]->offset != o->offset))
+                        fail_msg("option %s: two tables disagree", o->name);
+                assert_true(n < 128);
+                seen[n++] = o;
+            }
+    }
+}
+
+/* An unknown option is refused with the nearest name, once. */
+static void test_unknown_and_range_errors(void **unused)
+{
+    (void)unused;
+    struct cli c;
+    const char *tme[] = {"--tme", "3", "board.txt", NULL};
+    assert_int_equal(parse(&c, tme), PS_EXIT_USAGE);
+    const char *zero_time[] = {"--time", "0", "board.txt", NULL};
+    assert_int_equal(parse(&c, zero_time), -1); /* 0 = no limit */
+    const char *rows[] = {"gen", "--rows", "0", NULL};
+    assert_int_equal(parse(&c, rows), PS_EXIT_USAGE);
+    const char *level[] = {"--level", "7", "board.txt", NULL};
+    assert_int_equal(parse(&c, level), PS_EXIT_USAGE);
+    const char *ok[] = {"--level", "6", "--stabilise", "3", "board.txt", NULL};
+    assert_int_equal(parse(&c, ok), -1);
+    assert_int_equal(c.opt.level, 6);
+    assert_int_equal(c.opt.stabilise, 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_option_both_ways),
+        cmocka_unit_test(test_names_agree),
+        cmocka_unit_test(test_unknown_and_range_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
