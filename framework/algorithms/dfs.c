@@ -545,7 +545,7 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
  * still fits in the time left; the exact search then has the rest. */
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
-#define DFS_ROUND_RATIO 4      /* its budget per node of the round's beam */
+#define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
 
 /* The width of the next round's beam: twice the last, or under --time the
  * widest that fits in the time left next to its exact round (a beam's time
