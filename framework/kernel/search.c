@@ -87,6 +87,7 @@ void ps_options_default(struct ps_options *o)
     o->weight = 2.0;
     o->rollouts = 200;
     o->topk = 0;
+    o->dfs_beam = 16;
     o->beam_width = 100;
     o->beam_dfs = 20000;
     o->beam_endgame = 0;
@@ -454,9 +455,17 @@ static void print_progress(struct ps_search *s, double now)
                 (unsigned long long)s->stats.playouts,
                 el > 0 ? (double)s->stats.playouts / el : 0.0);
     if (s->best.found)
-        fprintf(stderr, "best %lld   ", (long long)s->best.value);
+        fprintf(stderr, "best %lld  ", (long long)s->best.value);
     else
-        fprintf(stderr, "best -   ");
+        fprintf(stderr, "best -  ");
+    /* Score games with a bound of the start: how far the best may be from
+     * the optimum (0 once proven). */
+    if (s->bounded && s->best.found)
+        fprintf(stderr, "bound %lld  gap %lld  ", (long long)s->root_bound,
+                (long long)(s->root_bound - s->best.value));
+    else if (s->bounded)
+        fprintf(stderr, "bound %lld  ", (long long)s->root_bound);
+    fputs(" ", stderr);
     fflush(stderr);
 }
 
@@ -570,6 +579,39 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_PROVEN;
     return true;
+}
+
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s)
+{
+    *sub = *s;
+    memset(&sub->best, 0, sizeof sub->best);
+    memset(&sub->late, 0, sizeof sub->late);
+    memset(&sub->layers, 0, sizeof sub->layers);
+    sub->opt.layers = false;
+    sub->trace.limit = 0;
+    sub->anytime = NULL;
+    sub->note[0] = '\0';
+    sub->nested = true;
+    if (s->best.found)
+        keep_line(&sub->best, s->best.moves, s->best.len, s->best.value);
+}
+
+void ps_search_unnest(struct ps_search *s, struct ps_search *sub)
+{
+    uint64_t memory = s->stats.memory;
+    s->stats = sub->stats;
+    s->stats.memory = memory; /* what sub reserved, it released */
+    s->last_progress = sub->last_progress;
+    if (sub->best.found)
+        ps_search_offer(s, sub->best.moves, sub->best.len, sub->best.value);
+    if (sub->late.found)
+        ps_search_offer(s, sub->late.moves, sub->late.len, sub->late.value);
+    if (sub->stop == PS_STOP_ERROR) {
+        s->stop = PS_STOP_ERROR;
+        s->error = sub->error;
+        memcpy(s->note, sub->note, sizeof s->note);
+    }
+    ps_search_free(sub);
 }
 
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)

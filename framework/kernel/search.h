@@ -68,6 +68,8 @@ struct ps_options {
     int max_depth;    /* dfs: depth cap (0 = none) */
     bool no_memo;     /* dfs: no transposition table */
     bool no_bound;    /* dfs: no upper-bound pruning */
+    int dfs_beam;     /* dfs (score): first beam width of the incumbent
+                       * rounds (0 = the greedy line only) */
     double weight;    /* wastar */
     int rollouts;     /* mc */
     int topk;         /* mc playout policy */
@@ -124,7 +126,8 @@ struct ps_options {
  *   peak_frontier  most entries on the open list (best-first), the widest
  *                  beam (beam); 0 for depth-first searches
  *   peak_memory    most bytes of tables and lists reserved at once
- *   iterations     IDA* / dfs (cost) bounds tried
+ *   iterations     IDA* / dfs (cost) bounds tried; dfs (score): rounds of
+ *                  the exact search (one per incumbent beam)
  *   h_start        h (cost) or the upper bound (score) of the start, when
  *                  the algorithm uses one (has_h_start)
  */
@@ -213,6 +216,9 @@ struct ps_search {
     /* dfs: start from this state instead of the game's start (beam's
      * end-game pass); NULL = the start. */
     const unsigned char *root_state;
+    /* Set in a search nested in another (ps_search_nest): dfs then takes
+     * no beam incumbent of its own. */
+    bool nested;
     /* The heuristic (cost games) or bound (score games) of this run: the
      * --heuristic entry or the game's slot; NULL = none (h = 0, no bound). */
     ps_value (*heuristic)(const void *inst, const void *state);
@@ -290,6 +296,17 @@ bool ps_search_improves(const struct ps_search *s, ps_value value);
  * (PS_STOP_PROVEN): nothing can beat it. */
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value);
+
+/* A search nested in s, for an algorithm that runs another one on the same
+ * problem (dfs's incumbent from beam): s's options, limits and counters
+ * (so its work counts against --max-nodes and --max-memory as s's does),
+ * s's clock and progress lines, and a copy of s's best as the line to beat;
+ * no trace, no layers, no --html record of its own. Run it with the other
+ * algorithm's run(); then ps_search_unnest() folds it back. */
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s);
+/* The nested search's counters become s's, its best line (and a late one)
+ * is offered to s, a game error stops s too; sub is freed. */
+void ps_search_unnest(struct ps_search *s, struct ps_search *sub);
 
 /* Table memory accounting against --max-memory. False when the reservation
  * would pass the limit: the caller must not allocate, and decides whether
