@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 # What the optional parts of the suite need: clang (libFuzzer smoke;
 # libclang-rt-14-dev holds libFuzzer, only recommended by Debian 12's clang),
 # Open MPI (psolve-mpi and its tests), chromium (the HTML report in a real
-# browser).
-export PSOLVE_EXTRA_PACKAGES="${PSOLVE_EXTRA_PACKAGES:-clang libclang-rt-14-dev libopenmpi-dev openmpi-bin chromium}"
+# browser), chromium-driver and python3-selenium (psolve serve's app in a
+# real browser, tests/browser_serve.py).
+export PSOLVE_EXTRA_PACKAGES="${PSOLVE_EXTRA_PACKAGES:-clang libclang-rt-14-dev libopenmpi-dev openmpi-bin chromium chromium-driver python3-selenium}"
 scripts/setup.sh build
 (cd build && ctest --output-on-failure -j2)
 scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPSOLVE_SANITIZE=ON

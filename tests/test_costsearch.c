@@ -182,24 +182,37 @@ static void test_trace(void **state)
     ps_game_find("watersort")->free_instance(inst);
 }
 
-/* IDA* counts its rounds; it keeps no table, and its memory is one block
- * per level of the path (a state and its children: 184 states of 72 bytes
- * plus move lists here), so it is bounded by the depth. */
+/* IDA* counts its rounds. With --no-memo it keeps no table, and its memory
+ * is one block per level of the path (a state and its children: 184
+ * states of 72 bytes plus move lists here), so it is bounded by the
+ * depth; by default a bounded transposition table (at most 32 MB, reported
+ * in peak_memory and peak_table) comes on top. */
 static void test_idastar_rounds_and_memory(void **state)
 {
     (void)state;
     void *inst = load_file("frozenfrank-2024-aug31.txt"); /* optimum 36 */
-    struct ps_search a, i;
+    struct ps_search a, i, t;
+    struct ps_options o;
+    ps_options_default(&o);
+    o.no_memo = true;
     run_algo(&a, inst, "astar", NULL, NULL);
-    assert_int_equal(run_algo(&i, inst, "idastar", NULL, NULL), PS_OPTIMAL);
+    assert_int_equal(run_algo(&i, inst, "idastar", NULL, &o), PS_OPTIMAL);
     assert_int_equal(i.best.value, 36);
     assert_int_equal(a.best.value, 36);
     assert_true(i.stats.iterations >= 1);
     assert_int_equal(i.stats.peak_table, 0);
     uint64_t per_level = 184 * 72 + 184 * 28 + 64;
     assert_true(i.stats.peak_memory <= (uint64_t)(i.best.len + 2) * per_level);
+    assert_int_equal(run_algo(&t, inst, "idastar", NULL, NULL), PS_OPTIMAL);
+    assert_int_equal(t.best.value, 36);
+    assert_true(t.stats.peak_table > 0);
+    assert_true(t.stats.table_hits > 0);
+    assert_true(t.stats.expanded < i.stats.expanded);
+    assert_true(t.stats.peak_memory <=
+                (uint64_t)(t.best.len + 2) * per_level + (32u << 20));
     ps_search_free(&a);
     ps_search_free(&i);
+    ps_search_free(&t);
     ps_game_find("watersort")->free_instance(inst);
 }
 

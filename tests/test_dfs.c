@@ -4,6 +4,8 @@
  * game defined here; the SameGame upper bound checked at every state the
  * brute force visits; the dead-colour facts; limits and heuristic labels.
  */
+#include <unistd.h>
+
 #include "support.h"
 
 #include "replay.h"
@@ -632,6 +634,181 @@ static void test_memory_limit_searches_on(void **state)
     free(rules);
 }
 
+/* ---- the incumbent rounds (score games) ---- */
+
+/* dfs on `inst` with the given first beam width (0: the greedy line
+ * only), mode (as dfs_value), threads and node limit. */
+static enum ps_status run_rounds(struct ps_search *s, const struct ps_game *g,
+                                 const void *inst, int beam, int mode,
+                                 int threads, uint64_t max_nodes)
+{
+    struct ps_options o;
+    ps_options_default(&o);
+    o.dfs_beam = beam;
+    o.no_bound = mode & 1;
+    o.no_memo = mode & 2;
+    o.threads = threads;
+    struct ps_limits lim = {.max_nodes = max_nodes};
+    return run_dfs(s, g, inst, &o, &lim);
+}
+
+/* Boards of 7x7, 4 colours, every rule variant: the rounds (beam, then the
+ * exact search for a budget, again) prove what the plain search proves;
+ * several rounds must really have run on some boards, or this checks
+ * nothing. Only the bound and memo mode has rounds: without either there
+ * is one beam and one exact search, and the exhaustive tests above run
+ * that against brute force in all four modes. */
+static void test_rounds_keep_exact_answer(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 61);
+    char text[128];
+    int several = 0;
+    for (int i = 0; i < 16; i++) {
+        void *rules = variant_rules(g, &rng, 2);
+        random_board(&rng, 7, 7, 4, text);
+        void *inst = test_load(g, rules, text);
+        struct ps_search a, b;
+        assert_int_equal(run_rounds(&a, g, inst, 0, 0, 1, 0), PS_OPTIMAL);
+        assert_int_equal(run_rounds(&b, g, inst, 16, 0, 1, 0), PS_OPTIMAL);
+        if (a.best.value != b.best.value)
+            fail_msg("board %d: plain %lld, rounds %lld\n%s", i,
+                     (long long)a.best.value, (long long)b.best.value, text);
+        if (b.stats.iterations > 1)
+            several++;
+        ps_search_free(&a);
+        ps_search_free(&b);
+        g->free_instance(inst);
+        free(rules);
+    }
+    assert_true(several >= 3);
+}
+
+/* A finished search gives the same line for any --threads (the beams are
+ * the same for any thread count, and the rounds are cut by nodes, not by
+ * the clock). */
+static void test_rounds_thread_count_independent(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 62);
+    char text[128];
+    for (int i = 0; i < 6; i++) {
+        random_board(&rng, 7, 7, 4, text);
+        void *inst = test_load(g, rules, text);
+        struct ps_search one;
+        assert_int_equal(run_rounds(&one, g, inst, 16, 0, 1, 0), PS_OPTIMAL);
+        for (int threads = 2; threads <= 3; threads++) {
+            struct ps_search s;
+            assert_int_equal(run_rounds(&s, g, inst, 16, 0, threads, 0),
+                             PS_OPTIMAL);
+            assert_int_equal(s.best.value, one.best.value);
+            assert_int_equal(s.best.len, one.best.len);
+            assert_memory_equal(s.best.moves, one.best.moves,
+                                (size_t)one.best.len * sizeof *one.best.moves);
+            assert_int_equal(s.stats.expanded, one.stats.expanded);
+            ps_search_free(&s);
+        }
+        ps_search_free(&one);
+        g->free_instance(inst);
+    }
+    free(rules);
+}
+
+/* A run stopped by --max-nodes in the middle of its rounds is incomplete,
+ * not optimal, and its line still replays (run_dfs checks that); given
+ * enough nodes the same board is proven. */
+static void test_rounds_node_limit_not_optimal(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 63);
+    char text[128];
+    void *inst = NULL;
+    struct ps_search full;
+    for (int tries = 0; tries < 50 && !inst; tries++) {
+        random_board(&rng, 7, 7, 4, text);
+        inst = test_load(g, rules, text);
+        assert_int_equal(run_rounds(&full, g, inst, 16, 0, 1, 0), PS_OPTIMAL);
+        if (full.stats.iterations < 3) {
+            ps_search_free(&full);
+            g->free_instance(inst);
+            inst = NULL;
+        }
+    }
+    assert_non_null(inst);
+    struct ps_search s;
+    uint64_t limit = full.stats.expanded - 1;
+    assert_int_equal(run_rounds(&s, g, inst, 16, 0, 1, limit), PS_INCOMPLETE);
+    assert_int_equal(s.stop, PS_STOP_NODES);
+    assert_true(s.best.value <= full.best.value);
+    ps_search_free(&s);
+    assert_int_equal(run_rounds(&s, g, inst, 16, 0, 1, 4 * full.stats.expanded),
+                     PS_OPTIMAL);
+    assert_int_equal(s.best.value, full.best.value);
+    ps_search_free(&s);
+    ps_search_free(&full);
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* The progress line on stderr (about once a second): the best so far, the
+ * nodes and their rate, the start's bound and the gap. The run is given
+ * 1.5 s to print one; what is checked is the line's form, not a speed. */
+static void test_progress_line(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 64);
+    char text[300];
+    random_board(&rng, 15, 15, 5, text);
+    void *inst = test_load(g, rules, text);
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(err), STDERR_FILENO) >= 0);
+    struct ps_options o;
+    ps_options_default(&o);
+    o.threads = 1;
+    struct ps_limits lim = {.seconds = 1.5};
+    struct ps_search s;
+    ps_search_init(&s, g, inst, &lim, &o);
+    s.progress = true;
+    enum ps_status st = ps_search_run(&s, dfs_algo());
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    assert_int_equal(st, PS_INCOMPLETE);
+    char line[512] = "";
+    rewind(err);
+    size_t n = fread(line, 1, sizeof line - 1, err);
+    line[n] = '\0';
+    fclose(err);
+    double secs, rate;
+    unsigned long long nodes, table;
+    long long best, bound, gap;
+    if (sscanf(line, "\r[dfs] %lfs  nodes %llu (%lf/s)  table %llu  best %lld"
+                     "  bound %lld  gap %lld",
+               &secs, &nodes, &rate, &table, &best, &bound, &gap) != 7)
+        fail_msg("progress line: '%s'", line);
+    assert_true(nodes > 0 && best > 0);
+    assert_int_equal(bound, s.root_bound);
+    assert_int_equal(gap, bound - best);
+    ps_search_free(&s);
+    g->free_instance(inst);
+    free(rules);
+}
+
 /* ---- a tiny synthetic cost game ----
  * A counter 0..size-1 walks to `target`. Each instance allows some of the
  * moves below, each with its cost; halving is free, so there are zero-cost
@@ -941,6 +1118,10 @@ int main(void)
         cmocka_unit_test(test_bound_memo_agree_6x6),
         cmocka_unit_test(test_node_limit_keeps_verified_best),
         cmocka_unit_test(test_memory_limit_searches_on),
+        cmocka_unit_test(test_rounds_keep_exact_answer),
+        cmocka_unit_test(test_rounds_thread_count_independent),
+        cmocka_unit_test(test_rounds_node_limit_not_optimal),
+        cmocka_unit_test(test_progress_line),
         cmocka_unit_test(test_cost_iddfs_matches_brute_force),
         cmocka_unit_test(test_cost_depth_cap_is_no_proof),
         cmocka_unit_test(test_score_counter_depth_cap_matches_brute_force),

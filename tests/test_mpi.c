@@ -232,6 +232,28 @@ static void test_bad_input(void **unused)
                      2);
 }
 
+/* SIGTERM to mpirun (what Slurm sends; Open MPI forwards SIGINT and
+ * SIGTERM to every rank as SIGTERM): rank 0 prints the best line once,
+ * verified. A rank killed with SIGKILL ends the job (before --time) with
+ * the rank named. The sleep only lets the ranks start; nothing is timed. */
+static void test_signals(void **unused)
+{
+    (void)unused;
+    const char *start = MPIRUN " 2 %s --algo dnrpa --time 30 "
+                        "games/samegame/examples/samegame-10x10.txt "
+                        "> %s/sig.out 2> %s/sig.err & p=$!; sleep 4; ";
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%skill -TERM $p; wait $p", start);
+    sh(cmd, PSOLVE_MPI_BIN, dir, dir);
+    assert_int_equal(sh("grep -q '^# stopped: interrupted' %s/sig.out", dir), 0);
+    assert_int_equal(sh("grep -q '^# verified: yes' %s/sig.out", dir), 0);
+    assert_int_equal(sh("test $(grep -c '^# score:' %s/sig.out) -eq 1", dir), 0);
+    snprintf(cmd, sizeof cmd, "%skill -KILL $(pgrep -P $p -x psolve-mpi | "
+             "tail -1); wait $p", start);
+    assert_int_not_equal(sh(cmd, PSOLVE_MPI_BIN, dir, dir), 0);
+    assert_int_equal(sh("grep -q 'process rank [01]' %s/sig.err", dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_dnrpa_same_for_any_ranks),
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_signals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -90,7 +90,8 @@ static void test_variant_bad_input(void **unused)
     (void)unused;
     const struct ps_game *g = &npuzzle_game;
     const char *choices = "(choices: zero, misplaced, manhattan, "
-                          "linear-conflict, double-manhattan)";
+                          "linear-conflict, double-manhattan, pdb:8, pdb:4-4, "
+                          "pdb:5-5-5, pdb:6-6-3, pdb:7-8)";
     expect_refused(g, "astar", "manhatan", "unknown heuristic 'manhatan'");
     expect_refused(g, "astar", "manhatan", choices);
     expect_refused(g, "astar:h=nope", NULL, "unknown heuristic 'nope'");

@@ -71,14 +71,15 @@ struct outcome {
     ps_move moves[256];
 };
 
-static struct outcome solve(const void *inst, const char *algo)
+static struct outcome solve_with(const void *inst, const char *algo,
+                                 const struct ps_options *opt)
 {
     struct outcome o;
     memset(&o, 0, sizeof o);
     const struct ps_algorithm *a = ps_algorithm_find(algo);
     assert_non_null(a);
     struct ps_search s;
-    ps_search_init(&s, ws(), inst, NULL, NULL);
+    ps_search_init(&s, ws(), inst, NULL, opt);
     o.status = ps_search_run(&s, a);
     o.cost = s.best.found ? s.best.value : -1;
     o.len = s.best.found ? s.best.len : -1;
@@ -90,6 +91,11 @@ static struct outcome solve(const void *inst, const char *algo)
     }
     ps_search_free(&s);
     return o;
+}
+
+static struct outcome solve(const void *inst, const char *algo)
+{
+    return solve_with(inst, algo, NULL);
 }
 
 /* The optimum by BFS, checked against A* and IDA*. */
@@ -537,6 +543,40 @@ static void test_each_pruning_keeps_the_optimum(void **state)
         }
 }
 
+/* IDA*'s transposition table keeps it exact: on 120 random small levels
+ * of each preset (pours of whole runs and of single balls), the same
+ * optimum (or the same proof of no solution) with the table as without it
+ * and as breadth-first search, and the table does cut. */
+static void test_idastar_table_stays_exact(void **state)
+{
+    (void)state;
+    const char *presets[] = {"watersort", "ballsort"};
+    struct ps_options nomemo;
+    ps_options_default(&nomemo);
+    nomemo.no_memo = true;
+    uint64_t with = 0, without = 0;
+    for (int p = 0; p < 2; p++) {
+        struct ps_rng rng;
+        ps_rng_seed(&rng, 77 + (uint64_t)p);
+        for (int level = 0; level < 120; level++) {
+            char *text = random_level_text(&rng);
+            void *in = load_level(presets[p], text);
+            free(text);
+            struct outcome t = solve(in, "idastar"),
+                           n = solve_with(in, "idastar", &nomemo),
+                           b = solve(in, "bfs");
+            assert_int_equal(t.status, b.status);
+            assert_int_equal(n.status, b.status);
+            assert_int_equal(t.cost, b.cost);
+            assert_int_equal(n.cost, b.cost);
+            with += t.expanded;
+            without += n.expanded;
+            ws()->free_instance(in);
+        }
+    }
+    assert_true(with < without);
+}
+
 /* The prunings do cut: fewer successors made on the same states. */
 static void test_prunings_reduce_work(void **state)
 {
@@ -559,11 +599,20 @@ static void test_prunings_reduce_work(void **state)
     void *nocommute = load_rules(rules, real, &err);
     free(rules);
     assert_non_null(nocommute);
-    x = solve(on, "idastar");
-    y = solve(nocommute, "idastar");
+    /* Without the transposition table, which finds most of the same
+     * transpositions by itself (with it, the rule still saves the probes). */
+    struct ps_options nomemo;
+    ps_options_default(&nomemo);
+    nomemo.no_memo = true;
+    x = solve_with(on, "idastar", &nomemo);
+    y = solve_with(nocommute, "idastar", &nomemo);
     assert_int_equal(x.cost, 35);
     assert_int_equal(y.cost, 35);
     assert_true(x.expanded < y.expanded);
+    /* The table: the same optimum in far fewer expansions. */
+    struct outcome t = solve(on, "idastar");
+    assert_int_equal(t.cost, 35);
+    assert_true(t.expanded * 2 < x.expanded);
     ws()->free_instance(on);
     ws()->free_instance(nocommute);
 }
@@ -721,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_heuristic_admissible_against_bfs),
         cmocka_unit_test(test_exact_algorithms_agree),
         cmocka_unit_test(test_each_pruning_keeps_the_optimum),
+        cmocka_unit_test(test_idastar_table_stays_exact),
         cmocka_unit_test(test_prunings_reduce_work),
         cmocka_unit_test(test_generate),
         cmocka_unit_test(test_cli_solve_verify_round_trip),

@@ -397,7 +397,7 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
             keys[i] += gains[i];
         } else {
             keys[i] = d->g->apply(d->inst, state, moves[i], child) +
-                      s->heuristic(d->inst, child);
+                      ps_search_h(s, child);
             s->stats.generated++;
         }
         int j = i;
@@ -448,7 +448,7 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
      * here, and a terminal node is cut soundly too (its end value is at most
      * its upper bound). */
     if (d->bound && upper == INT64_MAX)
-        upper = s->heuristic(d->inst, state);
+        upper = ps_search_h(s, state);
     if (upper != INT64_MAX && !ps_search_improves(s, so_far + upper)) {
         s->stats.pruned++;
         s->stats.pruned_bound++;
@@ -528,6 +528,73 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
     return best;
 }
 
+/* ---- the incumbent rounds (score games) ----
+ *
+ * Alone, the depth-first order spends its time under the first few moves:
+ * on a board it cannot finish, its best is little more than the greedy
+ * line. So the exact search runs in rounds: a beam (the beam algorithm,
+ * nested through the kernel, so its nodes count in this run) offers its
+ * line, then the exact search runs from the start for a node budget; both
+ * double each round until the exact search finishes within its budget (then
+ * the answer is proven) or a limit stops the run. Each round starts from
+ * the best line so far, so its bound cuts from the first node, and the
+ * table is kept from round to round: its exact values stay exact and its
+ * bounds stay bounds whatever the best was (see the comment at the top), so
+ * a round only redoes the nodes whose cut the better best now decides
+ * differently. Under --time a beam runs only while twice the last one
+ * still fits in the time left; the exact search then has the rest. */
+
+#define DFS_ROUND_NODES 20000 /* the exact search's least budget */
+#define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
+
+/* The width of the next round's beam: twice the last, or under --time the
+ * widest that fits in the time left next to its exact round (a beam's time
+ * grows with its width); 0 = no more beams, the exact search has the
+ * rest. */
+static int next_width(const struct ps_search *s, int width, double took)
+{
+    if (width > (1 << 24))
+        return 0;
+    if (s->limits.seconds <= 0 || took <= 0)
+        return 2 * width;
+    double left = s->limits.seconds - (ps_now() - s->start);
+    double fits = 0.6 * left / took * width;
+    if (fits >= 2.0 * width)
+        return 2 * width;
+    return fits >= 1.25 * width ? (int)fits : 0;
+}
+
+/* Run the beam algorithm at `width` (fixed: no widening of its own) and
+ * offer its line. */
+static void beam_round(struct dfs *d, int width)
+{
+    const struct ps_algorithm *beam = ps_algorithm_find("beam");
+    if (!beam)
+        return;
+    struct ps_search sub;
+    ps_search_nest(&sub, d->s);
+    sub.opt.beam_width = width;
+    sub.opt.beam_playout = false;
+    sub.opt.beam_dfs = 0;
+    sub.opt.beam_endgame = 0;
+    sub.limits.seconds = 0; /* one beam; the caller judges the time */
+    beam->run(&sub);
+    ps_search_unnest(d->s, &sub);
+}
+
+/* The beam width of round 1: 0 = no beam (the greedy line alone), also
+ * where the beam would not search the same problem: from another start
+ * (beam's end game), inside another search, or under --candidates or
+ * --max-depth (whose answers are the best line of the restricted tree). */
+static int first_width(const struct dfs *d)
+{
+    const struct ps_search *s = d->s;
+    if (s->opt.dfs_beam <= 0 || s->root_state || s->nested || d->candidates ||
+        d->max_depth || !d->g->evaluate)
+        return 0;
+    return s->opt.dfs_beam;
+}
+
 static enum ps_status score_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
@@ -538,8 +605,39 @@ static enum ps_status score_run(struct dfs *d)
     ps_search_offer(s, d->path, len, v);
     if (s->stop != PS_STOP_NONE)
         return PS_INCOMPLETE;
-    bool exact;
-    score_node(d, 0, 0, INT64_MAX, &exact);
+    int width = first_width(d);
+    uint64_t budget = DFS_ROUND_NODES;
+    for (;;) {
+        if (width > 0) {
+            double began = ps_now();
+            uint64_t before = s->stats.expanded;
+            beam_round(d, width);
+            uint64_t beam_nodes = s->stats.expanded - before;
+            if (ps_search_poll(s))
+                return PS_INCOMPLETE;
+            double took = ps_now() - began;
+            budget = DFS_ROUND_RATIO * beam_nodes;
+            if (budget < DFS_ROUND_NODES)
+                budget = DFS_ROUND_NODES;
+            width = next_width(s, width, took);
+        }
+        /* The round's budget as a lowered node limit: its stop takes the
+         * paths every stop takes, so nothing half-searched is stored. */
+        uint64_t limit = s->limits.max_nodes;
+        bool round = width > 0 && d->memo && d->bound && !d->table_full &&
+                     (limit == 0 || s->stats.expanded + budget < limit);
+        if (round)
+            s->limits.max_nodes = s->stats.expanded + budget;
+        bool exact;
+        s->stats.iterations++;
+        score_node(d, 0, 0, INT64_MAX, &exact);
+        s->limits.max_nodes = limit;
+        if (round && s->stop == PS_STOP_NODES) {
+            s->stop = PS_STOP_NONE;
+            continue;
+        }
+        break;
+    }
     if (d->candidates || d->max_depth)
         return PS_HEURISTIC;
     return PS_OPTIMAL;
@@ -582,7 +680,7 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
     if (ps_search_stopped(s))
         return false;
     const void *state = state_at(d, depth);
-    ps_value h = d->use_h ? s->heuristic(d->inst, state) : 0;
+    ps_value h = d->use_h ? ps_search_h(s, state) : 0;
     if (g + h > d->threshold) {
         if (g + h < d->next_threshold)
             d->next_threshold = g + h;
@@ -632,7 +730,7 @@ static enum ps_status cost_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
-    d->threshold = d->use_h ? s->heuristic(d->inst, root) : 0;
+    d->threshold = d->use_h ? ps_search_h(s, root) : 0;
     for (;;) {
         s->stats.iterations++;
         ps_search_trace_event(s, &(struct ps_trace_event){
@@ -711,8 +809,8 @@ static enum ps_status dfs_run(struct ps_search *s)
     /* The bound (score) or h (cost) of the run: the game's default only
      * with its flag (search.c), a --heuristic entry as chosen; an
      * inadmissible one turns the answer heuristic (ps_search_run). */
-    d.bound = score && !s->opt.no_bound && s->heuristic;
-    d.use_h = !score && s->heuristic &&
+    d.bound = score && !s->opt.no_bound && ps_search_has_h(s);
+    d.use_h = !score && ps_search_has_h(s) &&
               (s->heuristic_admissible || s->opt.heuristic);
     s->used_heuristic = d.bound || d.use_h;
     d.child_bounds = d.bound && !d.candidates && d.g->bounded_moves &&
@@ -769,6 +867,14 @@ static const struct ps_option dfs_options[] = {
      .def = "0 = none",
      .doc = "depth cap (heuristic)",
      .prune = "max_depth"},
+    {.name = "dfs-beam",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct ps_options, dfs_beam),
+     .min = 0,
+     .max = 1 << 24,
+     .arg = "W",
+     .def = "16; 0 = the greedy line only",
+     .doc = "score games: first beam width of the incumbent rounds"},
     {0},
 };
 

@@ -9,6 +9,7 @@
  * cheapest solution). With no cycles the tree of paths is finite, so a round
  * that exceeds no bound has searched everything: the instance is unsolvable.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,44 @@ struct ida_level {
     uint64_t *hashes;      /* of each child */
     int *order;            /* children, best h first */
     unsigned char *kids;   /* max_moves states */
+    /* --heuristic pdb:...: the pattern database entries of this state, then
+     * of each child (ps_pdb_entry_count each), so a child's h reads only
+     * the tables its move changed. NULL without one. */
+    uint64_t *entries;
     int64_t trace_id;      /* --trace: the id of this level's expansion */
+};
+
+/* The transposition table: a state searched in this iteration at cost g
+ * and met again at g' >= g needs no second search of the moves the first
+ * one searched, as it covered every line the second could try below them
+ * (its bound was no smaller: B - g >= B - g'). The first search was
+ * complete when the second comes, since a state whose search is still
+ * open is on the current path (a cycle, cut before). Only the moves the
+ * first search skipped as the second order of commuting moves (the game's
+ * redundant_after, which reads the move into the state and the state
+ * before: path knowledge) and this one does not skip are searched again;
+ * a game without redundant_after has none, so the state is cut. Entries
+ * hold the state and the one before it, so a hash collision never cuts.
+ * Two entries per bucket: the first kept for the state with the most
+ * budget left (the smallest g: the largest subtree, "replacement by
+ * depth"), the second always replaced; entries of earlier iterations count
+ * as empty. Bytes per entry: 24 + 2 x the state size; the table takes at
+ * most IDA_TT_BYTES (less under --max-memory), --no-memo none. */
+#define IDA_TT_BYTES (32u << 20)
+
+struct ida_tt_entry {
+    uint64_t hash;
+    int32_t g;
+    int32_t iteration; /* 0 = empty */
+    ps_move taken;     /* the move into the state at its first search */
+    int32_t has_parent; /* 0 at the root */
+};
+
+struct ida_tt {
+    struct ida_tt_entry *e;
+    unsigned char *states; /* per entry: the state, then its parent */
+    uint64_t mask;         /* buckets - 1 */
+    uint64_t entries_now;
 };
 
 struct ida {
@@ -40,10 +78,18 @@ struct ida {
     uint64_t reserved;
     ps_value bound, next_bound;
     bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
+    struct ida_tt tt;      /* e == NULL: none (--no-memo, or no memory) */
+    /* cover_prepare's list: max_moves children and their hashes. */
+    ps_move *cover_moves;
+    unsigned char *cover_states;
+    uint64_t *cover_hashes;
+    int cover_n;
+    int nentries;          /* pattern database entries per state, or 0 */
     int64_t traced;        /* --trace: expansions shown, the next id */
 };
 
 enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
+
 
 static size_t level_bytes(const struct ida *d)
 {
@@ -51,6 +97,7 @@ static size_t level_bytes(const struct ida *d)
     return d->s->state_size * (1 + m) +
            m * (sizeof(ps_move) + 2 * sizeof(ps_value) + sizeof(uint64_t) +
                 sizeof(int)) +
+           (1 + m) * (size_t)d->nentries * sizeof(uint64_t) +
            sizeof(struct ida_level) + sizeof(ps_move);
 }
 
@@ -87,9 +134,11 @@ static bool ida_grow(struct ida *d, int depth)
         l->hashes = malloc(m * sizeof *l->hashes);
         l->order = malloc(m * sizeof *l->order);
         l->kids = malloc(m * size);
+        if (d->nentries)
+            l->entries = malloc((1 + m) * (size_t)d->nentries * sizeof(uint64_t));
         d->levels++; /* freed by idastar_run even when incomplete */
         if (!l->state || !l->moves || !l->costs || !l->h || !l->hashes ||
-            !l->order || !l->kids) {
+            !l->order || !l->kids || (d->nentries && !l->entries)) {
             d->s->stop = PS_STOP_MEMORY;
             return false;
         }
@@ -120,9 +169,43 @@ static void order_children(struct ida_level *l, int n)
     }
 }
 
+/* The children the first search of a transposition searched: the moves of
+ * its state as it was then that redundant_after did not skip there. Its
+ * tube numbers (say) may differ from the state's now (equal() states), so
+ * ida_children compares children, not moves. */
+static void cover_prepare(struct ida *d, const unsigned char *first_state,
+                          const unsigned char *first_parent, ps_move first_move)
+{
+    struct ps_search *s = d->s;
+    const struct ps_game *game = s->game;
+    ps_move *moves = d->cover_moves;
+    int n = game->moves(s->inst, first_state, moves, NULL);
+    d->cover_n = 0;
+    for (int i = 0; i < n; i++) {
+        if (game->redundant_after(s->inst, first_parent, first_move,
+                                  first_state, moves[i]))
+            continue;
+        unsigned char *kid = d->cover_states + (size_t)d->cover_n * s->state_size;
+        game->apply(s->inst, first_state, moves[i], kid);
+        d->cover_hashes[d->cover_n++] = game->hash(s->inst, kid);
+    }
+}
+
+static bool covered(const struct ida *d, uint64_t hash, const void *kid)
+{
+    for (int i = 0; i < d->cover_n; i++)
+        if (d->cover_hashes[i] == hash &&
+            ps_game_equal(d->s->game, d->s->inst,
+                          d->cover_states + (size_t)i * d->s->state_size, kid))
+            return true;
+    return false;
+}
+
 /* Generate the children of level `depth` that survive the pruning and the
- * cycle check; returns how many are listed in order[]. */
-static int ida_children(struct ida *d, int depth)
+ * cycle check (and, when `partial`, that the state's first search in this
+ * iteration did not search: cover_prepare); returns how many are listed in
+ * order[]. */
+static int ida_children(struct ida *d, int depth, bool partial)
 {
     struct ps_search *s = d->s;
     const struct ps_game *game = s->game;
@@ -137,16 +220,33 @@ static int ida_children(struct ida *d, int depth)
             s->stats.pruned_commuting++;
             continue;
         }
+
         unsigned char *kid = l->kids + (size_t)i * s->state_size;
         game->apply(s->inst, l->state, l->moves[i], kid);
         s->stats.generated++;
-        l->hashes[i] = game->hash(s->inst, kid);
-        if (on_path(d, depth + 1, l->hashes[i], kid)) {
+        /* The move straight back, the commonest cycle, costs a memcmp. */
+        bool back = depth > 0 &&
+                    memcmp(kid, d->level[depth - 1].state, s->state_size) == 0;
+        if (!back)
+            l->hashes[i] = game->hash(s->inst, kid);
+        if (back || on_path(d, depth + 1, l->hashes[i], kid)) {
             s->stats.duplicates++;
             s->stats.cycles++;
             continue;
         }
-        l->h[i] = d->use_h ? ps_search_h(s, kid) : 0;
+        /* A transposition (tt_probe): only what its first search skipped. */
+        if (partial && covered(d, l->hashes[i], kid)) {
+            s->stats.duplicates++;
+            continue;
+        }
+        if (d->nentries) {
+            uint64_t *e = l->entries + (size_t)(1 + i) * (size_t)d->nentries;
+            memcpy(e, l->entries, (size_t)d->nentries * sizeof *e);
+            ps_pdb_update(s->pdb, s->inst, l->state, l->moves[i], kid, e);
+            l->h[i] = ps_pdb_value_of(s->pdb, e);
+        } else {
+            l->h[i] = d->use_h ? ps_search_h(s, kid) : 0;
+        }
         l->order[kept++] = i;
     }
     order_children(l, kept);
@@ -180,6 +280,110 @@ static void ida_trace_expand(struct ida *d, int depth, ps_value g, ps_value h)
         .state = l->state});
 }
 
+static bool tt_init(struct ida *d)
+{
+    struct ps_search *s = d->s;
+    uint64_t per = sizeof(struct ida_tt_entry) + 2 * s->state_size;
+    uint64_t n = 1u << 20;
+    while (n > 1024 && n * per > IDA_TT_BYTES)
+        n /= 2;
+    if (s->opt.no_memo)
+        return false;
+    while (n >= 1024 && !ps_memory_reserve(s, n * per))
+        n /= 2;
+    if (n < 1024)
+        return false; /* IDA* runs on without: the table only saves time */
+    d->tt.e = calloc(n, sizeof *d->tt.e);
+    d->tt.states = malloc(n * 2 * s->state_size);
+    if (!d->tt.e || !d->tt.states) {
+        free(d->tt.e);
+        free(d->tt.states);
+        d->tt.e = NULL;
+        ps_memory_release(s, n * per);
+        return false;
+    }
+    size_t m = (size_t)d->max_moves;
+    d->cover_moves = malloc(m * sizeof *d->cover_moves);
+    d->cover_states = malloc(m * s->state_size);
+    d->cover_hashes = malloc(m * sizeof *d->cover_hashes);
+    if (!d->cover_moves || !d->cover_states || !d->cover_hashes) {
+        free(d->tt.e);
+        d->tt.e = NULL;
+        ps_memory_release(s, n * per);
+        return false;
+    }
+    d->reserved += n * per;
+    d->tt.mask = n / 2 - 1;
+    return true;
+}
+
+enum tt_answer { TT_NEW, TT_CUT, TT_PARTIAL };
+
+/* Was the state at `depth` (cost g) searched in this iteration at no
+ * larger g? TT_CUT: all its moves were; TT_PARTIAL: all but those the
+ * earlier search skipped as commuting (*first_state, as it was then, with
+ * *first_parent and *first_move: cover_prepare lists the children it
+ * searched). TT_NEW: search it; it is remembered. */
+static enum tt_answer tt_probe(struct ida *d, int depth, ps_value g,
+                               const unsigned char **first_state,
+                               const unsigned char **first_parent,
+                               ps_move *first_move)
+{
+    struct ps_search *s = d->s;
+    struct ida_tt *tt = &d->tt;
+    struct ida_level *l = &d->level[depth];
+    size_t size = s->state_size;
+    int32_t it = s->stats.iterations;
+    uint64_t b = (l->hash & tt->mask) * 2, at = b;
+    s->stats.table_probes++;
+    bool found = false;
+    for (uint64_t i = b; i < b + 2 && !found; i++) {
+        struct ida_tt_entry *e = &tt->e[i];
+        if (e->iteration == it && e->hash == l->hash &&
+            ps_game_equal(s->game, s->inst, tt->states + i * 2 * size,
+                          l->state)) {
+            found = true;
+            at = i;
+        }
+    }
+    struct ida_tt_entry *e = &tt->e[at];
+    if (found && e->g <= g) {
+        if (!e->has_parent || !s->game->redundant_after) {
+            s->stats.table_hits++;
+            return TT_CUT;
+        }
+        s->stats.table_hits++;
+        *first_state = tt->states + at * 2 * size;
+        *first_parent = tt->states + at * 2 * size + size;
+        *first_move = e->taken;
+        return TT_PARTIAL;
+    }
+    if (!found) {
+        /* Slot b keeps the smallest g of this iteration; b + 1 the rest. */
+        struct ida_tt_entry *keep = &tt->e[b];
+        at = keep->iteration != it || g <= keep->g ? b : b + 1;
+        e = &tt->e[at];
+        if (e->iteration == 0) {
+            tt->entries_now++;
+            s->stats.table_entries = tt->entries_now;
+            if (tt->entries_now > s->stats.peak_table)
+                s->stats.peak_table = tt->entries_now;
+        }
+        e->hash = l->hash;
+        e->iteration = it;
+        memcpy(tt->states + at * 2 * size, l->state, size);
+    }
+    /* New, or reached more cheaply: searched in full from here. */
+    e->g = (int32_t)g;
+    e->has_parent = depth > 0;
+    if (depth > 0) {
+        e->taken = d->level[depth - 1].taken;
+        memcpy(tt->states + at * 2 * size + size, d->level[depth - 1].state,
+               size);
+    }
+    return TT_NEW;
+}
+
 /* Search below level `depth` (its state in place, reached at cost g, with
  * heuristic h) for a goal within the bound. */
 static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
@@ -202,16 +406,35 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
     }
     if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
         return IDA_STOPPED;
+    bool partial = false;
+    if (d->tt.e && g <= INT32_MAX) {
+        const unsigned char *first_state, *first_parent;
+        ps_move first_move;
+        enum tt_answer a = tt_probe(d, depth, g, &first_state, &first_parent,
+                                    &first_move);
+        if (a == TT_CUT) {
+            s->stats.duplicates++;
+            return IDA_NOT_FOUND;
+        }
+        if (a == TT_PARTIAL) {
+            cover_prepare(d, first_state, first_parent, first_move);
+            partial = true;
+        }
+    }
     if (ps_search_tracing(s))
         ida_trace_expand(d, depth, g, h);
     s->stats.expanded++;
-    int n = ida_children(d, depth);
+    int n = ida_children(d, depth, partial);
     for (int k = 0; k < n; k++) {
         struct ida_level *l = &d->level[depth];
         int i = l->order[k];
         struct ida_level *next = &d->level[depth + 1];
         memcpy(next->state, l->kids + (size_t)i * s->state_size, s->state_size);
         next->hash = l->hashes[i];
+        if (d->nentries)
+            memcpy(next->entries,
+                   l->entries + (size_t)(1 + i) * (size_t)d->nentries,
+                   (size_t)d->nentries * sizeof *next->entries);
         l->taken = l->moves[i];
         enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
         if (r != IDA_NOT_FOUND)
@@ -226,14 +449,25 @@ static enum ps_status idastar_run(struct ps_search *s)
     memset(&d, 0, sizeof d);
     d.s = s;
     d.max_moves = s->game->max_moves(s->inst);
+    /* Only an admissible h keeps IDA* exact (ps_search_h_exact). */
+    d.use_h = ps_search_h_exact(s);
+    d.nentries = d.use_h && s->pdb ? ps_pdb_entry_count(s->pdb) : 0;
     enum ps_status st = PS_OPTIMAL;
     if (!ida_grow(&d, 0))
         goto done;
     struct ida_level *root = &d.level[0];
     s->game->initial_state(s->inst, root->state);
     root->hash = s->game->hash(s->inst, root->state);
-    /* Only an admissible h keeps IDA* exact (ps_search_h_exact). */
-    d.use_h = ps_search_h_exact(s);
+    if (d.nentries)
+        ps_pdb_entries(s->pdb, s->inst, root->state, root->entries);
+    /* A probe costs about what making a child or two does (a cache miss),
+     * so it pays where states have many moves (Water Sort) and not where
+     * they have few: on the sliding-tile puzzle (at most 4, one of them
+     * back) it saved nodes but no time (Korf's 100 with pdb:6-6-3: 28.4 M
+     * expanded without the table, 17.4 M with it, CPU time no better,
+     * docs/pdb.md), so games with fewer than 8 moves get none. */
+    if (d.max_moves >= 8)
+        tt_init(&d);
     s->used_heuristic = d.use_h;
     ps_value h0 = d.use_h ? ps_search_h(s, root->state) : 0;
     d.bound = h0;
@@ -267,11 +501,27 @@ done:
         free(l->hashes);
         free(l->order);
         free(l->kids);
+        free(l->entries);
     }
     free(d.level);
     free(d.path);
+    free(d.tt.e);
+    free(d.tt.states);
+    free(d.cover_moves);
+    free(d.cover_states);
+    free(d.cover_hashes);
     return st;
 }
+
+/* idastar's options (options.h). */
+static const struct ps_option idastar_options[] = {
+    {.name = "no-memo",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct ps_options, no_memo),
+     .doc = "no transposition table (the textbook IDA*; games with fewer "
+            "than 8 moves per state never have one)"},
+    {0},
+};
 
 const struct ps_algorithm ps_algo_idastar = {
     .name = "idastar",
@@ -281,4 +531,5 @@ const struct ps_algorithm ps_algo_idastar = {
     .for_cost = true,
     .uses_heuristic = true,
     .run = idastar_run,
+    .options = idastar_options,
 };

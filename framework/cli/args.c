@@ -369,7 +369,7 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
      * stand (getopt_long moved the words after them, in order). */
     static const char *const commands[] = {"solve", "verify", "gen", "show",
                                            "bench", "list", "lab", "help",
-                                           NULL};
+                                           "pdb", NULL};
     for (int i = 0; c->nfiles > 0 && commands[i]; i++)
         if (strcmp(c->files[0], commands[i]) == 0) {
             c->command = commands[i];
@@ -379,7 +379,8 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
         }
     if (strcmp(c->command, "help") == 0)
         return cmd_help(c, c->nfiles > 0 ? c->files[0] : NULL);
-    if (strcmp(c->command, "verify") == 0 ? c->nfiles > 2
+    if (strcmp(c->command, "verify") == 0 || strcmp(c->command, "pdb") == 0
+            ? c->nfiles > 2
         : c->nfiles > 1 && strcmp(c->command, "solve") != 0 &&
               strcmp(c->command, "lab") != 0)
         return cli_usage_error("too many file arguments ('%s')",

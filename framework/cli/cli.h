@@ -7,6 +7,7 @@
 #define PS_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "frontend.h"
 #include "game.h"
@@ -92,6 +93,10 @@ int cmd_show(struct cli *c, const struct ps_game *g);
 int cmd_gen(struct cli *c, const struct ps_game *g);
 int cmd_bench(struct cli *c, const struct ps_game *g);
 int cmd_list(const struct cli *c);
+/* psolve pdb build: cmd_pdb.c, which also lists a game's pattern sets for
+ * cmd_list. */
+int cmd_pdb(struct cli *c, const struct ps_game *g);
+void cli_list_pattern_sets(FILE *out, const struct ps_game *g);
 /* psolve --help (topic NULL) or psolve help TOPIC (an algorithm or a
  * command): cmd_help.c. */
 int cmd_help(const struct cli *c, const char *topic);

@@ -17,8 +17,10 @@ static const char usage_text[] =
     "       psolve show [options] FILE            draw a puzzle\n"
     "       psolve bench [options]                random playouts per second\n"
     "       psolve list                           games, algorithms, rules\n"
+    "       psolve pdb build [options] [FILE]     pattern databases, ahead\n"
     "       psolve help [ALGORITHM]               this text, or one algorithm's\n"
     "                                             options\n"
+    "       psolve serve [--port N] [--open]      the web app (docs/serve.md)\n"
     "\n"
     "Options (a number is a plain decimal; out of range is an error):\n";
 

@@ -53,6 +53,7 @@ int cmd_list(const struct cli *c)
             printf("    %-17s %-14s %s%s\n", h->name,
                    h->admissible ? "[admissible]" : "[inadmissible]", h->doc,
                    strcmp(def, h->name) == 0 ? " [default]" : "");
+        cli_list_pattern_sets(stdout, *g);
     }
     printf("algorithms:\n");
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)

@@ -184,18 +184,44 @@ static void write_data(FILE *out, const struct ps_html_report *r)
     fputs("]}", out);
 }
 
+/* framework/cli/board.js, embedded by cmake/embed.cmake. */
+extern const unsigned char ps_board_js[];
+extern const size_t ps_board_js_len;
+
+static const char common_marker[] = "/*PSOLVE-COMMON*/";
+
+void ps_html_page(FILE *out, const unsigned char *tmpl, size_t len,
+                  void (*data)(FILE *out, const void *ctx), const void *ctx)
+{
+    const char *page = (const char *)tmpl, *end = page + len;
+    while (page < end) {
+        /* The next marker of the two (each may stand once). */
+        const char *d = strstr(page, data_marker);
+        const char *c = strstr(page, common_marker);
+        const char *at = d && (!c || d < c) ? d : c;
+        if (!at) {
+            fwrite(page, 1, (size_t)(end - page), out);
+            return;
+        }
+        fwrite(page, 1, (size_t)(at - page), out);
+        if (at == d) {
+            data(out, ctx);
+            page = at + strlen(data_marker);
+        } else {
+            fwrite(ps_board_js, 1, ps_board_js_len, out);
+            page = at + strlen(common_marker);
+        }
+    }
+}
+
+static void report_data(FILE *out, const void *ctx)
+{
+    write_data(out, ctx);
+}
+
 void ps_html_write(FILE *out, const struct ps_html_report *r)
 {
-    const char *page = (const char *)ps_html_template;
-    const char *at = strstr(page, data_marker);
-    if (!at) { /* a template without the marker is a build error */
-        fwrite(page, 1, ps_html_template_len, out);
-        return;
-    }
-    fwrite(page, 1, (size_t)(at - page), out);
-    write_data(out, r);
-    const char *rest = at + strlen(data_marker);
-    fwrite(rest, 1, ps_html_template_len - (size_t)(rest - page), out);
+    ps_html_page(out, ps_html_template, ps_html_template_len, report_data, r);
 }
 
 bool ps_html_write_file(const char *path, const struct ps_html_report *r,

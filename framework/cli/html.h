@@ -46,6 +46,12 @@ struct ps_html_report {
     int nrows;
 };
 
+/* A page template with its markers filled: PSOLVE-COMMON (in a comment's
+ * slashes and stars) by framework/cli/board.js, the drawing both pages
+ * share, and PSOLVE-DATA by what `data` writes (report.html's runs; psolve
+ * serve's settings). */
+void ps_html_page(FILE *out, const unsigned char *tmpl, size_t len,
+                  void (*data)(FILE *out, const void *ctx), const void *ctx);
 /* The page, to `out`. */
 void ps_html_write(FILE *out, const struct ps_html_report *r);
 /* The page, to the file at `path`; false with err when it cannot be

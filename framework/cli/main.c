@@ -12,6 +12,7 @@
 #include "lab.h"
 #include "lua_game.h"
 #include "rules.h"
+#include "serve.h"
 #include "textfile.h"
 
 /* Without --game: the game whose detect() claims the (first) puzzle file,
@@ -59,6 +60,8 @@ static const struct ps_game *game_of_file(struct cli *c,
 int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
 {
     static const struct ps_frontend plain = {0};
+    if (argc > 1 && strcmp(argv[1], "serve") == 0) /* docs/serve.md */
+        return ps_serve_main(argc - 1, argv + 1, argv[0]);
     struct cli c;
     int rc = ps_cli_parse(argc, argv, fe ? fe : &plain, &c);
     if (rc >= 0)
@@ -106,6 +109,8 @@ int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
         return cmd_bench(&c, g);
     if (strcmp(c.command, "lab") == 0)
         return cmd_lab(&c, g);
+    if (strcmp(c.command, "pdb") == 0)
+        return cmd_pdb(&c, g);
     return cmd_solve(&c, g);
 }
 

@@ -49,7 +49,7 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                                 item, key);
         if (!ps_heuristic_check(g, value, err))
             return false;
-        o->heuristic = ps_heuristic_find(g, value)->name;
+        o->heuristic = ps_heuristic_canonical(g, value);
         return true;
     }
     const struct ps_option *opt = ps_algorithm_option(v->algo, key);
@@ -140,7 +140,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
         if (nnames == (int)(sizeof names / sizeof names[0]))
             return ps_error_set(err, NULL, 0, 0,
                                 "too many names in --heuristic");
-        names[nnames++] = ps_heuristic_find(g, h)->name;
+        names[nnames++] = ps_heuristic_canonical(g, h);
     }
     if (heuristics && nnames == 0)
         return ps_error_set(err, NULL, 0, 0, "--heuristic needs a name");

@@ -212,20 +212,49 @@ const struct ps_heuristic *ps_heuristic_find(const struct ps_game *g,
     return NULL;
 }
 
+/* The pattern set of g called `name` ("pdb:..."), or NULL. */
+static const struct ps_pattern_set *find_pattern_set(const struct ps_game *g,
+                                                     const char *name)
+{
+    for (const struct ps_pattern_set *p = g->abstraction ? g->abstraction->sets
+                                                         : NULL;
+         p && p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+const char *ps_heuristic_canonical(const struct ps_game *g, const char *name)
+{
+    const struct ps_heuristic *h = ps_heuristic_find(g, name);
+    if (h)
+        return h->name;
+    const struct ps_pattern_set *p = find_pattern_set(g, name);
+    return p ? p->name : NULL;
+}
+
+/* Append `name` to the list of choices (", " between). */
+static void list_choice(char *list, size_t len, size_t *used, const char *name)
+{
+    int n = snprintf(list + *used, len - *used, "%s%s", *used ? ", " : "",
+                     name);
+    if (n > 0 && (size_t)n < len - *used)
+        *used += (size_t)n;
+}
+
 bool ps_heuristic_check(const struct ps_game *g, const char *name,
                         struct ps_error *err)
 {
-    if (!name || ps_heuristic_find(g, name))
+    if (!name || ps_heuristic_canonical(g, name))
         return true;
-    char list[256] = "";
+    char list[512] = "";
     size_t used = 0;
-    for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++) {
-        int n = snprintf(list + used, sizeof list - used, "%s%s",
-                         used ? ", " : "", h->name);
-        if (n < 0 || (size_t)n >= sizeof list - used)
-            break;
-        used += (size_t)n;
-    }
+    for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++)
+        list_choice(list, sizeof list, &used, h->name);
+    for (const struct ps_pattern_set *p = g->abstraction ? g->abstraction->sets
+                                                         : NULL;
+         p && p->name; p++)
+        list_choice(list, sizeof list, &used, p->name);
     if (!used)
         return ps_error_set(err, NULL, 0, 0,
                             "unknown heuristic '%s': game %s offers no "
@@ -246,10 +275,44 @@ const char *ps_heuristic_default_name(const struct ps_game *g, bool maximise)
     return "default";
 }
 
+/* The abstraction: its slots, and sets named "pdb:..." once each, with
+ * counts in range. */
+static bool check_abstraction(const struct ps_game *g, struct ps_error *err)
+{
+    const struct ps_abstraction *a = g->abstraction;
+    const char *name = game_name(g);
+    if (!a)
+        return true;
+    if (!a->sets || !a->space || !a->goals || !a->predecessors || !a->entries)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: the abstraction needs sets, space, "
+                            "goals, predecessors and entries",
+                            name);
+    for (const struct ps_pattern_set *p = a->sets; p->name; p++) {
+        if (strncmp(p->name, "pdb:", 4) != 0 || !name_is_plain(p->name + 4))
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: pattern set '%s': a name is 'pdb:' "
+                                "then letters, digits, '_' and '-'",
+                                name, p->name);
+        if (!p->doc || p->patterns < 1 || p->patterns > PS_PDB_MAX_PATTERNS ||
+            p->lookups < 1 || p->lookups > PS_PDB_MAX_LOOKUPS)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: pattern set '%s' needs a doc, "
+                                "1..%d patterns and 1..%d lookups",
+                                name, p->name, PS_PDB_MAX_PATTERNS,
+                                PS_PDB_MAX_LOOKUPS);
+        if (find_pattern_set(g, p->name) != p)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: pattern set '%s' is listed twice",
+                                name, p->name);
+    }
+    return true;
+}
+
 static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
 {
     const char *name = game_name(g);
-    if (!check_heuristics(g, err))
+    if (!check_heuristics(g, err) || !check_abstraction(g, err))
         return false;
     for (const struct ps_policy *p = g->policies; p && p->name; p++)
         if (!p->choose || !p->doc)

@@ -45,8 +45,9 @@
  * struct ps_game or a helper a game calls changes incompatibly. */
 /* 2: the slots heuristics, move_help, detect, begin_search, end_search,
  * fault and state_json. 3: the slot playout (a plug-in built for 2 has a
- * shorter struct). 4: the walk slots, for nrpa, and evaluate_moves. */
-#define PS_API_VERSION 4
+ * shorter struct). 4: the slot abstraction (pattern databases). 5: the
+ * walk slots, for nrpa, and evaluate_moves. */
+#define PS_API_VERSION 5
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -158,6 +159,78 @@ struct ps_heuristic {
      * not marked admissible reports its answer as heuristic. */
     bool admissible;
     ps_value (*fn)(const void *inst, const void *state); /* [required] */
+};
+
+/* ---- Pattern databases (since API version 4; docs/writing-a-game.md) ----
+ * A game that can project its states onto patterns (a subset of the tiles,
+ * of the colours, ...) describes each pattern's abstract space; the kernel
+ * (pdb.h) builds a table of abstract distances to the goal by breadth-first
+ * search over it and offers the tables as heuristics named "pdb:...". */
+#define PS_PDB_MAX_PATTERNS 8
+#define PS_PDB_MAX_LOOKUPS 4
+#define PS_PDB_MAX_NEIGHBOURS 64
+
+/* One named heuristic made of pattern databases ("pdb:6-6-3"). */
+struct ps_pattern_set {
+    const char *name; /* [required] "pdb:" + letters, digits, '_', '-'; unique */
+    const char *doc;  /* [required] one line, for psolve list */
+    int patterns;     /* 1..PS_PDB_MAX_PATTERNS tables */
+    /* 1..PS_PDB_MAX_LOOKUPS ways to read the tables: lookup 0 reads the
+     * state itself, lookup l > 0 an image of it under a symmetry of the
+     * game that keeps the distance to the goal (a reflection); h is the
+     * largest of the lookups. */
+    int lookups;
+    /* true: h of a lookup is the sum over the patterns, which is admissible
+     * when every move is counted (predecessors' counted[]) by at most one
+     * pattern: disjoint patterns. false: the largest. */
+    bool additive;
+};
+
+/* The abstract space of one pattern. Abstract states are ranked
+ * 0..size-1 (a perfect hash); the `group` ranks r with the same r / group
+ * share one table entry, the smallest distance among them (the positions
+ * of a pattern's tiles, for every cell the blank may be on). */
+struct ps_pattern_space {
+    uint64_t size;  /* > 0, a multiple of group */
+    uint64_t group; /* >= 1 */
+    /* Names the space, for sharing a table between instances and for the
+     * disk cache: two spaces with the same game and key are the same. */
+    char key[160];
+};
+
+struct ps_abstraction {
+    /* [required] The sets offered, terminated by name == NULL. */
+    const struct ps_pattern_set *sets;
+    /* [required] Describe pattern p of `set` for this instance; false with
+     * err when the instance has none (a board of another size). */
+    bool (*space)(const void *inst, const struct ps_pattern_set *set, int p,
+                  struct ps_pattern_space *out, struct ps_error *err);
+    /* [required] The ranks of the abstract goal states into ranks[] (at
+     * most max); their number, >= 1. */
+    int (*goals)(const void *inst, const struct ps_pattern_set *set, int p,
+                 uint64_t *ranks, int max);
+    /* [required] The abstract states one move away from `rank` towards it:
+     * predecessors (for a game whose moves can be undone, its neighbours).
+     * counted[i] is 1 when that move costs 1 in this pattern, 0 when it is
+     * free (a move of a tile outside the pattern, in an additive set). At
+     * most PS_PDB_MAX_NEIGHBOURS; returns how many. Every move of the game
+     * costs at least what its abstract move counts, so table values are
+     * lower bounds. */
+    int (*predecessors)(const void *inst, const struct ps_pattern_set *set,
+                        int p, uint64_t rank, uint64_t *ranks,
+                        unsigned char *counted);
+    /* [required] The table entries of `state`: out[l * set->patterns + p] is
+     * the rank / group of the abstraction of lookup l's image of `state` for
+     * pattern p. */
+    void (*entries)(const void *inst, const struct ps_pattern_set *set,
+                    const void *state, uint64_t *out);
+    /* [optional: NULL = entries() on the child] After `move` took `before`
+     * to `after`, update out[] (entries of `before`) to those of `after`,
+     * recomputing only the patterns the move touches (IDA* calls it per
+     * node). */
+    void (*update_entries)(const void *inst, const struct ps_pattern_set *set,
+                           const void *before, ps_move move, const void *after,
+                           uint64_t *out);
 };
 
 struct ps_game {
@@ -364,7 +437,12 @@ struct ps_game {
                     const struct ps_policy *policy, struct ps_rng *rng,
                     int max_len, ps_move *line, int *length, ps_value *value);
 
-    /* --- walks, for nrpa (since API version 4) --- */
+    /* --- pattern databases (since API version 4) --- */
+    /* [optional: NULL = no "pdb:" heuristics] The game's abstractions, for
+     * the pattern databases the kernel builds (pdb.h, docs/pdb.md). */
+    const struct ps_abstraction *abstraction;
+
+    /* --- walks, for nrpa (since API version 5) --- */
     /* [optional, all four or none: NULL = nrpa steps with moves/apply]
      * A walk plays a line move by move in the game's own representation,
      * listing at each position the moves with nrpa's move codes and prior.
@@ -421,7 +499,11 @@ ps_value ps_heuristic_zero(const void *inst, const void *state);
 /* The entry of g->heuristics called `name`, or NULL. */
 const struct ps_heuristic *ps_heuristic_find(const struct ps_game *g,
                                              const char *name);
-/* NULL or a known name: true; else false with err listing the choices. */
+/* The stable spelling of a name --heuristic accepts: the table entry's
+ * name, or the pattern set's ("pdb:..."); NULL for an unknown name. */
+const char *ps_heuristic_canonical(const struct ps_game *g, const char *name);
+/* NULL or a known name (a table entry or a pattern set): true; else false
+ * with err listing the choices. */
 bool ps_heuristic_check(const struct ps_game *g, const char *name,
                         struct ps_error *err);
 /* The name of the default (the entry whose fn is the game's heuristic or

@@ -2,21 +2,68 @@
 
 #include "replay.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 volatile sig_atomic_t ps_interrupted = 0;
+volatile sig_atomic_t ps_signal_count = 0;
 
-static void on_sigint(int sig)
+/* Only async-signal-safe calls here: a flag, a counter and write(2). */
+static void say(const char *text)
 {
-    (void)sig;
-    ps_interrupted = 1;
+    size_t n = strlen(text);
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, text, n);
+        if (w <= 0)
+            return;
+        text += w;
+        n -= (size_t)w;
+    }
 }
 
+static void on_signal(int sig)
+{
+    int saved = errno;
+    if (!ps_interrupted)
+        ps_interrupted = sig;
+    if (ps_signal_count < 1000)
+        ps_signal_count++;
+    if (ps_signal_count == 2)
+        say("psolve: second signal: stopping at once; the best line so far "
+            "is still printed\n");
+    errno = saved;
+}
+
+/* SIGINT, SIGTERM (timeout, Slurm, Open MPI's mpirun) and SIGHUP (a closed
+ * terminal) all stop the search the same way. sigaction keeps the handler
+ * installed (signal() under -std=c11 resets it after the first delivery,
+ * so a second Ctrl-C used to kill psolve with no output); the three
+ * signals are blocked while the handler runs. */
 void ps_install_interrupt_handler(void)
 {
-    signal(SIGINT, on_sigint);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
+    sa.sa_flags = SA_RESTART;
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        sigaction(sigs[i], &sa, NULL);
+}
+
+const char *ps_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
 }
 
 double ps_now(void)
@@ -40,6 +87,7 @@ void ps_options_default(struct ps_options *o)
     o->weight = 2.0;
     o->rollouts = 200;
     o->topk = 0;
+    o->dfs_beam = 16;
     o->beam_width = 100;
     o->beam_dfs = 20000;
     o->beam_endgame = 0;
@@ -54,6 +102,14 @@ static void search_choose_heuristic(struct ps_search *s)
 {
     const struct ps_game *g = s->game;
     bool maximise = s->flags & PS_MAXIMISE;
+    if (s->opt.heuristic && ps_pdb_find_set(g, s->opt.heuristic)) {
+        /* Pattern databases are admissible by construction (pdb.h). */
+        s->pdb_set = ps_pdb_find_set(g, s->opt.heuristic);
+        s->heuristic = NULL;
+        s->heuristic_admissible = true;
+        s->heuristic_name = s->pdb_set->name;
+        return;
+    }
     if (s->opt.heuristic) {
         const struct ps_heuristic *h = ps_heuristic_find(g, s->opt.heuristic);
         s->heuristic = h ? h->fn : NULL;
@@ -97,6 +153,9 @@ void ps_search_init(struct ps_search *s, const struct ps_game *game,
 
 void ps_search_free(struct ps_search *s)
 {
+    if (s->pdb)
+        ps_pdb_free(s->pdb);
+    s->pdb = NULL;
     free(s->best.moves);
     s->best.moves = NULL;
     s->best.len = s->best.cap = 0;
@@ -193,9 +252,9 @@ static void find_root_bound(struct ps_search *s)
         if (g->moves(s->inst, root, moves, NULL) == 0) {
             s->bounded = true;
             s->root_bound = ps_final_value(s, root, 0);
-        } else if (s->heuristic && s->heuristic_admissible) {
+        } else if (ps_search_has_h(s) && s->heuristic_admissible) {
             s->bounded = true;
-            s->root_bound = s->heuristic(s->inst, root);
+            s->root_bound = ps_search_h(s, root);
         }
     }
     free(root);
@@ -252,26 +311,50 @@ static bool best_is_proven(const struct ps_search *s)
 static void note_heuristic_start(struct ps_search *s)
 {
     s->stats.has_h_start = false;
-    if (!s->used_heuristic || !s->heuristic)
+    if (!s->used_heuristic || !ps_search_has_h(s))
         return;
     unsigned char *root = malloc(s->state_size);
     if (!root)
         return;
     s->game->initial_state(s->inst, root);
-    s->stats.h_start = s->heuristic(s->inst, root);
+    s->stats.h_start = ps_search_h(s, root);
     s->stats.has_h_start = true;
     free(root);
+}
+
+/* --heuristic pdb:NAME: the tables, from memory, the disk cache or a build,
+ * got before the run's clock starts (--time counts the search alone) and
+ * kept for the next run of this search. False with s->note (and s->stop)
+ * saying why. */
+static bool search_get_pdb(struct ps_search *s)
+{
+    if (!s->pdb_set || s->pdb)
+        return true;
+    struct ps_pdb_options po = {.max_memory = s->limits.max_memory,
+                                .progress = true};
+    struct ps_error err;
+    ps_error_clear(&err);
+    s->pdb = ps_pdb_get(s->game, s->inst, s->pdb_set, &po, &s->pdb_stats,
+                        &err);
+    if (s->pdb)
+        return true;
+    s->stop = strstr(err.msg, "max-memory") ? PS_STOP_MEMORY : PS_STOP_ERROR;
+    s->error = err;
+    ps_error_format(&err, s->note, sizeof s->note);
+    return false;
 }
 
 enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
 {
     memset(&s->stats, 0, sizeof s->stats);
+    s->stop = PS_STOP_NONE;
+    s->note[0] = '\0';
+    ps_error_clear(&s->error);
+    bool pdb_ready = search_get_pdb(s);
     s->best.len = 0;
     s->best.found = false;
     s->late.len = 0;
     s->late.found = false;
-    s->stop = PS_STOP_NONE;
-    s->note[0] = '\0';
     s->tick = 0;
     s->clock_every = 1;
     s->algo_name = a->name;
@@ -288,7 +371,16 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
                  s->opt.heuristic);
         return PS_INCOMPLETE;
     }
-    ps_error_clear(&s->error);
+    uint64_t pdb_bytes = s->pdb ? ps_pdb_bytes(s->pdb) : 0;
+    if (!pdb_ready || !ps_memory_reserve(s, pdb_bytes)) {
+        if (pdb_ready) {
+            s->stop = PS_STOP_MEMORY;
+            snprintf(s->note, sizeof s->note,
+                     "the %s tables (%.0f MB) pass --max-memory",
+                     s->pdb_set->name, (double)pdb_bytes / 1e6);
+        }
+        return PS_INCOMPLETE;
+    }
     const struct ps_game *g = s->game;
     if (g->begin_search)
         g->begin_search(s->inst, s->limits.seconds > 0
@@ -303,6 +395,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
      * counts, sizes) does so before any algorithm runs. */
     if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
+        ps_memory_release(s, pdb_bytes);
         if (g->end_search)
             g->end_search(s->inst);
         return PS_UNSOLVABLE;
@@ -310,6 +403,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     find_root_bound(s);
     enum ps_status st = a->run(s);
     s->stats.seconds = ps_now() - s->start;
+    ps_memory_release(s, pdb_bytes);
     note_heuristic_start(s);
     if (search_faulted(s))
         st = PS_INCOMPLETE; /* whatever the run made of the harmless values */
@@ -361,9 +455,17 @@ static void print_progress(struct ps_search *s, double now)
                 (unsigned long long)s->stats.playouts,
                 el > 0 ? (double)s->stats.playouts / el : 0.0);
     if (s->best.found)
-        fprintf(stderr, "best %lld   ", (long long)s->best.value);
+        fprintf(stderr, "best %lld  ", (long long)s->best.value);
     else
-        fprintf(stderr, "best -   ");
+        fprintf(stderr, "best -  ");
+    /* Score games with a bound of the start: how far the best may be from
+     * the optimum (0 once proven). */
+    if (s->bounded && s->best.found)
+        fprintf(stderr, "bound %lld  gap %lld  ", (long long)s->root_bound,
+                (long long)(s->root_bound - s->best.value));
+    else if (s->bounded)
+        fprintf(stderr, "bound %lld  ", (long long)s->root_bound);
+    fputs(" ", stderr);
     fflush(stderr);
 }
 
@@ -477,6 +579,39 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     if (s->bounded && value >= s->root_bound && s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_PROVEN;
     return true;
+}
+
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s)
+{
+    *sub = *s;
+    memset(&sub->best, 0, sizeof sub->best);
+    memset(&sub->late, 0, sizeof sub->late);
+    memset(&sub->layers, 0, sizeof sub->layers);
+    sub->opt.layers = false;
+    sub->trace.limit = 0;
+    sub->anytime = NULL;
+    sub->note[0] = '\0';
+    sub->nested = true;
+    if (s->best.found)
+        keep_line(&sub->best, s->best.moves, s->best.len, s->best.value);
+}
+
+void ps_search_unnest(struct ps_search *s, struct ps_search *sub)
+{
+    uint64_t memory = s->stats.memory;
+    s->stats = sub->stats;
+    s->stats.memory = memory; /* what sub reserved, it released */
+    s->last_progress = sub->last_progress;
+    if (sub->best.found)
+        ps_search_offer(s, sub->best.moves, sub->best.len, sub->best.value);
+    if (sub->late.found)
+        ps_search_offer(s, sub->late.moves, sub->late.len, sub->late.value);
+    if (sub->stop == PS_STOP_ERROR) {
+        s->stop = PS_STOP_ERROR;
+        s->error = sub->error;
+        memcpy(s->note, sub->note, sizeof s->note);
+    }
+    ps_search_free(sub);
 }
 
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)

@@ -23,6 +23,7 @@
 
 #include "game.h"
 #include "options.h"
+#include "pdb.h"
 #include "trace.h"
 
 enum ps_status {
@@ -67,6 +68,8 @@ struct ps_options {
     int max_depth;    /* dfs: depth cap (0 = none) */
     bool no_memo;     /* dfs: no transposition table */
     bool no_bound;    /* dfs: no upper-bound pruning */
+    int dfs_beam;     /* dfs (score): first beam width of the incumbent
+                       * rounds (0 = the greedy line only) */
     double weight;    /* wastar */
     int rollouts;     /* mc */
     int topk;         /* mc playout policy */
@@ -123,7 +126,8 @@ struct ps_options {
  *   peak_frontier  most entries on the open list (best-first), the widest
  *                  beam (beam); 0 for depth-first searches
  *   peak_memory    most bytes of tables and lists reserved at once
- *   iterations     IDA* / dfs (cost) bounds tried
+ *   iterations     IDA* / dfs (cost) bounds tried; dfs (score): rounds of
+ *                  the exact search (one per incumbent beam)
  *   h_start        h (cost) or the upper bound (score) of the start, when
  *                  the algorithm uses one (has_h_start)
  */
@@ -212,12 +216,21 @@ struct ps_search {
     /* dfs: start from this state instead of the game's start (beam's
      * end-game pass); NULL = the start. */
     const unsigned char *root_state;
+    /* Set in a search nested in another (ps_search_nest): dfs then takes
+     * no beam incumbent of its own. */
+    bool nested;
     /* The heuristic (cost games) or bound (score games) of this run: the
      * --heuristic entry or the game's slot; NULL = none (h = 0, no bound). */
     ps_value (*heuristic)(const void *inst, const void *state);
     bool heuristic_admissible; /* exact algorithms stay exact with it */
     const char *heuristic_name;
     bool heuristic_unknown;    /* opt.heuristic names no entry: the run fails */
+    /* --heuristic pdb:NAME (pdb.h): the set, and its tables once
+     * ps_search_run got them (before its clock starts); pdb_stats says
+     * whether they were built, read or shared. */
+    const struct ps_pattern_set *pdb_set;
+    struct ps_pdb *pdb;
+    struct ps_pdb_stats pdb_stats;
     bool used_heuristic;       /* the algorithm consulted it (set by it) */
     struct ps_layers layers;   /* filled when opt.layers */
 };
@@ -247,10 +260,15 @@ const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
 const struct ps_algorithm *ps_algorithm_find(const char *name);
 const struct ps_algorithm *const *ps_algorithm_list(void);
 
-/* Set by the SIGINT handler; the only global mutable state, because a signal
- * handler can reach nothing else. */
+/* Set by the handler of SIGINT, SIGTERM and SIGHUP to the number of the
+ * first signal (0: none yet); ps_signal_count counts the deliveries (a
+ * second one makes waits that would give a stuck call its grace end at
+ * once). The only global mutable state, because a signal handler can reach
+ * nothing else. */
 extern volatile sig_atomic_t ps_interrupted;
+extern volatile sig_atomic_t ps_signal_count;
 void ps_install_interrupt_handler(void);
+const char *ps_signal_name(int sig); /* "SIGTERM", ... */
 
 double ps_now(void); /* monotonic seconds */
 
@@ -279,6 +297,17 @@ bool ps_search_improves(const struct ps_search *s, ps_value value);
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value);
 
+/* A search nested in s, for an algorithm that runs another one on the same
+ * problem (dfs's incumbent from beam): s's options, limits and counters
+ * (so its work counts against --max-nodes and --max-memory as s's does),
+ * s's clock and progress lines, and a copy of s's best as the line to beat;
+ * no trace, no layers, no --html record of its own. Run it with the other
+ * algorithm's run(); then ps_search_unnest() folds it back. */
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s);
+/* The nested search's counters become s's, its best line (and a late one)
+ * is offered to s, a game error stops s too; sub is freed. */
+void ps_search_unnest(struct ps_search *s, struct ps_search *sub);
+
 /* Table memory accounting against --max-memory. False when the reservation
  * would pass the limit: the caller must not allocate, and decides whether
  * that ends the search (set s->stop = PS_STOP_MEMORY) or not (dfs searches
@@ -303,7 +332,15 @@ void ps_search_trace(struct ps_search *s, const void *state, int depth,
  * run as using it (s->used_heuristic) itself. */
 static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
 {
+    if (s->pdb)
+        return ps_pdb_value(s->pdb, s->inst, state);
     return s->heuristic ? s->heuristic(s->inst, state) : 0;
+}
+
+/* Does the run have a heuristic (or bound) at all? */
+static inline bool ps_search_has_h(const struct ps_search *s)
+{
+    return s->heuristic || s->pdb_set;
 }
 
 /* May an exact algorithm (A*, IDA*) read the run's heuristic? Only an
@@ -314,7 +351,8 @@ static inline ps_value ps_search_h(const struct ps_search *s, const void *state)
  * only. */
 static inline bool ps_search_h_exact(const struct ps_search *s)
 {
-    return s->heuristic && (s->heuristic_admissible || s->opt.heuristic);
+    return ps_search_has_h(s) &&
+           (s->heuristic_admissible || s->opt.heuristic);
 }
 
 /* --layers: add work to the layer `key` (a no-op without opt.layers). */

@@ -139,7 +139,9 @@ static void check_limits(lua_State *L, struct ps_lua_sandbox *sb)
         luaL_error(L, "the script was still running at the search's time "
                       "limit (--time; an endless loop?)");
     else
-        luaL_error(L, "interrupted (Ctrl-C)");
+        luaL_error(L, "interrupted (%s)", ps_interrupted == SIGINT
+                                          ? "Ctrl-C"
+                                          : ps_signal_name(ps_interrupted));
 }
 
 static void count_hook(lua_State *L, lua_Debug *ar)
@@ -217,7 +219,9 @@ static void watch_search(struct ps_lua_sandbox *sb, unsigned *last_seq)
         _exit(PS_EXIT_ERROR);
     }
     *last_seq = armed ? seq : 0;
-    double wake = now + sb->lim.grace;
+    /* A second signal: the user will not wait a whole grace. */
+    double wake = now + (ps_signal_count >= 2 && sb->lim.grace > 0.1
+                             ? 0.1 : sb->lim.grace);
     if (!armed && sb->watch_deadline > now && sb->watch_deadline < wake)
         wake = sb->watch_deadline;
     struct timespec until = timespec_at(wake);

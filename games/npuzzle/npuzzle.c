@@ -26,12 +26,34 @@ struct np_rules {
     int64_t unused;
 };
 
+/* A partition of the tiles into the patterns of a pattern database. */
+struct np_partition {
+    int k[PS_PDB_MAX_PATTERNS];                    /* tiles per pattern */
+    unsigned char tiles[PS_PDB_MAX_PATTERNS][NP_MAX * NP_MAX];
+    signed char pattern_of[NP_MAX * NP_MAX];       /* tile -> pattern, -1 */
+    bool usable;                                   /* fits this board */
+};
+
+#define NP_SETS 5
+
 struct np_instance {
     int n;            /* tiles per side */
     int cells;        /* n * n */
     size_t state_size;
     unsigned char start[NP_MAX * NP_MAX + 8];
+    /* The reflection about the main diagonal: cell (r, c) -> (c, r), and the
+     * tile whose home is the image of tile t's home (the goal maps to
+     * itself, so a state and its image are equally far from it). */
+    unsigned char mirror_cell[NP_MAX * NP_MAX];
+    unsigned char mirror_tile[NP_MAX * NP_MAX];
+    /* Cells as bits: all of them, the left and right columns, each cell's
+     * neighbours (the pattern databases' blank regions). */
+    uint64_t all_cells, left_col, right_col;
+    uint64_t neighbours[NP_MAX * NP_MAX];
+    struct np_partition partition[NP_SETS]; /* one per np_pattern_sets entry */
 };
+
+static void np_prepare_patterns(struct np_instance *in);
 
 static const struct ps_param np_params[] = {{NULL, 0, 0, 0, 0, NULL, 0, NULL}};
 static const struct ps_preset np_presets[] = {{NULL, NULL, NULL}};
@@ -145,6 +167,7 @@ static void *np_load(const void *rules, const char *path, const char *text,
         if (tiles[i] == 0)
             in->start[in->cells] = (unsigned char)i;
     }
+    np_prepare_patterns(in);
     return in;
 fail:
     free(in);
@@ -318,6 +341,311 @@ static const struct ps_heuristic np_heuristics[] = {
                          "heuristic",
      false, np_double_manhattan},
     {NULL, NULL, false, NULL},
+};
+
+/* ---- pattern databases (the kernel's pdb.h builds and reads them) ----
+ * Pattern p of a partition is its tiles' cells plus the blank's cell; the
+ * other tiles are indistinct. Every move is the blank swapping with a
+ * neighbour: a move of a pattern tile counts 1, any other move is free, so
+ * the partitions' values add up (each move moves one tile, counted by its
+ * own pattern only: Korf and Felner 2002). Free moves take the blank
+ * anywhere in its region (the cells it reaches round the pattern tiles), so
+ * the abstract state is the tiles' cells and the region, written as its
+ * lowest cell. Ranks are the lexicographic index of the k tiles' cells then
+ * the blank's among the cells left, so the C - k ranks of one placement are
+ * consecutive: a table entry is that placement, the blank anywhere (the
+ * smallest distance over its regions). */
+
+/* Which tile goes to which pattern, tiles 1.. in order: 'A' + pattern. */
+static const struct {
+    int n;
+    const char *of_tile;
+} np_partitions[NP_SETS] = {
+    {3, "AAAAAAAA"},        /* pdb:8 */
+    {3, "AABAABBB"},        /* pdb:4-4 */
+    {4, "ABBBAABBACCCACC"}, /* pdb:5-5-5 */
+    {4, "ACCCAABBAABBABB"}, /* pdb:6-6-3 */
+    {4, "AAAAAAAABBBBBBB"}, /* pdb:7-8 */
+};
+
+static const struct ps_pattern_set np_pattern_sets[NP_SETS + 1] = {
+    {"pdb:8", "8-puzzle: all eight tiles in one table (exact distances)", 1,
+     1, true},
+    {"pdb:4-4", "8-puzzle: tiles 1 2 4 5 | 3 6 7 8, additive, and the "
+                "diagonal mirror",
+     2, 2, true},
+    {"pdb:5-5-5", "15-puzzle: tiles 1 5 6 9 13 | 2 3 4 7 8 | 10 11 12 14 15, "
+                  "additive, and the diagonal mirror",
+     3, 2, true},
+    {"pdb:6-6-3", "15-puzzle: tiles 1 5 6 9 10 13 | 7 8 11 12 14 15 | 2 3 4, "
+                  "additive, and the diagonal mirror",
+     3, 2, true},
+    {"pdb:7-8", "15-puzzle: tiles 1-8 | 9-15, additive, and the diagonal "
+                "mirror (a 519 MB table)",
+     2, 2, true},
+    {NULL, NULL, 0, 0, false},
+};
+
+static int np_set_index(const struct ps_pattern_set *set)
+{
+    return (int)(set - np_pattern_sets);
+}
+
+static void np_prepare_patterns(struct np_instance *in)
+{
+    int n = in->n;
+    in->all_cells = (((uint64_t)1 << (in->cells - 1)) << 1) - 1;
+    in->left_col = in->right_col = 0;
+    for (int i = 0; i < in->cells; i++) {
+        in->mirror_cell[i] = (unsigned char)((i % n) * n + i / n);
+        if (i % n == 0)
+            in->left_col |= (uint64_t)1 << i;
+        if (i % n == n - 1)
+            in->right_col |= (uint64_t)1 << i;
+        uint64_t nb = 0;
+        if (i >= n)
+            nb |= (uint64_t)1 << (i - n);
+        if (i + n < in->cells)
+            nb |= (uint64_t)1 << (i + n);
+        if (i % n > 0)
+            nb |= (uint64_t)1 << (i - 1);
+        if (i % n < n - 1)
+            nb |= (uint64_t)1 << (i + 1);
+        in->neighbours[i] = nb;
+    }
+    in->mirror_tile[0] = 0;
+    for (int t = 1; t < in->cells; t++)
+        in->mirror_tile[t] = (unsigned char)(in->mirror_cell[t - 1] + 1);
+    for (int s = 0; s < NP_SETS; s++) {
+        struct np_partition *pt = &in->partition[s];
+        memset(pt, 0, sizeof *pt);
+        memset(pt->pattern_of, -1, sizeof pt->pattern_of);
+        pt->usable = np_partitions[s].n == n;
+        for (int t = 1; pt->usable && t < in->cells; t++) {
+            int p = np_partitions[s].of_tile[t - 1] - 'A';
+            pt->pattern_of[t] = (signed char)p;
+            pt->tiles[p][pt->k[p]++] = (unsigned char)t;
+        }
+    }
+}
+
+static const struct np_partition *np_partition_of(const struct np_instance *in,
+                                                  const struct ps_pattern_set *set)
+{
+    return &in->partition[np_set_index(set)];
+}
+
+/* The index of k cells, in order, among `cells`: digit i is cell[i] less
+ * the cells before it already used, in base cells - i. */
+static uint64_t np_rank_cells(const unsigned char *cell, int k, int cells)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++) {
+        int digit = cell[i];
+        for (int j = 0; j < i; j++)
+            digit -= cell[j] < cell[i];
+        r = r * (uint64_t)(cells - i) + (uint64_t)digit;
+    }
+    return r;
+}
+
+static void np_unrank_cells(uint64_t r, int k, int cells, unsigned char *cell)
+{
+    int digit[NP_MAX * NP_MAX];
+    for (int i = k - 1; i >= 0; i--) {
+        digit[i] = (int)(r % (uint64_t)(cells - i));
+        r /= (uint64_t)(cells - i);
+    }
+    uint64_t used = 0;
+    for (int i = 0; i < k; i++) {
+        int c = 0;
+        for (int left = digit[i];; c++)
+            if (!((used >> c) & 1) && left-- == 0)
+                break;
+        cell[i] = (unsigned char)c;
+        used |= (uint64_t)1 << c;
+    }
+}
+
+static bool np_space(const void *p, const struct ps_pattern_set *set, int pat,
+                     struct ps_pattern_space *out, struct ps_error *err)
+{
+    const struct np_instance *in = p;
+    const struct np_partition *pt = np_partition_of(in, set);
+    if (!pt->usable)
+        return ps_error_set(err, NULL, 0, 0,
+                            "%s is for the %dx%d puzzle, this one is %dx%d",
+                            set->name, np_partitions[np_set_index(set)].n,
+                            np_partitions[np_set_index(set)].n, in->n, in->n);
+    int k = pt->k[pat];
+    uint64_t size = 1;
+    for (int i = 0; i <= k; i++)
+        size *= (uint64_t)(in->cells - i);
+    out->size = size;
+    out->group = (uint64_t)(in->cells - k);
+    int used = snprintf(out->key, sizeof out->key, "%dx%d tiles", in->n,
+                        in->n);
+    for (int i = 0; i < k && used > 0 && (size_t)used < sizeof out->key; i++)
+        used += snprintf(out->key + used, sizeof out->key - (size_t)used,
+                         "%s%d", i ? "," : " ", pt->tiles[pat][i]);
+    if (used > 0 && (size_t)used < sizeof out->key)
+        snprintf(out->key + used, sizeof out->key - (size_t)used,
+                 " + blank, others free");
+    return true;
+}
+
+/* Sets of cells as bit masks (at most 36 cells). */
+static int np_popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The lowest set bit of x != 0. */
+static int np_lowest(uint64_t x)
+{
+    return __builtin_ctzll(x);
+}
+
+/* The cells the blank can reach from `cell` without moving a pattern tile
+ * (`free` holds the cells no pattern tile is on). */
+static uint64_t np_region(const struct np_instance *in, int cell, uint64_t free)
+{
+    uint64_t r = (uint64_t)1 << cell, was = 0;
+    while (r != was) {
+        was = r;
+        r |= ((r & ~in->right_col) << 1) | ((r & ~in->left_col) >> 1) |
+             (r >> in->n) | ((r << in->n) & in->all_cells);
+        r &= free;
+    }
+    return r;
+}
+
+/* The rank of a placement (cell[0..k)) with the blank somewhere in the
+ * region around `blank`: the region's lowest cell stands for all of it, as
+ * the blank moves there for free. */
+static uint64_t np_rank_region(const struct np_instance *in,
+                               const unsigned char *cell, int k, int blank)
+{
+    uint64_t occupied = 0;
+    for (int i = 0; i < k; i++)
+        occupied |= (uint64_t)1 << cell[i];
+    int low = np_lowest(np_region(in, blank, in->all_cells & ~occupied));
+    int digit = low - np_popcount(occupied & (((uint64_t)1 << low) - 1));
+    return np_rank_cells(cell, k, in->cells) * (uint64_t)(in->cells - k) +
+           (uint64_t)digit;
+}
+
+/* The goal: the tiles home, the blank anywhere in the region of the last
+ * cell. */
+static int np_goals(const void *p, const struct ps_pattern_set *set, int pat,
+                    uint64_t *ranks, int max)
+{
+    const struct np_instance *in = p;
+    const struct np_partition *pt = np_partition_of(in, set);
+    unsigned char cell[NP_MAX * NP_MAX];
+    int k = pt->k[pat];
+    for (int i = 0; i < k; i++)
+        cell[i] = (unsigned char)(pt->tiles[pat][i] - 1);
+    if (max < 1)
+        return 0;
+    ranks[0] = np_rank_region(in, cell, k, in->cells - 1);
+    return 1;
+}
+
+/* Only regions' lowest cells are ranks the build meets: a pattern tile next
+ * to the blank's region slides into it (counted), and the blank's new
+ * region is the one around the cell the tile left. Slides are their own
+ * inverse, so the predecessors are these neighbours. */
+static int np_predecessors(const void *p, const struct ps_pattern_set *set,
+                           int pat, uint64_t rank, uint64_t *ranks,
+                           unsigned char *counted)
+{
+    const struct np_instance *in = p;
+    int k = np_partition_of(in, set)->k[pat];
+    unsigned char cell[NP_MAX * NP_MAX + 1];
+    np_unrank_cells(rank, k + 1, in->cells, cell);
+    uint64_t occupied = 0;
+    for (int i = 0; i < k; i++)
+        occupied |= (uint64_t)1 << cell[i];
+    uint64_t region = np_region(in, cell[k], in->all_cells & ~occupied);
+    int count = 0;
+    for (int i = 0; i < k; i++) {
+        int from = cell[i];
+        uint64_t into = in->neighbours[from] & region;
+        while (into && count < PS_PDB_MAX_NEIGHBOURS) {
+            int to = np_lowest(into);
+            into &= into - 1;
+            cell[i] = (unsigned char)to;
+            ranks[count] = np_rank_region(in, cell, k, from);
+            counted[count++] = 1;
+            cell[i] = (unsigned char)from;
+        }
+    }
+    return count;
+}
+
+/* The entry of pattern `pat` of lookup `l` from the tiles' cells. */
+static uint64_t np_entry(const struct np_instance *in,
+                         const struct np_partition *pt, int pat, int l,
+                         const unsigned char *where)
+{
+    unsigned char cell[NP_MAX * NP_MAX];
+    int k = pt->k[pat];
+    for (int i = 0; i < k; i++) {
+        int t = pt->tiles[pat][i];
+        cell[i] = l == 0 ? where[t]
+                         : in->mirror_cell[where[in->mirror_tile[t]]];
+    }
+    return np_rank_cells(cell, k, in->cells);
+}
+
+static void np_where(const struct np_instance *in, const unsigned char *s,
+                     unsigned char *where)
+{
+    for (int i = 0; i < in->cells; i++)
+        where[s[i]] = (unsigned char)i;
+}
+
+static void np_entries(const void *p, const struct ps_pattern_set *set,
+                       const void *state, uint64_t *out)
+{
+    const struct np_instance *in = p;
+    const struct np_partition *pt = np_partition_of(in, set);
+    unsigned char where[NP_MAX * NP_MAX];
+    np_where(in, state, where);
+    for (int l = 0; l < set->lookups; l++)
+        for (int pat = 0; pat < set->patterns; pat++)
+            out[l * set->patterns + pat] = np_entry(in, pt, pat, l, where);
+}
+
+/* A slide moves one tile: only its pattern changes, and in the mirror the
+ * pattern of its mirror tile. */
+static void np_update_entries(const void *p, const struct ps_pattern_set *set,
+                              const void *before, ps_move move,
+                              const void *after, uint64_t *out)
+{
+    const struct np_instance *in = p;
+    const struct np_partition *pt = np_partition_of(in, set);
+    int tile = ((const unsigned char *)before)[move];
+    unsigned char where[NP_MAX * NP_MAX];
+    np_where(in, after, where);
+    for (int l = 0; l < set->lookups; l++) {
+        int pat = pt->pattern_of[l == 0 ? tile : in->mirror_tile[tile]];
+        if (pat >= 0)
+            out[l * set->patterns + pat] = np_entry(in, pt, pat, l, where);
+    }
+}
+
+static const struct ps_abstraction np_abstraction = {
+    .sets = np_pattern_sets,
+    .space = np_space,
+    .goals = np_goals,
+    .predecessors = np_predecessors,
+    .entries = np_entries,
+    .update_entries = np_update_entries,
 };
 
 /* ---- text forms ---- */
@@ -543,4 +871,5 @@ const struct ps_game npuzzle_game = {
     .bench_sizes = np_bench_sizes,
     .heuristics = np_heuristics,
     .state_json = np_state_json,
+    .abstraction = &np_abstraction,
 };
