@@ -103,6 +103,7 @@ static void test_beam_keeps_time_when_positions_are_dear(void **unused)
     struct ps_game slow = *b.g;
     slow_inner = b.g;
     slow.evaluate = slow_evaluate;
+    slow.evaluate_moves = NULL; /* else beam never calls evaluate */
     struct ps_limits lim = {.seconds = 0.2};
     struct ps_options opt;
     ps_options_default(&opt);

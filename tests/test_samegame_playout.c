@@ -14,38 +14,9 @@
 #include "support.h"
 #include "playout.h"
 #include "rng.h"
+#include "samegame_engines.h"
 
-extern const struct ps_game samegame_game;
 static const struct ps_game *G = &samegame_game;
-
-static const char *const engines[] = {"portable", "popcnt", "bmi2"};
-#define ENGINES 3
-
-/* The instance, loaded with $PSOLVE_SAMEGAME_PLAYOUT = engine (NULL: the
- * machine's best). The engine is chosen at load. */
-static void *load_with(const char *engine, const void *rules, const char *text)
-{
-    if (engine)
-        setenv("PSOLVE_SAMEGAME_PLAYOUT", engine, 1);
-    else
-        unsetenv("PSOLVE_SAMEGAME_PLAYOUT");
-    void *inst = test_load(G, rules, text);
-    unsetenv("PSOLVE_SAMEGAME_PLAYOUT");
-    return inst;
-}
-
-static char *random_text(struct ps_rng *rng, int rows, int cols, int colours)
-{
-    char *text = malloc((size_t)rows * ((size_t)cols + 1) + 1), *t = text;
-    assert_non_null(text);
-    for (int r = 0; r < rows; r++) {
-        for (int c = 0; c < cols; c++)
-            *t++ = (char)('1' + ps_rng_below(rng, (uint32_t)colours));
-        *t++ = '\n';
-    }
-    *t = '\0';
-    return text;
-}
 
 /* The board printed, and counts[k]: its cells of colour k. */
 static const char *board_colours(const void *inst, const void *s, int *counts)

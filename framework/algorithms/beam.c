@@ -65,6 +65,7 @@ struct beam_slice {
     struct beam_cand *cand;  /* where this slice's candidates go */
     int nc;                  /* how many it made */
     ps_move *moves;          /* max_moves */
+    ps_value *evals;         /* max_moves: evaluate_moves' children's */
     unsigned char *tmp;      /* one state */
     bool finished_only;      /* past the depth's cut: offer finished games */
     struct ps_playout po;    /* playout scratch, policy selected */
@@ -232,6 +233,11 @@ static void *slice_expand(void *arg)
         if (b->rollout)
             ps_rng_seed_stream(&rng, s->opt.seed,
                                (uint64_t)b->depth << 32 | (uint32_t)i);
+        /* the children's evaluations at once, where the game can share
+         * the work between them */
+        bool at_once = !b->rollout && g->evaluate_moves;
+        if (at_once)
+            g->evaluate_moves(s->inst, st, sl->moves, n, sl->evals);
         for (int k = 0; k < n; k++) {
             /* One position can cost 100 ms and more (a 32x32 board with a
              * playout per child), so the clock is consulted per child too:
@@ -247,7 +253,9 @@ static void *slice_expand(void *arg)
                 sl->playouts++;
                 slice_consider(sl, i, true, sl->moves[k], c->key);
             } else {
-                c->key = c->g + (g->evaluate ? g->evaluate(s->inst, sl->tmp) : 0);
+                c->key = c->g + (at_once       ? sl->evals[k]
+                                 : g->evaluate ? g->evaluate(s->inst, sl->tmp)
+                                               : 0);
             }
             c->hash = g->hash(s->inst, sl->tmp);
             c->parent = i;
@@ -470,6 +478,7 @@ static bool beam_once(struct beam *b)
 static void slice_free(struct beam_slice *sl)
 {
     free(sl->moves);
+    free(sl->evals);
     free(sl->tmp);
     free(sl->best_line);
     ps_playout_free(&sl->po);
@@ -481,9 +490,10 @@ static bool slice_init(struct beam *b, struct beam_slice *sl)
     struct ps_error err;
     sl->b = b;
     sl->moves = malloc((size_t)b->max_moves * sizeof *sl->moves);
+    sl->evals = malloc((size_t)b->max_moves * sizeof *sl->evals);
     sl->tmp = malloc(s->state_size);
     sl->best_line = malloc(((size_t)b->max_depth + 1) * sizeof *sl->best_line);
-    if (!sl->moves || !sl->tmp || !sl->best_line ||
+    if (!sl->moves || !sl->evals || !sl->tmp || !sl->best_line ||
         !ps_playout_init(&sl->po, s->game, s->inst))
         return false;
     /* The command line checked the policy name; a bad one from a library

@@ -40,6 +40,26 @@
  * explore other basins, a kept line pulls every restart back into one. */
 #define NRPA_KEEP_BEST 0
 
+/* A line's listings, kept so the adaptation towards it need not list the
+ * moves again: step k's moves, codes and prior (when there is one) at
+ * [off[k], off[k + 1]). valid: the whole line fitted (cap entries). */
+struct nrpa_log {
+    ps_move *moves;
+    uint32_t *codes;
+    double *prior;
+    int *off;
+    bool valid;
+    /* The playout's weights exp(w - max) and their sums z[k]; fresh: the
+     * policy that gave them has not changed since (a level-1 line kept
+     * in this iteration), so the adaptation may use them as they are. */
+    double *weight, *z;
+    bool fresh;
+};
+
+/* The most entries a log keeps: a 15x15 SameGame line needs about 2,000-4,000;
+ * the longest lines of a 32x32 board, up to a million, are replayed. */
+#define NRPA_LOG_CAP (1 << 13)
+
 struct ps_nrpa {
     struct ps_worker *w;
     uint32_t space;
@@ -55,41 +75,100 @@ struct ps_nrpa {
     uint32_t *codes;
     double *prob;
     double *bias; /* the playout policy's prior, NULL for none */
-    double *next_pol; /* nrpa_adapt's new policy, built beside the old */
+    /* nrpa_adapt's new weights, built beside the old: next_pol[code] for
+     * the touched[] codes, listed in touched_list[0..ntouched) */
+    double *next_pol;
+    unsigned char *touched;
+    uint32_t *touched_list, ntouched;
     /* A restart that keeps the best line (--keep-best): the top level
      * starts with seq[top] = that line, worth start_value, as its best. */
     bool has_start;
     ps_value start_value;
+    /* log[L]: the listings along seq[L] (log[0]: the playout being
+     * played); swapped, not copied, as lines move up the levels. */
+    struct nrpa_log log[NRPA_MAX_LEVEL + 1];
+    int log_cap; /* entries per log */
+    void *walk;  /* the game's walk (walk_* slots), NULL: moves/apply */
 };
 
-/* Codes (and the prior, if any) of moves[0..n) of `state`. */
-static void nrpa_codes(const struct ps_nrpa *c, const void *state, int n)
+/* Codes of moves[0..n) of `state` into codes[], and the policy's prior
+ * into prior[] when it has one (prior not NULL). */
+static void nrpa_codes(const struct ps_nrpa *c, const void *state,
+                       const ps_move *moves, uint32_t *codes, double *prior,
+                       int n)
 {
-    if (c->bias)
-        c->w->po.policy->bias(c->w->s.inst, state, c->moves, n, c->bias);
+    if (prior)
+        c->w->po.policy->bias(c->w->s.inst, state, moves, n, prior);
     if (c->move_codes) {
-        c->move_codes(c->w->s.inst, state, c->moves, n, c->codes);
+        c->move_codes(c->w->s.inst, state, moves, n, codes);
         return;
     }
     for (int i = 0; i < n; i++)
-        c->codes[i] = (uint32_t)ps_hash_mix(c->moves[i]) & (c->space - 1);
+        codes[i] = (uint32_t)ps_hash_mix(moves[i]) & (c->space - 1);
 }
 
-/* exp(w) for moves[0..n) into prob[], returning the sum. Weights are
- * shifted by their maximum so exp() cannot overflow. */
-static double nrpa_weights(struct ps_nrpa *c, const double *pol, int n)
+/* e^x for x <= 0, within a few ulps of exp(), inline and branch-free so
+ * the softmax loop vectorises: x = k ln 2 + r with |r| <= ln 2 / 2, e^r by
+ * its Taylor series to r^10 (relative error below 1e-12), times 2^k. Below
+ * -708 (e^x < 1e-307) it is 0, so a forbidding prior of -1e300 still
+ * weighs exactly nothing. A third of nrpa's instructions went to libm's
+ * exp(). */
+#if defined(__GNUC__) && !defined(__clang__)
+/* no-trapping-math lets the selects below vectorise; it changes no value */
+#define NRPA_VECTORISE __attribute__((optimize("tree-vectorize,no-trapping-math")))
+#else
+#define NRPA_VECTORISE
+#endif
+
+NRPA_VECTORISE static inline double nrpa_exp(double x)
 {
+    double y = x > -708.0 ? x : -708.0;
+    const double shifter = 6755399441055744.0; /* 1.5 * 2^52: round */
+    double t = y * 1.4426950408889634 + shifter;
+    double k = t - shifter;
+    double r = (y - k * 0.693147180369123816490) - k * 1.90821492927058770002e-10;
+    double p = 1.0 / 3628800.0;
+    p = p * r + 1.0 / 362880.0;
+    p = p * r + 1.0 / 40320.0;
+    p = p * r + 1.0 / 5040.0;
+    p = p * r + 1.0 / 720.0;
+    p = p * r + 1.0 / 120.0;
+    p = p * r + 1.0 / 24.0;
+    p = p * r + 1.0 / 6.0;
+    p = p * r + 0.5;
+    p = p * r + 1.0;
+    p = p * r + 1.0;
+    /* t's low mantissa bits hold k: 2^k from them, k + 1023 >= 2 */
+    union {
+        double d;
+        uint64_t u;
+    } scale = {t};
+    scale.u = (scale.u + 1023) << 52;
+    return p * scale.d * (x > -708.0 ? 1.0 : 0.0);
+}
+
+/* exp(w) for the n moves of codes[] (and prior[], or NULL) into prob[],
+ * returning the sum. Weights are shifted by their maximum so exp() cannot
+ * overflow. */
+NRPA_VECTORISE static double nrpa_weights(double *prob, const double *pol,
+                                          const uint32_t *codes,
+                                          const double *prior, int n)
+{
+    double z = 0, top = -HUGE_VAL;
+    if (prior)
+        for (int i = 0; i < n; i++) {
+            prob[i] = pol[codes[i]] + prior[i];
+            top = prob[i] > top ? prob[i] : top;
+        }
+    else
+        for (int i = 0; i < n; i++) {
+            prob[i] = pol[codes[i]];
+            top = prob[i] > top ? prob[i] : top;
+        }
+    for (int i = 0; i < n; i++) /* apart from the sum: this one vectorises */
+        prob[i] = nrpa_exp(prob[i] - top);
     for (int i = 0; i < n; i++)
-        c->prob[i] = pol[c->codes[i]] + (c->bias ? c->bias[i] : 0.0);
-    double top = c->prob[0];
-    for (int i = 1; i < n; i++)
-        if (c->prob[i] > top)
-            top = c->prob[i];
-    double z = 0;
-    for (int i = 0; i < n; i++) {
-        c->prob[i] = exp(c->prob[i] - top);
-        z += c->prob[i];
-    }
+        z += prob[i];
     return z;
 }
 
@@ -116,33 +195,68 @@ static int nrpa_pick(const double *prob, int n, double x)
 }
 
 /* A level-0 search: one playout from the root with policy pol, its value
- * in *value; false when a limit stopped it half way (no line then). */
+ * in *value; false when a limit stopped it half way (no line then). The
+ * position's moves, codes and prior go to log[0] while they fit, else to
+ * the scratch arrays (and the log is marked incomplete). */
 static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_out)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    memcpy(c->a, c->root, w->s.state_size);
+    const int nmoves = g->max_moves(inst);
+    struct nrpa_log *log = &c->log[0];
+    if (c->walk)
+        g->walk_start(inst, w->po.policy, c->root, c->walk);
+    else
+        memcpy(c->a, c->root, w->s.state_size);
     ps_value value = 0;
-    int len = 0;
+    int len = 0, off = 0;
+    log->valid = true;
     for (;;) {
         if (len % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
             ps_worker_stopped(w))
             return false;
-        int n = g->moves(inst, c->a, c->moves, NULL);
+        bool logged = log->valid && off + nmoves <= c->log_cap;
+        log->valid = logged;
+        ps_move *moves = logged ? log->moves + off : c->moves;
+        uint32_t *codes = logged ? log->codes + off : c->codes;
+        double *prior = !c->bias ? NULL : logged ? log->prior + off : c->bias;
+        double *prob = logged ? log->weight + off : c->prob;
+        int n;
+        if (c->walk) {
+            n = g->walk_moves(inst, c->walk, moves, codes, prior);
+        } else {
+            n = g->moves(inst, c->a, moves, NULL);
+            if (n > 0)
+                nrpa_codes(c, c->a, moves, codes, prior, n);
+        }
         w->s.stats.expanded++;
         if (n == 0)
             break;
-        nrpa_codes(c, c->a, n);
-        double z = nrpa_weights(c, pol, n);
-        int pick = nrpa_pick(c->prob, n, ps_rng_double(&w->rng) * z);
-        c->seq[0][len++] = c->moves[pick];
-        value += g->apply(inst, c->a, c->moves[pick], c->b);
-        unsigned char *t = c->a;
-        c->a = c->b;
-        c->b = t;
+        double z = nrpa_weights(prob, pol, codes, prior, n);
+        int pick = nrpa_pick(prob, n, ps_rng_double(&w->rng) * z);
+        if (logged) {
+            log->off[len] = off;
+            log->z[len] = z;
+            off += n;
+        }
+        c->seq[0][len++] = moves[pick];
+        if (c->walk) {
+            value += g->walk_play(inst, c->walk, pick);
+        } else {
+            value += g->apply(inst, c->a, moves[pick], c->b);
+            unsigned char *t = c->a;
+            c->a = c->b;
+            c->b = t;
+        }
     }
-    value = ps_final_value(&w->s, c->a, value);
+    if (log->valid)
+        log->off[len] = off;
+    log->fresh = true;
+    if (c->walk)
+        value += g->walk_end(inst, c->walk);
+    else
+        value = ps_final_value(&w->s, c->a, value);
     c->len[0] = len;
     w->s.stats.playouts++;
     ps_worker_offer(w, c->seq[0], len, value);
@@ -150,38 +264,121 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
     return true;
 }
 
+/* The gradient step of one position: moves[0..n) with their codes and
+ * prior, seq_move the one the line played; prob[] their weights under pol
+ * and z their sum when known (prob not NULL), else computed here. */
+static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves,
+                      const uint32_t *codes, const double *prior, int n,
+                      ps_move seq_move, const double *prob, double z)
+{
+    if (!prob) {
+        z = nrpa_weights(c->prob, pol, codes, prior, n);
+        prob = c->prob;
+    }
+    const double alpha = c->w->s.opt.alpha > 0 ? c->w->s.opt.alpha : NRPA_ALPHA;
+    double step = -alpha / z;
+    for (int i = 0; i < n; i++) {
+        double d = step * prob[i];
+        if (moves[i] == seq_move)
+            d += alpha;
+        uint32_t code = codes[i];
+        if (!c->touched[code]) { /* first step on it: start from pol's */
+            c->touched[code] = 1;
+            c->touched_list[c->ntouched++] = code;
+            c->next_pol[code] = pol[code];
+        }
+        c->next_pol[code] += d;
+    }
+}
+
+/* The adaptation's end: the weights it touched go into pol. */
+static void nrpa_commit(struct ps_nrpa *c, double *pol)
+{
+    for (uint32_t k = 0; k < c->ntouched; k++) {
+        uint32_t code = c->touched_list[k];
+        pol[code] = c->next_pol[code];
+        c->touched[code] = 0;
+    }
+    c->ntouched = 0;
+}
+
+/* The adaptation stopped half way: pol stays as it was. */
+static void nrpa_discard(struct ps_nrpa *c)
+{
+    for (uint32_t k = 0; k < c->ntouched; k++)
+        c->touched[c->touched_list[k]] = 0;
+    c->ntouched = 0;
+}
+
+/* Adapt towards a line whose listings are logged (log->valid), with its
+ * logged weights when they are still pol's (reuse). */
+static void nrpa_adapt_logged(struct ps_nrpa *c, double *pol,
+                              const struct nrpa_log *log, const ps_move *seq,
+                              int len, bool reuse)
+{
+    for (int k = 0; k < len; k++) {
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
+            ps_worker_stopped(c->w)) {
+            nrpa_discard(c);
+            return;
+        }
+        int o = log->off[k], n = log->off[k + 1] - o;
+        nrpa_step(c, pol, log->moves + o, log->codes + o,
+                  c->bias ? log->prior + o : NULL, n, seq[k],
+                  reuse ? log->weight + o : NULL, reuse ? log->z[k] : 0);
+    }
+    nrpa_commit(c, pol);
+}
+
 /* Move pol towards seq[0..len): gradient steps computed from the policy as
- * it was before this call, added in line order to a copy that then
- * replaces it (a copy of the policy is far smaller than the steps of a long
- * line on a large board: 36,864 weights against 1025 x 1025 steps). */
-static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
+ * it was before this call, added in line order to copies of the weights
+ * they touch (next_pol), which then replace them; from the line's log when
+ * it has a complete one, else by listing the moves along it again. */
+static void nrpa_adapt_log(struct ps_nrpa *c, double *pol, const ps_move *seq,
+                           int len, struct nrpa_log *log, bool reuse)
 {
     struct ps_worker *w = c->w;
     const struct ps_game *g = w->s.game;
     const void *inst = w->s.inst;
-    size_t bytes = (size_t)c->space * sizeof *pol;
-    double alpha = w->s.opt.alpha > 0 ? w->s.opt.alpha : NRPA_ALPHA;
-    memcpy(c->next_pol, pol, bytes);
-    memcpy(c->a, c->root, w->s.state_size);
+    if (log && log->valid) {
+        nrpa_adapt_logged(c, pol, log, seq, len, reuse && log->fresh);
+        log->fresh = false; /* pol changes now */
+        return;
+    }
+    if (c->walk)
+        g->walk_start(inst, w->po.policy, c->root, c->walk);
+    else
+        memcpy(c->a, c->root, w->s.state_size);
     for (int k = 0; k < len; k++) {
         /* Stopped half way: the policy is left as it was (the run ends). */
-        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 && ps_worker_stopped(w))
+        if (k % NRPA_CHECK_MOVES == NRPA_CHECK_MOVES - 1 &&
+            ps_worker_stopped(w)) {
+            nrpa_discard(c);
             return;
-        int n = g->moves(inst, c->a, c->moves, NULL);
-        nrpa_codes(c, c->a, n);
-        double z = nrpa_weights(c, pol, n);
-        for (int i = 0; i < n; i++) {
-            double d = -alpha * c->prob[i] / z;
-            if (c->moves[i] == seq[k])
-                d += alpha;
-            c->next_pol[c->codes[i]] += d;
         }
+        if (c->walk) {
+            int n = g->walk_moves(inst, c->walk, c->moves, c->codes, c->bias);
+            nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k], NULL, 0);
+            int i = 0;
+            while (i + 1 < n && c->moves[i] != seq[k])
+                i++;
+            g->walk_play(inst, c->walk, i);
+            continue;
+        }
+        int n = g->moves(inst, c->a, c->moves, NULL);
+        nrpa_codes(c, c->a, c->moves, c->codes, c->bias, n);
+        nrpa_step(c, pol, c->moves, c->codes, c->bias, n, seq[k], NULL, 0);
         g->apply(inst, c->a, seq[k], c->b);
         unsigned char *t = c->a;
         c->a = c->b;
         c->b = t;
     }
-    memcpy(pol, c->next_pol, bytes);
+    nrpa_commit(c, pol);
+}
+
+static void nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
+{
+    nrpa_adapt_log(c, pol, seq, len, NULL, false);
 }
 
 /* Keep the line just found one level down if it is at least as good (>=:
@@ -196,6 +393,11 @@ static void nrpa_keep(struct ps_nrpa *c, int level, ps_value v, bool *found,
     c->len[level] = c->len[level - 1];
     memcpy(c->seq[level], c->seq[level - 1],
            (size_t)c->len[level] * sizeof *c->seq[level]);
+    /* the line's listings go up with it; level - 1 gets a stale log, but
+     * its next run keeps a line (and so a log) before it adapts */
+    struct nrpa_log t = c->log[level];
+    c->log[level] = c->log[level - 1];
+    c->log[level - 1] = t;
 }
 
 /* Level >= 1: returns false when stopped before any line was found. */
@@ -239,7 +441,10 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                                    .len = c->len[level]});
         if (w->s.stop != PS_STOP_NONE)
             break;
-        nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
+        /* level 1: a line kept in this iteration was played with pol[1]
+         * as it still is, and its weights are logged */
+        nrpa_adapt_log(c, c->pol[level], c->seq[level], c->len[level],
+                       &c->log[level], level == 1);
     }
     *value = best;
     return found;
@@ -259,6 +464,25 @@ static void nrpa_free(struct ps_nrpa *c)
     free(c->prob);
     free(c->bias);
     free(c->next_pol);
+    free(c->touched);
+    free(c->touched_list);
+    for (int l = 0; l <= NRPA_MAX_LEVEL; l++) {
+        free(c->log[l].moves);
+        free(c->log[l].codes);
+        free(c->log[l].prior);
+        free(c->log[l].off);
+        free(c->log[l].weight);
+        free(c->log[l].z);
+    }
+    free(c->walk);
+}
+
+/* Entries per log: a whole line's listings, up to NRPA_LOG_CAP. */
+static size_t nrpa_log_cap(const struct ps_search *s)
+{
+    size_t all = ((size_t)s->game->max_depth(s->inst) + 1) *
+                 (size_t)s->game->max_moves(s->inst);
+    return all < NRPA_LOG_CAP ? all : NRPA_LOG_CAP;
 }
 
 /* The policy's move codes if it has its own, else the game's (NULL: none). */
@@ -286,9 +510,14 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
     uint64_t depth = (uint64_t)s->game->max_depth(s->inst) + 1;
     uint64_t nmoves = (uint64_t)s->game->max_moves(s->inst);
     uint64_t policy = (uint64_t)nrpa_code_space(s) * sizeof(double);
+    uint64_t log = (uint64_t)nrpa_log_cap(s) *
+                       (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double)) +
+                   depth * (sizeof(int) + sizeof(double));
+    uint64_t walk = s->game->walk_size ? s->game->walk_size(s->inst) : 0;
     return (uint64_t)(levels > 0 ? levels : 1) * policy +
-           (uint64_t)(levels + 1) * depth * sizeof(ps_move) +
-           policy + 3 * (uint64_t)s->state_size +
+           (uint64_t)(levels + 1) * (depth * sizeof(ps_move) + log) +
+           policy + (uint64_t)nrpa_code_space(s) * (1 + sizeof(uint32_t)) +
+           3 * (uint64_t)s->state_size + walk +
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
@@ -324,8 +553,38 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
             return false;
     }
     c->next_pol = malloc((size_t)c->space * sizeof *c->next_pol);
-    return c->root && c->a && c->b && c->moves && c->codes && c->prob &&
-           c->next_pol;
+    c->touched = calloc(c->space, 1);
+    c->touched_list = malloc((size_t)c->space * sizeof *c->touched_list);
+    if (!c->touched || !c->touched_list)
+        return false;
+    c->log_cap = (int)nrpa_log_cap(&c->w->s);
+    for (int l = 0; l <= levels; l++) {
+        struct nrpa_log *log = &c->log[l];
+        log->moves = malloc((size_t)c->log_cap * sizeof *log->moves);
+        log->codes = malloc((size_t)c->log_cap * sizeof *log->codes);
+        log->off = malloc((depth + 1) * sizeof *log->off);
+        log->weight = malloc((size_t)c->log_cap * sizeof *log->weight);
+        log->z = malloc((depth + 1) * sizeof *log->z);
+        if (!log->moves || !log->codes || !log->off || !log->weight || !log->z)
+            return false;
+        if (c->bias && !(log->prior = malloc((size_t)c->log_cap *
+                                             sizeof *log->prior)))
+            return false;
+    }
+    if (!c->root || !c->a || !c->b || !c->moves || !c->codes || !c->prob ||
+        !c->next_pol)
+        return false;
+    if (g->walk_size) {
+        c->walk = calloc(1, g->walk_size(inst));
+        if (!c->walk)
+            return false;
+        c->w->s.game->initial_state(inst, c->a);
+        if (!g->walk_start(inst, c->w->po.policy, c->a, c->walk)) {
+            free(c->walk);
+            c->walk = NULL;
+        }
+    }
+    return true;
 }
 
 /* ---- the pieces, for the distributed nrpa (nrpa.h) ---- */
@@ -416,6 +675,7 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
     if (!c->has_start)
         return;
     c->start_value = best->value;
+    c->log[level].valid = false; /* seq[level] is not the log's line */
     c->len[level] = best->len;
     memcpy(c->seq[level], best->moves, (size_t)best->len * sizeof *best->moves);
     for (int k = 0; k < keep && !ps_worker_stopped(c->w); k++)

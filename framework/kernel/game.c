@@ -331,6 +331,19 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
                             "two come together)",
                             name, g->move_codes ? "move_codes" : "move_code_space",
                             g->move_codes ? "move_code_space" : "move_codes");
+    int walk = !!g->walk_size + !!g->walk_start + !!g->walk_moves +
+               !!g->walk_play + !!g->walk_end;
+    if (walk != 0 && walk != 5)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: the walk slots (walk_size, walk_start, "
+                            "walk_moves, walk_play, walk_end) come all "
+                            "together or not at all",
+                            name);
+    if (g->evaluate_moves && !g->evaluate)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot 'evaluate_moves' needs slot "
+                            "'evaluate'",
+                            name);
     if (g->bench_sizes && !g->generate)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: slot 'bench_sizes' needs slot 'generate'",

@@ -45,8 +45,9 @@
  * struct ps_game or a helper a game calls changes incompatibly. */
 /* 2: the slots heuristics, move_help, detect, begin_search, end_search,
  * fault and state_json. 3: the slot playout (a plug-in built for 2 has a
- * shorter struct). 4: the slot abstraction (pattern databases). */
-#define PS_API_VERSION 4
+ * shorter struct). 4: the slot abstraction (pattern databases). 5: the
+ * walk slots, for nrpa, and evaluate_moves. */
+#define PS_API_VERSION 5
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -440,6 +441,37 @@ struct ps_game {
     /* [optional: NULL = no "pdb:" heuristics] The game's abstractions, for
      * the pattern databases the kernel builds (pdb.h, docs/pdb.md). */
     const struct ps_abstraction *abstraction;
+
+    /* --- walks, for nrpa (since API version 5) --- */
+    /* [optional, all four or none: NULL = nrpa steps with moves/apply]
+     * A walk plays a line move by move in the game's own representation,
+     * listing at each position the moves with nrpa's move codes and prior.
+     * walk_size: the bytes of a walk. walk_start: begin one at `state`
+     * under `policy` (NULL: no policy, the game's move codes, no prior);
+     * false, to decline (a policy or engine it does not serve), and nrpa
+     * steps through the slots instead. walk_moves: the moves of the
+     * current position exactly as moves() lists them (order included),
+     * their codes as the policy's move_codes (or the game's) would give,
+     * and, when prior is not NULL, the policy's bias; their number (0: the
+     * end). walk_play: play moves[i] of the last listing, returning its
+     * gain as apply() would. walk_end: end_value() of the position. A
+     * walk's memory starts zeroed, and is kept between walks (a game may
+     * keep what it learnt of an earlier start in it). */
+    size_t (*walk_size)(const void *inst);
+    bool (*walk_start)(const void *inst, const struct ps_policy *policy,
+                       const void *state, void *walk);
+    int (*walk_moves)(const void *inst, void *walk, ps_move *moves,
+                      uint32_t *codes, double *prior);
+    ps_value (*walk_play)(const void *inst, void *walk, int i);
+    ps_value (*walk_end)(const void *inst, const void *walk);
+
+    /* [optional: NULL = apply() and evaluate() per child] out[i] =
+     * evaluate() of the child of `state` after moves[i], for moves of
+     * `state` (as moves() lists them, in any order, all or some): exactly
+     * the values the slots would give, in one call that can share the work
+     * between the children (beam's evaluation). Only with evaluate. */
+    void (*evaluate_moves)(const void *inst, const void *state,
+                           const ps_move *moves, int n, ps_value *out);
 };
 
 /* Does g keep the contract above? False with err naming the game and the

@@ -48,6 +48,44 @@ struct sg_planes {
     int words; /* words per plane the columns use */
 };
 
+/* The groups of a position, listed in bit planes (SG_FN(list)): per group
+ * its move (anchor cell), size, colour, the anchor's word and bit in the
+ * planes, its shape bits (sg_move_codes) and, when asked, the hash of its
+ * cells (sg_cell_codes); the cells in no group, per colour. */
+struct sg_group {
+    ps_move move;
+    uint32_t code; /* sg_move_codes' */
+    uint16_t size;
+    uint8_t colour, col, row, maxcol, shape;
+};
+
+struct sg_listed {
+    int n;
+    int loose[SG_MAX_COLORS + 1];
+    struct sg_group g[SG_MAX_CELLS + 1];
+    uint64_t hash[SG_MAX_CELLS + 1];
+};
+
+/* The window of relist and evaluate_moves (planes_body.h): the columns
+ * lo..hi that columns cmin - 1 .. cmax + 1 of listing `old` become after
+ * its move `played`, which emptied e columns; dl, dr: how far the columns
+ * left and right of the group move. */
+#define SG_WINDOW(in, old, played, e)                                          \
+    const int cmin = (old)->g[played].col, cmax = (old)->g[played].maxcol;   \
+    const int dl = (in)->rules.shift == SG_SHIFT_RIGHT ? (e) : 0;             \
+    const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
+    const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
+
+/* Group x counted into (sign 1) or out of (-1) tally t. */
+static inline void sg_tally_group(const struct sg_instance *in,
+                                  struct sg_tally *t, const struct sg_group *x,
+                                  int sign)
+{
+    t->gained[x->colour] += sign * sg_gain(&in->rules, x->size);
+    t->grouped[x->colour] += sign * x->size;
+    t->groups[x->colour] += sign;
+}
+
 static bool planes_narrow(const struct sg_instance *in)
 {
     return in->rows <= 15 && in->cols <= 16;
@@ -185,4 +223,201 @@ static bool sg_playout(const void *p, const void *start,
     *length = len;
     *value = gained + end_value_with(in, b.left);
     return true;
+}
+
+/* The build of SG_FN(name) for this instance's engine and geometry (the
+ * portable one when the engine is bytes: callers check that first). */
+#ifdef SG_PLANES_X86
+#define SG_DISPATCH(in, name, ...)                                             \
+    ((in)->engine == SG_ENGINE_BMI2                                            \
+         ? (planes_narrow(in) ? name##_bmi2_16(__VA_ARGS__)                    \
+                              : name##_bmi2_32(__VA_ARGS__))                   \
+     : (in)->engine == SG_ENGINE_POPCNT                                        \
+         ? (planes_narrow(in) ? name##_popcnt_16(__VA_ARGS__)                  \
+                              : name##_popcnt_32(__VA_ARGS__))                 \
+         : (planes_narrow(in) ? name##_portable_16(__VA_ARGS__)                \
+                              : name##_portable_32(__VA_ARGS__)))
+#else
+#define SG_DISPATCH(in, name, ...)                                             \
+    (planes_narrow(in) ? name##_portable_16(__VA_ARGS__)                       \
+                       : name##_portable_32(__VA_ARGS__))
+#endif
+
+/* The evaluate_moves slot: the planes' incremental tallies, or the byte
+ * engine's apply and evaluate per child. */
+static void sg_evaluate_moves(const void *p, const void *state,
+                              const ps_move *moves, int n, ps_value *out)
+{
+    const struct sg_instance *in = p;
+    if (in->engine == SG_ENGINE_BYTES) {
+        uint64_t child[(SG_MAX_CELLS + 2 * SG_MAX_COLS + 64) / 8];
+        for (int i = 0; i < n; i++) {
+            sg_apply(p, state, moves[i], child);
+            out[i] = sg_evaluate(p, child);
+        }
+        return;
+    }
+    struct sg_listed L, F;
+    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L, &F);
+}
+
+/* ---- nrpa's walk (the walk_* slots) ---- */
+
+/* How a walk names moves and weighs them: the policy's codes and prior. */
+enum { SG_CODES_ANCHOR, SG_CODES_CELLS };
+enum { SG_PRIOR_NONE, SG_PRIOR_TABU, SG_PRIOR_TABU_STRICT };
+
+struct sg_walk {
+    struct sg_planes b;
+    int codes, prior;
+    /* the last listing is lists[cur]; played >= 0: its move `played` has
+     * been played since, emptying `emptied` columns (sg_walk_play) */
+    int cur, played, emptied;
+    struct sg_listed lists[3];
+    /* The first position walked from, its planes and its listing (nrpa
+     * walks every playout from the same start): first_listed once its
+     * listing is in first; a walk starts zeroed. listed: lists[cur] is
+     * the current position's already. */
+    bool first_set, first_listed, listed;
+    int first_codes;
+    struct sg_planes first_b;
+    struct sg_listed first;
+    uint64_t first_state[(SG_MAX_CELLS + 2 * SG_MAX_COLS + 64) / 8];
+};
+
+/* The groups of a listing and their hashes into another. */
+static void sg_listed_copy(struct sg_listed *to, const struct sg_listed *from,
+                           bool hashes)
+{
+    to->n = from->n;
+    memcpy(to->loose, from->loose, sizeof to->loose);
+    memcpy(to->g, from->g, (size_t)from->n * sizeof *to->g);
+    if (hashes)
+        memcpy(to->hash, from->hash, (size_t)from->n * sizeof *to->hash);
+}
+
+static size_t sg_walk_size(const void *p)
+{
+    (void)p;
+    return sizeof(struct sg_walk);
+}
+
+/* Walk from `state` under `policy` (NULL: uniform, no prior): the policies
+ * of sg_policies with the game's or their own codes. False for the byte
+ * engine and a policy it does not know. */
+static bool sg_walk_start(const void *p, const struct ps_policy *policy,
+                          const void *state, void *walk)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    if (in->engine == SG_ENGINE_BYTES)
+        return false;
+    w->codes = SG_CODES_ANCHOR;
+    w->prior = SG_PRIOR_NONE;
+    if (policy) {
+        if (policy->move_codes == sg_cell_codes)
+            w->codes = SG_CODES_CELLS;
+        else if (policy->move_codes)
+            return false;
+        if (policy->bias == sg_bias_tabu)
+            w->prior = SG_PRIOR_TABU;
+        else if (policy->bias == sg_bias_tabu_strict)
+            w->prior = in->rules.objective == SG_OBJ_SCORE ? SG_PRIOR_TABU_STRICT
+                                                           : SG_PRIOR_TABU;
+        else if (policy->bias)
+            return false;
+    }
+    w->cur = 0;
+    w->played = -1;
+    w->listed = false;
+    if (w->first_set && w->first_listed && w->first_codes == w->codes &&
+        memcmp(state, w->first_state, in->state_size) == 0) {
+        w->b = w->first_b;
+        sg_listed_copy(&w->lists[0], &w->first, w->codes == SG_CODES_CELLS);
+        w->listed = true;
+        return true;
+    }
+    SG_DISPATCH(in, from_state, in, state, &w->b);
+    w->first_set = in->state_size <= sizeof w->first_state;
+    w->first_listed = false;
+    w->first_codes = w->codes;
+    if (w->first_set) {
+        memcpy(w->first_state, state, in->state_size);
+        w->first_b = w->b;
+    }
+    return true;
+}
+
+/* The moves of the walk's position, in sg_moves' order, with the codes
+ * (sg_move_codes or sg_cell_codes) and the prior (sg_bias_tabu or
+ * sg_bias_tabu_strict, when prior is not NULL) that those give. */
+static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
+                         uint32_t *codes, double *prior)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    struct sg_listed *L;
+    int n;
+    if (w->played >= 0 && w->codes != SG_CODES_CELLS) {
+        /* relist near the move just played (hashes: the whole board) */
+        const struct sg_listed *old = &w->lists[w->cur];
+        w->cur = !w->cur;
+        L = &w->lists[w->cur];
+        n = SG_DISPATCH(in, relist, in, &w->b, old, w->played, w->emptied, L,
+                        &w->lists[2]);
+    } else if (w->listed) {
+        L = &w->lists[w->cur];
+        n = L->n;
+    } else {
+        L = &w->lists[w->cur];
+        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+        if (w->first_set && !w->first_listed) {
+            sg_listed_copy(&w->first, L, w->codes == SG_CODES_CELLS);
+            w->first_listed = true;
+        }
+    }
+    w->played = -1;
+    w->listed = false;
+    if (w->codes == SG_CODES_CELLS)
+        for (int i = 0; i < n; i++)
+            L->g[i].code = (uint32_t)L->g[i].move * SG_CELL_HASHES +
+                           (uint32_t)(L->hash[i] % SG_CELL_HASHES);
+    if (!prior || w->prior == SG_PRIOR_NONE) {
+        for (int i = 0; i < n; i++) {
+            moves[i] = L->g[i].move;
+            codes[i] = L->g[i].code;
+        }
+        return n;
+    }
+    const int tabu = planes_most_frequent(&w->b);
+    /* the hard rule forbids the tabu colour only while another has a
+     * group (b->count alone cannot tell) */
+    bool other = w->prior == SG_PRIOR_TABU;
+    for (int i = 0; i < n && !other; i++)
+        other = L->g[i].colour != tabu;
+    const double against = w->prior == SG_PRIOR_TABU ? SG_TABU_BIAS
+                           : other                   ? SG_TABU_FORBID
+                                                     : 0.0;
+    for (int i = 0; i < n; i++) {
+        moves[i] = L->g[i].move;
+        codes[i] = L->g[i].code;
+        prior[i] = L->g[i].colour == tabu ? against : 0.0;
+    }
+    return n;
+}
+
+/* Play move i of the last sg_walk_moves; its gain. */
+static ps_value sg_walk_play(const void *p, void *walk, int i)
+{
+    const struct sg_instance *in = p;
+    struct sg_walk *w = walk;
+    SG_DISPATCH(in, play_listed, in, &w->b, &w->lists[w->cur], i, &w->emptied);
+    w->played = i;
+    return sg_gain(&in->rules, w->lists[w->cur].g[i].size);
+}
+
+static ps_value sg_walk_end(const void *p, const void *walk)
+{
+    const struct sg_walk *w = walk;
+    return end_value_with(p, w->b.left);
 }

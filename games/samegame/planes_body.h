@@ -32,6 +32,47 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
         for (int i = 0; i < nw; i++)
             b->colour[k][i] = 0;
     }
+#ifdef SG_PLANES_X86
+    /* SSE2 (every x86-64): a column's bytes against each colour at once,
+     * read in place where the state has 16 (32) bytes from the column's
+     * start, else from a copy of the column. */
+    {
+        const int R = in->rows;
+        const size_t room = in->state_size - (size_t)(cell - (const uint8_t *)state);
+        uint8_t last[32] = {0};
+        const uint64_t rows = (1ull << R) - 1;
+        for (int c = 0; c < in->cols; c++) {
+            if (!height[c])
+                continue;
+            const uint8_t *col = cell + c * R;
+            if ((size_t)(c * R) + (SG_LANE == 32 ? 32 : 16) > room) {
+                memcpy(last, col, (size_t)R);
+                col = last;
+            }
+            __m128i lo = _mm_loadu_si128((const __m128i *)col);
+            __m128i hi = SG_LANE == 32
+                             ? _mm_loadu_si128((const __m128i *)(col + 16))
+                             : _mm_setzero_si128();
+            const int q = c / SG_PER_WORD;
+            const int sh = (c % SG_PER_WORD) * SG_LANE;
+            uint64_t any = 0;
+            for (int k = 1; k <= in->colours; k++) {
+                __m128i kk = _mm_set1_epi8((char)k);
+                uint64_t m =
+                    (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, kk));
+                if (SG_LANE == 32)
+                    m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+                             _mm_cmpeq_epi8(hi, kk))
+                         << 16;
+                m &= rows;
+                any |= m;
+                b->colour[k][q] |= m << sh;
+            }
+            b->occupied[q] |= any << sh;
+        }
+        return;
+    }
+#endif
     for (int c = 0; c < in->cols; c++)
         for (int r = 0; r < height[c]; r++) {
             int k = cell[c * in->rows + r];
@@ -45,8 +86,10 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
  * marks the cells whose upper neighbour has their colour, right those
  * whose right neighbour has; the cells marked, or whose lower / left
  * neighbour is, are those in groups of two or more. */
-SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
-                                               int min_group, uint64_t *cand)
+SG_TARGET static inline void SG_FN(candidates_live)(const struct sg_planes *b,
+                                                    int min_group,
+                                                    uint64_t *cand,
+                                                    uint64_t *live_out)
 {
     const int nw = SG_USED(b);
     uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
@@ -62,33 +105,63 @@ SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
         uint64_t prev = i ? right[i - 1] : 0;
         uint64_t below = above[i] << 1;
         uint64_t left = (right[i] << SG_LANE) | (prev >> SG_CARRY);
-        uint64_t live = min_group <= 1 ? b->occupied[i] : above[i] | right[i];
+        uint64_t live = min_group <= 1 ? b->occupied[i]
+                                       : above[i] | right[i] | below | left;
         cand[i] = live & ~below & ~left;
+        if (live_out)
+            live_out[i] = live;
     }
 }
 
+SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
+                                               int min_group, uint64_t *cand)
+{
+    SG_FN(candidates_live)(b, min_group, cand, NULL);
+}
+
 /* The group of bit `bit` of word q in plane p: dilate within p until it
- * stops growing. */
+ * stops growing. Each pass grows the words in place (a word sees its lower
+ * neighbour's growth of the same pass, which only speeds it up) and looks
+ * only at the words the group reaches and the two beside them: most groups
+ * lie in one or two words. */
 SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
                                           int bit, uint64_t *g)
 {
     for (int i = 0; i < nw; i++)
         g[i] = 0;
-    g[q] = 1ull << bit;
+    /* first within word q alone: most groups never leave it */
+    uint64_t x = 1ull << bit, pq = p[q];
+    for (;;) {
+        uint64_t n =
+            (x | (x << 1) | (x >> 1) | (x << SG_LANE) | (x >> SG_LANE)) & pq;
+        if (n == x)
+            break;
+        x = n;
+    }
+    g[q] = x;
+    bool leaks = (q > 0 && (((x & SG_MASK) << SG_CARRY) & p[q - 1])) ||
+                 (q + 1 < nw && ((x >> SG_CARRY) & p[q + 1]));
+    if (!leaks)
+        return;
+    int lo = q, hi = q;
     for (bool grew = true; grew;) {
-        uint64_t n[SG_WORDS];
         grew = false;
-        for (int i = 0; i < nw; i++) {
+        const int from = lo ? lo - 1 : 0, to = hi + 1 < nw ? hi + 1 : hi;
+        for (int i = from; i <= to; i++) {
+            uint64_t x = g[i];
             uint64_t prev = i ? g[i - 1] : 0;
             uint64_t next = i + 1 < nw ? g[i + 1] : 0;
-            n[i] = (g[i] | (g[i] << 1) | (g[i] >> 1) | (g[i] << SG_LANE) |
-                    (g[i] >> SG_LANE) | (prev >> SG_CARRY) |
-                    (next << SG_CARRY)) &
-                   p[i];
-            grew |= n[i] != g[i];
+            uint64_t n = (x | (x << 1) | (x >> 1) | (x << SG_LANE) |
+                          (x >> SG_LANE) | (prev >> SG_CARRY) |
+                          (next << SG_CARRY)) &
+                         p[i];
+            if (n != x) {
+                grew = true;
+                g[i] = n;
+                lo = i < lo ? i : lo;
+                hi = i > hi ? i : hi;
+            }
         }
-        for (int i = 0; i < nw; i++)
-            g[i] = n[i];
     }
 }
 
@@ -181,15 +254,17 @@ SG_TARGET static inline void SG_FN(drop_lane_right)(uint64_t *w, int L)
 /* Close up the columns the group emptied (touched: a bit per lane): to
  * the left from the highest, so the lower indices stay valid, or to the
  * right from the lowest. */
-SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
-                                                  uint32_t touched, bool right)
+SG_TARGET static inline int SG_FN(close_columns)(struct sg_planes *b,
+                                                 uint32_t touched, bool right)
 {
+    int closed = 0;
     while (touched) {
         int L = right ? __builtin_ctz(touched) : 31 - __builtin_clz(touched);
         touched &= ~(1u << L);
         uint64_t word = b->occupied[L / SG_PER_WORD];
         if (word >> ((L % SG_PER_WORD) * SG_LANE) & SG_MASK)
             continue;
+        closed++;
         for (int k = 1; k <= b->colours; k++) {
             if (right)
                 SG_FN(drop_lane_right)(b->colour[k], L);
@@ -201,6 +276,7 @@ SG_TARGET static inline void SG_FN(close_columns)(struct sg_planes *b,
         else
             SG_FN(drop_lane)(b->occupied, SG_USED(b), L);
     }
+    return closed;
 }
 
 /* SG_SELECT by halves, with this build's popcount. */
@@ -270,6 +346,43 @@ SG_TARGET static inline bool SG_FN(draw)(const struct sg_planes *b, int nw,
     return false;
 }
 
+/* The move (cell index c * rows + r) of bit `bit` of word q. */
+SG_TARGET static inline ps_move SG_FN(anchor_move)(int R, int q, int bit)
+{
+    int col = q * SG_PER_WORD + bit / SG_LANE;
+    return (ps_move)(col * R + bit % SG_LANE);
+}
+
+/* Take group g (size cells of colour k) off b: gravity, then the columns
+ * it emptied close up, as the rules say; returns how many closed up. */
+SG_TARGET static inline int SG_FN(remove)(const struct sg_instance *in,
+                                           struct sg_planes *b,
+                                           const uint64_t *g, int k, int size)
+{
+    const int nw = SG_USED(b);
+    uint32_t touched = 0;
+    for (int i = 0; i < nw; i++) {
+        for (int l = 0; l < SG_PER_WORD; l++)
+            touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
+                           ? 1u << (SG_PER_WORD * i + l)
+                           : 0u;
+        b->colour[k][i] &= ~g[i];
+    }
+    b->count[k] -= size;
+    b->left -= size;
+    for (int i = 0; i < nw; i++) {
+        if (!g[i])
+            continue;
+        if (in->rules.gravity)
+            SG_FN(fall)(b, i, g[i]);
+        else
+            b->occupied[i] &= ~g[i];
+    }
+    if (in->rules.shift == SG_SHIFT_NONE)
+        return 0;
+    return SG_FN(close_columns)(b, touched, in->rules.shift == SG_SHIFT_RIGHT);
+}
+
 /* Play from `start` (converted into b) to the end; the line goes to line[],
  * the gains to *gained; returns its length. b is left at the end. */
 SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
@@ -279,9 +392,6 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
                                            ps_value *gained)
 {
     const int min_group = (int)in->rules.min_group, R = in->rows;
-    const bool gravity = in->rules.gravity;
-    const bool shift = in->rules.shift != SG_SHIFT_NONE;
-    const bool right = in->rules.shift == SG_SHIFT_RIGHT;
     ps_value total = 0;
     int len = 0;
     SG_FN(from_state)(in, start, b);
@@ -310,32 +420,355 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
         }
         if (!found)
             break;
-        uint32_t touched = 0;
-        for (int i = 0; i < nw; i++) {
-            for (int l = 0; l < SG_PER_WORD; l++)
-                touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
-                               ? 1u << (SG_PER_WORD * i + l)
-                               : 0u;
-            b->colour[k][i] &= ~g[i];
-        }
-        int col = q * SG_PER_WORD + bit / SG_LANE;
-        line[len++] = (ps_move)(col * R + bit % SG_LANE);
+        line[len++] = SG_FN(anchor_move)(R, q, bit);
         total += sg_gain(&in->rules, size);
-        b->count[k] -= size;
-        b->left -= size;
-        for (int i = 0; i < nw; i++) {
-            if (!g[i])
-                continue;
-            if (gravity)
-                SG_FN(fall)(b, i, g[i]);
-            else
-                b->occupied[i] &= ~g[i];
-        }
-        if (shift)
-            SG_FN(close_columns)(b, touched, right);
+        SG_FN(remove)(in, b, g, k, size);
     }
     *gained = total;
     return len;
+}
+
+/* ---- listing every group (moves, beam, dfs, nrpa) ---- */
+
+/* The anchors of the groups of exactly two cells: a cell whose only
+ * same-coloured neighbour is the one above it or the one to its right,
+ * that neighbour having no other. */
+SG_TARGET static inline void SG_FN(pairs)(const struct sg_planes *b,
+                                          uint64_t *pair)
+{
+    const int nw = SG_USED(b);
+    uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
+    for (int k = 1; k <= b->colours; k++) {
+        const uint64_t *p = b->colour[k];
+        for (int i = 0; i < nw; i++) {
+            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
+            above[i] |= p[i] & (p[i] >> 1);
+            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
+        }
+    }
+    uint64_t one[SG_WORDS]; /* exactly one same-coloured neighbour */
+    for (int i = 0; i < nw; i++) {
+        uint64_t prev = i ? right[i - 1] : 0;
+        uint64_t below = above[i] << 1;
+        uint64_t left = (right[i] << SG_LANE) | (prev >> SG_CARRY);
+        uint64_t a = above[i], r = right[i];
+        uint64_t odd = a ^ below ^ r ^ left;
+        uint64_t two = (a & below) | (a & r) | (a & left) | (below & r) |
+                       (below & left) | (r & left);
+        one[i] = odd & ~two;
+    }
+    for (int i = 0; i < nw; i++) {
+        uint64_t next = i + 1 < nw ? one[i + 1] : 0;
+        uint64_t one_right = (one[i] >> SG_LANE) | (next << SG_CARRY);
+        pair[i] = one[i] & ((above[i] & (one[i] >> 1)) | (right[i] & one_right));
+    }
+}
+
+/* Entry j of `from` into entry n of `to`, its columns moved by d (and its
+ * move and code with them: R rows a column). */
+SG_TARGET static inline void SG_FN(copy)(struct sg_listed *to, int n,
+                                         const struct sg_listed *from, int j,
+                                         int d, int R)
+{
+    struct sg_group x = from->g[j];
+    x.move += (ps_move)(d * R);
+    x.code += (uint32_t)(d * R * SG_SHAPES);
+    x.col = (uint8_t)(x.col + d);
+    x.maxcol = (uint8_t)(x.maxcol + d);
+    to->g[n] = x;
+}
+
+/* sg_move_codes' code of a group. */
+SG_TARGET static inline uint32_t SG_FN(code)(const struct sg_instance *in,
+                                             const struct sg_group *x)
+{
+    return ((uint32_t)(x->colour - 1) * (uint32_t)in->ncells + x->move) *
+               SG_SHAPES +
+           x->shape;
+}
+
+/* Put the group g (size cells of colour k, anchor bit `bit` of word q) in
+ * L as entry n: its move, size, colour, columns and the anchor's shape bits
+ * (its upper and right neighbours in the group: sg_move_codes). */
+SG_TARGET static inline void SG_FN(record)(const struct sg_instance *in,
+                                           struct sg_listed *L, int n, int nw,
+                                           int q, int bit, int k, int size,
+                                           const uint64_t *g)
+{
+    int rbit = bit + SG_LANE, rq = q;
+    if (rbit >= 64) {
+        rbit -= 64;
+        rq++;
+    }
+    uint32_t up = (uint32_t)(g[q] >> (bit + 1) & 1);
+    uint32_t rt = rq < nw ? (uint32_t)(g[rq] >> rbit & 1) : 0;
+    int top = nw - 1;
+    while (!g[top])
+        top--;
+    L->g[n].move = SG_FN(anchor_move)(in->rows, q, bit);
+    L->g[n].size = (uint16_t)size;
+    L->g[n].colour = (uint8_t)k;
+    L->g[n].col = (uint8_t)(q * SG_PER_WORD + bit / SG_LANE);
+    L->g[n].row = (uint8_t)(bit % SG_LANE);
+    L->g[n].maxcol =
+        (uint8_t)(top * SG_PER_WORD + (63 - __builtin_clzll(g[top])) / SG_LANE);
+    L->g[n].shape = (uint8_t)(up + 2 * rt);
+    L->g[n].code = SG_FN(code)(in, &L->g[n]);
+}
+
+/* sg_cell_codes' hash of group g of colour k. */
+SG_TARGET static inline uint64_t SG_FN(cells_hash)(int R, int nw, int k,
+                                                   const uint64_t *g)
+{
+    uint64_t h = ps_hash_mix((uint64_t)k);
+    for (int i = 0; i < nw; i++)
+        for (uint64_t x = g[i]; x; x &= x - 1)
+            h += ps_hash_mix(
+                (uint64_t)SG_FN(anchor_move)(R, i, __builtin_ctzll(x)) + 1);
+    return ps_hash_mix(h);
+}
+
+/* Every group of at least min_group cells of b, in the order of their
+ * anchors (sg_moves' order: column-major, bottom first), into L; the cells
+ * in no such group counted per colour in L->loose. A cell with no
+ * same-coloured neighbour below or to the left that is the lowest cell
+ * not yet in a listed group is its group's anchor: the candidates are
+ * taken lowest first, and each fill takes its whole group out. With
+ * want_hash, L->hash[i] is sg_cell_codes' hash of group i's cells. */
+SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
+                                 const struct sg_planes *b, struct sg_listed *L,
+                                 bool want_hash)
+{
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    uint64_t cand[SG_WORDS], live[SG_WORDS], g[SG_WORDS];
+    SG_FN(candidates_live)(b, min_group, cand, live);
+    for (int k = 0; k <= SG_MAX_COLORS; k++)
+        L->loose[k] = 0;
+    if (min_group > 1)
+        for (int k = 1; k <= b->colours; k++)
+            for (int i = 0; i < nw; i++)
+                L->loose[k] += SG_POPCOUNT(b->colour[k][i] & ~live[i]);
+    /* The groups of exactly two cells need no fill: an anchor whose one
+     * same-coloured neighbour (above or to the right) has no other. */
+    uint64_t pair[SG_WORDS] = {0};
+    if (!want_hash)
+        SG_FN(pairs)(b, pair);
+    int n = 0;
+    for (int q = 0; q < nw; q++) {
+        while (cand[q]) {
+            int bit = __builtin_ctzll(cand[q]);
+            int k = SG_FN(colour_at)(b, q, bit), size = 0;
+            cand[q] &= cand[q] - 1;
+            if (pair[q] >> bit & 1) {
+                if (min_group > 2) {
+                    L->loose[k] += 2;
+                    continue;
+                }
+                bool up = b->colour[k][q] >> (bit + 1) & 1;
+                int col = q * SG_PER_WORD + bit / SG_LANE;
+                L->g[n].move = SG_FN(anchor_move)(in->rows, q, bit);
+                L->g[n].size = 2;
+                L->g[n].colour = (uint8_t)k;
+                L->g[n].col = (uint8_t)col;
+                L->g[n].row = (uint8_t)(bit % SG_LANE);
+                L->g[n].maxcol = (uint8_t)(up ? col : col + 1);
+                L->g[n].shape = up ? 1 : 2;
+                L->g[n].code = SG_FN(code)(in, &L->g[n]);
+                n++;
+                continue;
+            }
+            SG_FN(flood)(b->colour[k], nw, q, bit, g);
+            for (int i = q; i < nw; i++) {
+                size += SG_POPCOUNT(g[i]);
+                cand[i] &= ~g[i];
+            }
+            if (size < min_group) {
+                L->loose[k] += size;
+                continue;
+            }
+            SG_FN(record)(in, L, n, nw, q, bit, k, size, g);
+            if (want_hash)
+                L->hash[n] = SG_FN(cells_hash)(in->rows, nw, k, g);
+            n++;
+        }
+    }
+    L->n = n;
+    return n;
+}
+
+/* Remove listed group i of L from b (a move of sg_walk); the number of
+ * columns it emptied (that closed up, under a shift) to *emptied. */
+SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
+                                         struct sg_planes *b,
+                                         const struct sg_listed *L, int i,
+                                         int *emptied)
+{
+    uint64_t g[SG_WORDS];
+    int k = L->g[i].colour, col = L->g[i].col;
+    const int nw = SG_USED(b);
+    SG_FN(flood)(b->colour[k], nw, col / SG_PER_WORD,
+                 (col % SG_PER_WORD) * SG_LANE + L->g[i].row, g);
+    *emptied = SG_FN(remove)(in, b, g, k, L->g[i].size);
+}
+
+/* The groups of b with a cell in columns lo..hi, into F (unsorted), and
+ * their order by anchor in ord[]; their number. */
+SG_TARGET static int SG_FN(found)(const struct sg_instance *in,
+                                  const struct sg_planes *b, int lo, int hi,
+                                  struct sg_listed *F, int *ord)
+{
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > in->cols - 1 ? in->cols - 1 : hi;
+    if (lo > hi)
+        return 0;
+    int nf = 0;
+    uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
+    SG_FN(candidates_live)(b, min_group, cand, live);
+    for (int i = 0; i < nw; i++) { /* the lanes lo..hi of word i */
+        int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
+        a = a < 0 ? 0 : a;
+        z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
+        uint64_t m = 0;
+        if (a <= z)
+            m = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
+        todo[i] = live[i] & m;
+    }
+    for (int q = 0; q < nw; q++)
+        while (todo[q]) {
+            int bit = __builtin_ctzll(todo[q]);
+            int k = SG_FN(colour_at)(b, q, bit), size = 0;
+            SG_FN(flood)(b->colour[k], nw, q, bit, g);
+            int aq = -1;
+            for (int i = 0; i < nw; i++) {
+                size += SG_POPCOUNT(g[i]);
+                todo[i] &= ~g[i];
+                if (aq < 0 && g[i])
+                    aq = i;
+            }
+            if (size < min_group)
+                continue;
+            SG_FN(record)(in, F, nf, nw, aq, __builtin_ctzll(g[aq]), k, size, g);
+            int j = nf;
+            for (; j > 0 && F->g[ord[j - 1]].move > F->g[nf].move; j--)
+                ord[j] = ord[j - 1];
+            ord[j] = nf++;
+        }
+    return nf;
+}
+
+/* The groups after move `played` of `old` (its listing) was played on b,
+ * into L, as list() would give them (no loose counts, no hashes),
+ * relisting only near the columns the move changed. The move's group
+ * spanned columns cmin..cmax and emptied e of them. A group of the old
+ * listing that lay wholly left of cmin - 1 or right of cmax + 1 is still a
+ * group, the same cells shifted by the columns that closed up on its side
+ * (dl, dr: cells fall only in cmin..cmax; cmin - 1 and cmax + 1 are the
+ * columns whose neighbours change); every other group has a cell in the
+ * window of columns that cmin - 1 .. cmax + 1 became, and is found again
+ * by filling from its cells there. The kept groups on the left, and those
+ * found, come before the kept ones on the right in anchor order. scratch:
+ * room for the groups found. */
+SG_TARGET static int SG_FN(relist)(const struct sg_instance *in,
+                                   const struct sg_planes *b,
+                                   const struct sg_listed *old, int played,
+                                   int e, struct sg_listed *L,
+                                   struct sg_listed *scratch)
+{
+    const int R = in->rows;
+    SG_WINDOW(in, old, played, e);
+    struct sg_listed *F = scratch;
+    int ord[SG_MAX_CELLS + 1];
+    const int nf = SG_FN(found)(in, b, lo, hi, F, ord);
+    /* the kept groups on the right are the old list's tail */
+    int tail = old->n;
+    while (tail > 0 && old->g[tail - 1].col > cmax + 1)
+        tail--;
+    int n = 0, f = 0;
+    for (int j = 0; j < tail; j++)
+        if (old->g[j].maxcol < cmin - 1) {
+            ps_move m = old->g[j].move + (ps_move)(dl * R);
+            for (; f < nf && F->g[ord[f]].move < m; f++)
+                L->g[n++] = F->g[ord[f]];
+            SG_FN(copy)(L, n++, old, j, dl, R);
+        }
+    for (; f < nf; f++)
+        L->g[n++] = F->g[ord[f]];
+    memcpy(L->g + n, old->g + tail, (size_t)(old->n - tail) * sizeof *L->g);
+    if (dr)
+        for (int j = n; j < n + old->n - tail; j++)
+            SG_FN(copy)(L, j, L, j, dr, R);
+    n += old->n - tail;
+    L->n = n;
+    return n;
+}
+
+/* b into c: the words and counts in use. */
+SG_TARGET static inline void SG_FN(copy_planes)(struct sg_planes *c,
+                                                const struct sg_planes *b)
+{
+    const int nw = SG_USED(b);
+    c->colours = b->colours;
+    c->left = b->left;
+    c->words = b->words;
+    for (int i = 0; i < nw; i++)
+        c->occupied[i] = b->occupied[i];
+    for (int k = 0; k <= b->colours; k++) {
+        c->count[k] = b->count[k];
+        for (int i = 0; i < nw; i++)
+            c->colour[k][i] = b->colour[k][i];
+    }
+}
+
+/* sg_evaluate of each child of `state`, out[i] for moves[i] (moves of
+ * state): one listing of the state, then per child its tally as the
+ * state's, less the groups near the move (relist's window) and plus those
+ * found there after it. L, F: room for the listing and the groups found. */
+SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
+                                            const void *state,
+                                            const ps_move *moves, int n,
+                                            ps_value *out, struct sg_listed *L,
+                                            struct sg_listed *F)
+{
+    struct sg_planes b, c;
+    SG_FN(from_state)(in, state, &b);
+    const int ng = SG_FN(list)(in, &b, L, false);
+    struct sg_tally t;
+    memset(&t, 0, sizeof t);
+    for (int k = 1; k <= b.colours; k++)
+        t.count[k] = b.count[k];
+    t.left = b.left;
+    for (int j = 0; j < ng; j++)
+        sg_tally_group(in, &t, &L->g[j], 1);
+    int ord[SG_MAX_CELLS + 1];
+    for (int i = 0; i < n; i++) {
+        int j = i < ng && L->g[i].move == moves[i] ? i : 0;
+        while (j < ng && L->g[j].move != moves[i])
+            j++;
+        if (j == ng) { /* not a move of this state */
+            out[i] = 0;
+            continue;
+        }
+        const struct sg_group *x = &L->g[j];
+        uint64_t g[SG_WORDS];
+        SG_FN(copy_planes)(&c, &b);
+        SG_FN(flood)(c.colour[x->colour], SG_USED(&c), x->col / SG_PER_WORD,
+                     (x->col % SG_PER_WORD) * SG_LANE + x->row, g);
+        const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
+        SG_WINDOW(in, L, j, e);
+        (void)dl;
+        (void)dr;
+        struct sg_tally u = t;
+        u.count[x->colour] -= x->size;
+        u.left -= x->size;
+        for (int m = 0; m < ng; m++)
+            if (L->g[m].maxcol >= cmin - 1 && L->g[m].col <= cmax + 1)
+                sg_tally_group(in, &u, &L->g[m], -1);
+        const int nf = SG_FN(found)(in, &c, lo, hi, F, ord);
+        for (int f = 0; f < nf; f++)
+            sg_tally_group(in, &u, &F->g[f], 1);
+        out[i] = tally_value(in, &u);
+    }
 }
 
 #undef SG_WORDS

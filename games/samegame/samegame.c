@@ -1054,18 +1054,6 @@ static uint32_t sg_move_code_space(const void *p)
     return (uint32_t)SG_MAX_COLORS * (uint32_t)in->ncells * SG_SHAPES;
 }
 
-/* The cells of colours with fewer than min_group cells: they can never go
- * (cells are never added), so they are certain leftovers. */
-static ps_value dead_cells(const struct sg_instance *in, const void *state)
-{
-    int count[SG_MAX_COLORS + 1], dead = 0;
-    count_colours(in, state, count);
-    for (int k = 1; k <= in->colours; k++)
-        if (count[k] < in->rules.min_group)
-            dead += count[k];
-    return dead;
-}
-
 /* NRPA move codes by the exact set of cells (as the authors' SameGame NRPA
  * names a move): the anchor, and a hash of the colour and of the group's
  * cells into SG_CELL_HASHES slots, so that two different groups on the
@@ -1136,34 +1124,39 @@ static int64_t join_potential(int64_t gain, int pieces, bool top)
  * docs/samegame.md has the figures. Each term helped under both score
  * tables; "sum over colours of the gain of all its cells" alone (never
  * removing anything looks best) and a fixed tabu colour did not. Under the
- * clearing objectives, dead cells (dead_cells) are taken off twice. */
-static ps_value sg_evaluate(const void *p, const void *state)
+ * clearing objectives, dead cells (colours with fewer than min_group
+ * cells: they can never go) are taken off twice. */
+/* What sg_evaluate reads of a position, per colour: the gains of its
+ * groups, the cells in them, their number, and all its cells. */
+struct sg_tally {
+    int64_t gained[SG_MAX_COLORS + 1];
+    int grouped[SG_MAX_COLORS + 1], groups[SG_MAX_COLORS + 1];
+    int count[SG_MAX_COLORS + 1];
+    int left; /* cells on the board */
+};
+
+static ps_value tally_value(const struct sg_instance *in,
+                            const struct sg_tally *t)
 {
-    const struct sg_instance *in = p;
-    ps_move moves[SG_MAX_CELLS + 1]; /* max_moves with min_group 1 */
-    int sizes[SG_MAX_CELLS + 1], loose[SG_MAX_COLORS + 1] = {0};
-    int n = list_groups(in, state, moves, NULL, sizes, loose);
-    if (n == 0)
-        return sg_end_value(p, state);
-    const uint8_t *cell = C_CELLS(in, state);
-    int grouped[SG_MAX_COLORS + 1] = {0}, groups[SG_MAX_COLORS + 1] = {0};
-    int64_t gained[SG_MAX_COLORS + 1] = {0};
-    for (int i = 0; i < n; i++) {
-        int k = cell[moves[i]];
-        gained[k] += sg_gain(&in->rules, sizes[i]);
-        grouped[k] += sizes[i];
-        groups[k]++;
+    int all_groups = 0, loose[SG_MAX_COLORS + 1], dead = 0;
+    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+        all_groups += t->groups[k];
+        loose[k] = t->count[k] - t->grouped[k];
+        if (t->count[k] < in->rules.min_group)
+            dead += t->count[k];
     }
-    int top = most_frequent_of(grouped, loose);
+    if (all_groups == 0)
+        return end_value_with(in, t->left);
+    int top = most_frequent_of(t->grouped, loose);
     int64_t value = 0;
     int all_loose = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++) {
-        int cells = grouped[k] + loose[k];
+        int cells = t->count[k];
         all_loose += loose[k];
-        value += gained[k];
+        value += t->gained[k];
         if (cells >= in->rules.min_group) /* loose cells: a piece each */
-            value += join_potential(sg_gain(&in->rules, cells) - gained[k],
-                                    groups[k] + loose[k], k == top);
+            value += join_potential(sg_gain(&in->rules, cells) - t->gained[k],
+                                    t->groups[k] + loose[k], k == top);
     }
     int64_t end = in->end_bound[0] > 0 ? in->end_bound[0] : 0;
     /* Clearing (one point per cell): a dead cell costs twice, as the cell
@@ -1173,8 +1166,28 @@ static ps_value sg_evaluate(const void *p, const void *state)
      * 27 -> 31 of 40 cleared on the boards tuned on, 24 -> 28 of 40 on 40
      * others; 25 -> 26 of 30 random 12x12 4-colour boards. */
     if (in->rules.objective != SG_OBJ_SCORE)
-        return value - 2 * (int64_t)dead_cells(in, state);
+        return value - 2 * (int64_t)dead;
     return value - 2 * end * all_loose / in->ncells;
+}
+
+static ps_value sg_evaluate(const void *p, const void *state)
+{
+    const struct sg_instance *in = p;
+    ps_move moves[SG_MAX_CELLS + 1]; /* max_moves with min_group 1 */
+    int sizes[SG_MAX_CELLS + 1];
+    int n = list_groups(in, state, moves, NULL, sizes, NULL);
+    const uint8_t *cell = C_CELLS(in, state);
+    struct sg_tally t;
+    memset(&t, 0, sizeof t);
+    count_colours(in, state, t.count);
+    t.left = *cells_left_of((void *)state);
+    for (int i = 0; i < n; i++) {
+        int k = cell[moves[i]];
+        t.gained[k] += sg_gain(&in->rules, sizes[i]);
+        t.grouped[k] += sizes[i];
+        t.groups[k]++;
+    }
+    return tally_value(in, &t);
 }
 
 /* ---- generation ---- */
@@ -1258,4 +1271,10 @@ const struct ps_game samegame_game = {
     .heuristics = sg_bounds,
     .state_json = sg_state_json,
     .playout = sg_playout,
+    .walk_size = sg_walk_size,
+    .walk_start = sg_walk_start,
+    .walk_moves = sg_walk_moves,
+    .walk_play = sg_walk_play,
+    .walk_end = sg_walk_end,
+    .evaluate_moves = sg_evaluate_moves,
 };
