@@ -38,6 +38,8 @@ int cmd_list(const struct cli *c)
         printf("  %-12s %s\n", (*g)->name, (*g)->summary);
         for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
             printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
+        for (const struct ps_option *o = (*g)->gen_options; o && o->name; o++)
+            ps_option_help(stdout, o, "gen: ");
     }
     ps_rules_list_scripts(stdout);
     printf("heuristics (cost games) and bounds (score games), --heuristic "
