@@ -1,3 +1,7 @@
+/*
+ * bench.c - psolve bench: random playouts per second on generated boards of
+ * the game's sizes, one line per size (bench.h).
+ */
 #include "bench.h"
 
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/*
+ * lua_rules.c - rule scripts in Lua 5.4 read once, as data, into a game's
+ * rules struct (lua_rules.h).
+ */
 #include "lua_rules.h"
 
 #include <lauxlib.h>
