@@ -14,19 +14,18 @@ static void list_algorithm(const struct ps_algorithm *a)
     printf("  %-12s %s%s%s\n", a->name, a->summary,
            a->for_score ? " [score games]" : "",
            a->for_cost ? " [cost games]" : "");
-    const struct ps_option *tables[] = {a->options, a->shared_options};
     int col = 0;
-    for (int t = 0; t < 2; t++)
-        for (const struct ps_option *o = tables[t]; o && o->name; o++) {
-            char word[64];
-            int w = snprintf(word, sizeof word, "--%s%s%s", o->name,
-                             o->arg ? " " : "", o->arg ? o->arg : "");
-            if (col == 0)
-                col = printf("%15s", "");
-            else if (col + w + 1 > 78)
-                col = printf("\n%15s", "") - 1;
-            col += printf(" %s", word);
-        }
+    for (const struct ps_option *o = NULL;
+         (o = ps_algorithm_next_option(a, o));) {
+        char word[64];
+        int w = snprintf(word, sizeof word, "--%s%s%s", o->name,
+                         o->arg ? " " : "", o->arg ? o->arg : "");
+        if (col == 0)
+            col = printf("%15s", "");
+        else if (col + w + 1 > 78)
+            col = printf("\n%15s", "") - 1;
+        col += printf(" %s", word);
+    }
     if (col)
         printf("\n");
 }
