@@ -131,7 +131,7 @@ static void test_bench_one_size(void **unused)
     assert_int_equal(run(out, sizeof out, false,
                          "bench --rows 6 --cols 7 --colors 3 --seconds 0.01"),
                      0);
-    assert_non_null(strstr(out, "samegame 6x7 3 colours: "));
+    assert_non_null(strstr(out, "samegame rows=6 cols=7 colors=3: "));
     assert_null(strchr(strchr(out, '\n') + 1, '\n'));
 }
 

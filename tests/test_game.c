@@ -75,7 +75,7 @@ static void toy_codes(const void *inst, const void *state, const ps_move *moves,
 {
     (void)inst, (void)state, (void)moves, (void)n, (void)codes;
 }
-static const struct ps_gen_options toy_sizes[] = {{.rows = 3}, {.rows = 0}};
+static const struct ps_gen_options toy_sizes[] = {{.value = {3}}, {.seed = 0}};
 
 struct toy_rules {
     int64_t size;

@@ -283,7 +283,7 @@ static void test_command_line_numbers(void **unused)
     assert_contains(out, "--seconds must be more than 0");
     assert_true(strstr(out, "nan") == NULL);
     assert_int_equal(run(out, sizeof out, "gen --game watersort --colors 40"), 2);
-    assert_contains(out, "colours must be 1..32");
+    assert_contains(out, "--colors expects a whole number 1..32, got '40'");
     /* the user's own bad argument is echoed escaped too */
     assert_int_equal(run(out, sizeof out, "--algo \"$(printf 'x\\r')\" b3.txt"),
                      2);

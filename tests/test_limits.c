@@ -27,7 +27,7 @@ static void board_gen(struct board *b, int rows, int cols, int colors)
 {
     b->g = ps_game_find("samegame");
     assert_non_null(b->g);
-    struct ps_gen_options o = {.rows = rows, .cols = cols, .colors = colors,
+    struct ps_gen_options o = {.value = {rows, cols, colors}, /* samegame's gen */
                                .seed = 5};
     char *text = test_generate(b->g, &o);
     b->rules = test_rules(b->g, NULL);

@@ -45,7 +45,7 @@ static void board_gen(struct board *b, const char *preset, int rows, int cols,
                       int colors, uint64_t seed)
 {
     const struct ps_game *g = ps_game_find("samegame");
-    struct ps_gen_options o = {.rows = rows, .cols = cols, .colors = colors,
+    struct ps_gen_options o = {.value = {rows, cols, colors}, /* samegame's gen */
                                .seed = seed};
     char *text = test_generate(g, &o);
     board_load(b, preset, text);

@@ -131,7 +131,7 @@ static void test_generated_2x2_are_solvable(void **unused)
     void *rules = test_rules(G, NULL);
     for (uint64_t seed = 1; seed <= 30; seed++) {
         char text[256];
-        struct ps_gen_options o = {.rows = 2, .seed = seed};
+        struct ps_gen_options o = {.value = {2}, .seed = seed} /* the size */;
         FILE *f = fmemopen(text, sizeof text, "w");
         struct ps_error err;
         assert_true(G->generate(&o, f, &err));
@@ -185,7 +185,7 @@ static void test_exact_algorithms_agree(void **unused)
     const char *algos[] = {"bfs", "astar", "idastar"};
     for (uint64_t seed = 1; seed <= 8; seed++) {
         char text[256];
-        struct ps_gen_options o = {.rows = 3, .seed = seed};
+        struct ps_gen_options o = {.value = {3}, .seed = seed} /* the size */;
         FILE *f = fmemopen(text, sizeof text, "w");
         struct ps_error err;
         assert_true(G->generate(&o, f, &err));
@@ -234,7 +234,7 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
     for (int k = 0; k <= 24; k += 3) {
         for (uint64_t seed = 1; seed <= 3; seed++) {
             char text[256], again[256];
-            struct ps_gen_options o = {.rows = 3, .seed = seed, .moves = k};
+            struct ps_gen_options o = {.value = {3, k}, .seed = seed} /* size, moves */;
             struct ps_error err;
             assert_true(gen_text(&o, text, sizeof text, &err));
             assert_true(gen_text(&o, again, sizeof again, &err));
@@ -256,7 +256,7 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
     }
     /* A 15-puzzle scrambled 30 slides is solved at once. */
     char text[256];
-    struct ps_gen_options o = {.rows = 4, .seed = 9, .moves = 30};
+    struct ps_gen_options o = {.value = {4, 30}, .seed = 9} /* size, moves */;
     struct ps_error err;
     assert_true(gen_text(&o, text, sizeof text, &err));
     void *inst = test_load(G, rules, text);
@@ -267,7 +267,7 @@ static void test_gen_moves_bounds_the_optimum(void **unused)
     assert_true(s.best.value <= 30);
     ps_search_free(&s);
     G->free_instance(inst);
-    o.moves = -1;
+    o.value[1] = -1; /* moves */
     assert_false(gen_text(&o, text, sizeof text, &err));
     assert_non_null(strstr(err.msg, "--moves"));
     free(rules);

@@ -46,7 +46,7 @@ static void board_gen(struct board *b, const char *preset, int rows, int cols,
 {
     b->g = ps_game_find("samegame");
     assert_non_null(b->g);
-    struct ps_gen_options o = {.rows = rows, .cols = cols, .colors = colors,
+    struct ps_gen_options o = {.value = {rows, cols, colors}, /* samegame's gen */
                                .seed = seed};
     char *text = test_generate(b->g, &o);
     b->rules = test_rules(b->g, preset);

@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "variant.h"
 
-extern const struct ps_game samegame_game, npuzzle_game;
+extern const struct ps_game samegame_game, npuzzle_game, watersort_game;
 
 /* A value inside the option's range, different from the default of
  * ps_options_default (so that setting it shows). */
@@ -146,8 +146,10 @@ static void test_names_agree(void **unused)
                                             (*a)->shared_options};
         for (int t = 0; t < 2; t++)
             for (const struct ps_option *o = tables[t]; o && o->name; o++) {
-                if (ps_option_find(ps_cli_options, o->name) ||
-                    ps_option_find(ps_cli_gen_options, o->name))
+                bool gen = false;
+                for (const struct ps_game *const *g = ps_game_list(); *g; g++)
+                    gen |= ps_option_find((*g)->gen_options, o->name) != NULL;
+                if (ps_option_find(ps_cli_options, o->name) || gen)
                     fail_msg("%s's option %s is also the command line's",
                              (*a)->name, o->name);
                 assert_non_null(o->doc);
@@ -171,8 +173,20 @@ static void test_unknown_and_range_errors(void **unused)
     assert_int_equal(parse(&c, tme), PS_EXIT_USAGE);
     const char *zero_time[] = {"--time", "0", "board.txt", NULL};
     assert_int_equal(parse(&c, zero_time), -1); /* 0 = no limit */
+    /* gen's sizes are the game's: checked once the game is known. */
     const char *rows[] = {"gen", "--rows", "0", NULL};
-    assert_int_equal(parse(&c, rows), PS_EXIT_USAGE);
+    assert_int_equal(parse(&c, rows), -1);
+    assert_int_equal(cli_gen_values(&c, &samegame_game), PS_EXIT_USAGE);
+    const char *rows_ok[] = {"gen", "--rows", "4", "--colours", "3", NULL};
+    assert_int_equal(parse(&c, rows_ok), -1);
+    assert_int_equal(cli_gen_values(&c, &samegame_game), -1);
+    assert_int_equal(c.gen.value[0], 4);
+    assert_int_equal(c.gen.value[2], 3);
+    /* A size the game does not declare is refused, not ignored. */
+    assert_int_equal(cli_gen_values(&c, &watersort_game) == -1, false);
+    const char *cap[] = {"gen", "--capacity", "1", NULL};
+    assert_int_equal(parse(&c, cap), -1);
+    assert_int_equal(cli_gen_values(&c, &watersort_game), PS_EXIT_USAGE);
     const char *level[] = {"--level", "7", "board.txt", NULL};
     assert_int_equal(parse(&c, level), PS_EXIT_USAGE);
     const char *ok[] = {"--level", "6", "--stabilise", "3", "board.txt", NULL};

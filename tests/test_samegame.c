@@ -314,7 +314,7 @@ static void test_parse_move_rejections(void **unused)
 static void test_gen_is_deterministic(void **unused)
 {
     (void)unused;
-    struct ps_gen_options o = {.rows = 3, .cols = 4, .colors = 3, .seed = 42};
+    struct ps_gen_options o = {.value = {3, 4, 3}, .seed = 42} /* rows, cols, colors */;
     char buf[512];
     FILE *f = fmemopen(buf, sizeof buf, "w");
     struct ps_error err;
@@ -324,7 +324,7 @@ static void test_gen_is_deterministic(void **unused)
     assert_string_equal(buf, "# psolve gen --game samegame --rows 3 --cols 4 "
                              "--colors 3 --seed 42\n"
                              "1233\n3333\n3231\n");
-    o.colors = 10;
+    o.value[2] = 10; /* colors */
     f = fmemopen(buf, sizeof buf, "w");
     assert_false(G->generate(&o, f, &err));
     fclose(f);

@@ -408,9 +408,9 @@ static void test_print_state_round_trips(void **state)
 static char *random_level_text(struct ps_rng *rng)
 {
     struct ps_gen_options o = {0};
-    o.capacity = 2 + (int)ps_rng_below(rng, 3);
-    o.colors = 2 + (int)ps_rng_below(rng, o.capacity == 4 ? 2 : 3);
-    o.tubes = o.colors + 1 + (int)ps_rng_below(rng, 2);
+    o.value[2] = 2 + (int)ps_rng_below(rng, 3); /* capacity */
+    o.value[0] = 2 + (int)ps_rng_below(rng, o.value[2] == 4 ? 2 : 3); /* colors */
+    o.value[1] = o.value[0] + 1 + (int)ps_rng_below(rng, 2); /* tubes */
     o.seed = ps_rng_next(rng);
     char *text = NULL;
     size_t len = 0;
@@ -622,7 +622,7 @@ static void test_prunings_reduce_work(void **state)
 static void test_generate(void **state)
 {
     (void)state;
-    struct ps_gen_options o = {.colors = 5, .tubes = 7, .capacity = 3, .seed = 9};
+    struct ps_gen_options o = {.value = {5, 7, 3}, .seed = 9} /* colors, tubes, capacity */;
     char *t1 = NULL, *t2 = NULL;
     size_t l1 = 0, l2 = 0;
     struct ps_error err;
@@ -647,7 +647,7 @@ static void test_generate(void **state)
     ws()->free_instance(in);
     free(t1);
     free(t2);
-    o.tubes = 4; /* fewer tubes than colours */
+    o.value[1] = 4; /* tubes: fewer than colours */ /* fewer tubes than colours */
     m = open_memstream(&t1, &l1);
     assert_false(ws()->generate(&o, m, &err));
     fclose(m);

@@ -1,3 +1,8 @@
+/*
+ * playout.c - random playouts through the vtable and the playout policies
+ * (playout.h): the kernel's loop, or the game's own engine when it offers
+ * one.
+ */
 #include "playout.h"
 
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/*
+ * worker.c - the threads of mc, nmcs and nrpa (worker.h): one search copy,
+ * PRNG stream and playout scratch per thread, merged at the end.
+ */
 #include "worker.h"
 
 #include <pthread.h>

@@ -1,8 +1,9 @@
 /*
  * args.c - the command line into struct cli. The long options are built
- * from tables: the command line's own (below), the gen sizes, and every
- * algorithm's (its .options and .shared_options, options.h), so an option
- * an algorithm declares is --NAME here and NAME= in --algo alike.
+ * from tables: the command line's own (below), every built-in game's gen
+ * parameters (its .gen_options) and every algorithm's (its .options and
+ * .shared_options, options.h), so an option an algorithm declares is
+ * --NAME here and NAME= in --algo alike.
  */
 #include <getopt.h>
 #include <stdlib.h>
@@ -114,28 +115,6 @@ const struct ps_option ps_cli_options[] = {
     {0},
 };
 
-/* gen's sizes (and bench's one size): each game reads the ones it knows
- * (docs/cli.md); 0 = the game's default. */
-const struct ps_option ps_cli_gen_options[] = {
-    {.name = "rows", .type = PS_OPT_INT, .offset = F(gen.rows), .min = 1,
-     .max = 1e9, .arg = "R",
-     .doc = "gen: rows (samegame); npuzzle: the size N"},
-    {.name = "cols", .type = PS_OPT_INT, .offset = F(gen.cols), .min = 1,
-     .max = 1e9, .arg = "C", .doc = "gen: columns (samegame)"},
-    {.name = "colors", .type = PS_OPT_INT, .offset = F(gen.colors), .min = 1,
-     .max = 1e9, .arg = "K", .alias = "colours",
-     .doc = "gen: colours (samegame, watersort; also --colours)"},
-    {.name = "tubes", .type = PS_OPT_INT, .offset = F(gen.tubes), .min = 1,
-     .max = 1e9, .arg = "T", .doc = "gen: tubes (watersort)"},
-    {.name = "capacity", .type = PS_OPT_INT, .offset = F(gen.capacity),
-     .min = 1, .max = 1e9, .arg = "C", .doc = "gen: tube capacity (watersort)"},
-    {.name = "moves", .type = PS_OPT_INT, .offset = F(gen.moves), .min = 1,
-     .max = 1e9, .arg = "K",
-     .doc = "gen: K random slides from the goal (npuzzle: an optimum of at "
-            "most K)"},
-    {0},
-};
-
 #undef F
 
 const struct ps_algorithm *ps_cli_find_algorithm(const struct ps_frontend *fe,
@@ -166,7 +145,10 @@ struct long_opt {
     const char *name;
     const struct ps_option *spec[MAX_SPECS];
     int nspecs;
-    bool on_cli; /* spec[0] is over struct cli, else over struct ps_options */
+    enum { ON_CLI, ON_OPTIONS, ON_GEN } on; /* the struct spec[0] is over:
+                                              * cli, ps_options, or a game's
+                                              * gen values (applied once the
+                                              * game is known) */
 };
 
 struct long_table {
@@ -175,7 +157,7 @@ struct long_table {
 };
 
 static void add_long(struct long_table *t, const char *name,
-                     const struct ps_option *o, bool on_cli)
+                     const struct ps_option *o, int on)
 {
     for (int i = 0; i < t->n; i++)
         if (strcmp(t->v[i].name, name) == 0) {
@@ -186,32 +168,33 @@ static void add_long(struct long_table *t, const char *name,
     if (t->n == MAX_LONG)
         return; /* tests/test_options.c checks every name fits */
     t->v[t->n++] = (struct long_opt){.name = name, .spec = {o}, .nspecs = 1,
-                                     .on_cli = on_cli};
+                                     .on = on};
 }
 
 static void add_table(struct long_table *t, const struct ps_option *table,
-                      bool on_cli)
+                      int on)
 {
     for (const struct ps_option *o = table; o && o->name; o++) {
-        add_long(t, o->name, o, on_cli);
-        /* A cli alias is a long option too (--colours); an algorithm's
-         * alias is an --algo shorthand only (w for weight). */
-        if (on_cli && o->alias)
-            add_long(t, o->alias, o, on_cli);
+        add_long(t, o->name, o, on);
+        /* A cli or gen alias is a long option too (--colours); an
+         * algorithm's alias is an --algo shorthand only (w for weight). */
+        if (on != ON_OPTIONS && o->alias)
+            add_long(t, o->alias, o, on);
     }
 }
 
 static void add_algorithm(const struct ps_algorithm *a, void *ctx)
 {
-    add_table(ctx, a->options, false);
-    add_table(ctx, a->shared_options, false);
+    add_table(ctx, a->options, ON_OPTIONS);
+    add_table(ctx, a->shared_options, ON_OPTIONS);
 }
 
 static void build_long(struct long_table *t, const struct ps_frontend *fe)
 {
     t->n = 0;
-    add_table(t, ps_cli_options, true);
-    add_table(t, ps_cli_gen_options, true);
+    add_table(t, ps_cli_options, ON_CLI);
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++)
+        add_table(t, (*g)->gen_options, ON_GEN);
     ps_cli_each_algorithm(fe, add_algorithm, t);
 }
 
@@ -278,9 +261,17 @@ static int parse_special(struct cli *c, const char *name, const char *arg)
 static int parse_table_option(struct cli *c, const struct long_opt *lo,
                               const char *arg)
 {
+    if (lo->on == ON_GEN) {
+        /* Read by cli_gen_values once the game is known. */
+        if (c->ngen_args == PS_CLI_MAX_GEN_ARGS)
+            return cli_usage_error("%s", "too many gen options");
+        c->gen_args[c->ngen_args].name = lo->name;
+        c->gen_args[c->ngen_args++].value = arg;
+        return -1;
+    }
     for (int k = 0; k < lo->nspecs; k++) {
         char msg[300];
-        void *base = lo->on_cli ? (void *)c : (void *)&c->opt;
+        void *base = lo->on == ON_CLI ? (void *)c : (void *)&c->opt;
         if (!ps_option_set(lo->spec[k], base, arg, msg, sizeof msg)) {
             fprintf(stderr, "psolve: --%s %s\nTry 'psolve --help'.\n",
                     lo->name, msg);
@@ -385,5 +376,33 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
               strcmp(c->command, "lab") != 0)
         return cli_usage_error("too many file arguments ('%s')",
                                argv[argc - 1]);
+    return -1;
+}
+
+int cli_gen_values(struct cli *c, const struct ps_game *g)
+{
+    for (int i = 0; i < c->ngen_args; i++) {
+        const char *name = c->gen_args[i].name;
+        const struct ps_option *o = ps_option_find(g->gen_options, name);
+        char msg[300];
+        if (!o) {
+            int k = snprintf(msg, sizeof msg, "game %s has no gen option --%s",
+                             g->name, name);
+            for (const struct ps_option *e = g->gen_options; e && e->name;
+                 e++)
+                k += snprintf(msg + k, sizeof msg - (size_t)k, "%s--%s",
+                              e == g->gen_options ? " (its options: " : ", ",
+                              e->name);
+            fprintf(stderr, "psolve: %s%s\nTry 'psolve --help'.\n", msg,
+                    g->gen_options && g->gen_options->name ? ")" : "");
+            return PS_EXIT_USAGE;
+        }
+        if (!ps_option_set(o, &c->gen, c->gen_args[i].value, msg,
+                           sizeof msg)) {
+            fprintf(stderr, "psolve: --%s %s\nTry 'psolve --help'.\n", name,
+                    msg);
+            return PS_EXIT_USAGE;
+        }
+    }
     return -1;
 }

@@ -1,3 +1,7 @@
+/*
+ * bench.c - psolve bench: random playouts per second on generated boards of
+ * the game's sizes, one line per size (bench.h).
+ */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -6,20 +10,19 @@
 #include "playout.h"
 #include "search.h"
 
-static void size_label(const struct ps_gen_options *o, char *buf, size_t len)
+/* "rows=15 cols=15 colors=5": the size's values by the game's names. */
+static void size_label(const struct ps_game *g, const struct ps_gen_options *o,
+                       char *buf, size_t len)
 {
     size_t k = 0;
     buf[0] = '\0';
-    if (o->rows && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%dx%d ", o->rows, o->cols);
-    if (o->tubes && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%d tubes ", o->tubes);
-    if (o->capacity && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "capacity %d ", o->capacity);
-    if (o->colors && k < len)
-        k += (size_t)snprintf(buf + k, len - k, "%d colours", o->colors);
-    while (k > 0 && k < len && buf[k - 1] == ' ')
-        buf[--k] = '\0';
+    for (int i = 0; g->gen_options && g->gen_options[i].name && k < len; i++) {
+        int v = o->value[(g->gen_options[i].offset - PS_GEN_VALUE(0)) /
+                         sizeof(int)];
+        if (v)
+            k += (size_t)snprintf(buf + k, len - k, "%s%s=%d", k ? " " : "",
+                                  g->gen_options[i].name, v);
+    }
 }
 
 /* Generate the instance text for `o` in memory and load it. */
@@ -54,7 +57,7 @@ bool ps_bench_playouts(FILE *out, const struct ps_game *g, const void *rules,
     /* `only` (the gen options given): that one size, then stop. */
     const struct ps_gen_options *sizes = only ? only : g->bench_sizes;
     for (const struct ps_gen_options *size = sizes;
-         size == sizes || (!only && (size->rows || size->tubes)); size++) {
+         size == sizes || (!only && size->value[0]); size++) {
         struct ps_rng rng;
         ps_rng_seed(&rng, seed);
         uint64_t playouts = 0, moves = 0;
@@ -91,7 +94,7 @@ bool ps_bench_playouts(FILE *out, const struct ps_game *g, const void *rules,
         }
         double el = now - start;
         char label[96];
-        size_label(size, label, sizeof label);
+        size_label(g, size, label, sizeof label);
         fprintf(out, "%s %s: %.0f playouts/s, %.0f moves/s (%llu playouts in "
                      "%.2f s, 1 thread)\n",
                 g->name, label, (double)playouts / el, (double)moves / el,

@@ -16,6 +16,7 @@
 #include "variant.h"
 
 #define PS_CLI_MAX_GIVEN 128
+#define PS_CLI_MAX_GEN_ARGS 16
 
 struct cli {
     const char *command;
@@ -29,7 +30,11 @@ struct cli {
     bool trace_jsonl;       /* --trace-format jsonl */
     struct ps_limits limits;
     struct ps_options opt;
-    struct ps_gen_options gen;
+    struct ps_gen_options gen; /* filled by cli_gen_values from gen_args */
+    struct {
+        const char *name, *value;
+    } gen_args[PS_CLI_MAX_GEN_ARGS]; /* gen's --NAME V, in order */
+    int ngen_args;
     double bench_seconds;
     int jobs;
     const char *trace_json; /* --trace-json FILE */
@@ -53,8 +58,10 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
                  struct cli *c);
 /* The command line's own options (not an algorithm's), for help and tests. */
 extern const struct ps_option ps_cli_options[];
-/* The gen/bench size options (a game reads those it knows). */
-extern const struct ps_option ps_cli_gen_options[];
+/* gen's and bench's --NAME V into c->gen, by the game's gen_options; -1 to
+ * go on, or the exit status of an error already printed (an option the game
+ * does not declare, a value out of its range). */
+int cli_gen_values(struct cli *c, const struct ps_game *g);
 /* Calls fn for every algorithm (the registry's, then fe's). */
 void ps_cli_each_algorithm(const struct ps_frontend *fe,
                            void (*fn)(const struct ps_algorithm *a, void *ctx),

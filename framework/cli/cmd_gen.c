@@ -11,6 +11,9 @@ int cmd_gen(struct cli *c, const struct ps_game *g)
         return cli_usage_error("gen takes no file ('%s')", c->files[0]);
     if (!g->generate)
         return cli_usage_error("game %s cannot generate puzzles", g->name);
+    int rc = cli_gen_values(c, g);
+    if (rc >= 0)
+        return rc;
     struct ps_error err;
     ps_error_clear(&err);
     if (!c->seed_set)

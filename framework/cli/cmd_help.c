@@ -134,8 +134,13 @@ int cmd_help(const struct cli *c, const char *topic)
     }
     fputs(usage_text, stdout);
     print_table(ps_cli_options, NULL);
-    printf("\ngen's sizes (bench: one size instead of the game's list):\n");
-    print_table(ps_cli_gen_options, NULL);
+    printf("\ngen's parameters, declared by each game (bench: one size "
+           "instead of the game's list):\n");
+    for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
+        char who[32];
+        snprintf(who, sizeof who, "%s: ", (*g)->name);
+        print_table((*g)->gen_options, who);
+    }
     printf("\nAlgorithm options (each also --algo ALGO:NAME=V for one run; "
            "psolve help ALGO):\n");
     ps_cli_each_algorithm(fe, help_algorithm_options, NULL);

@@ -14,19 +14,18 @@ static void list_algorithm(const struct ps_algorithm *a)
     printf("  %-12s %s%s%s\n", a->name, a->summary,
            a->for_score ? " [score games]" : "",
            a->for_cost ? " [cost games]" : "");
-    const struct ps_option *tables[] = {a->options, a->shared_options};
     int col = 0;
-    for (int t = 0; t < 2; t++)
-        for (const struct ps_option *o = tables[t]; o && o->name; o++) {
-            char word[64];
-            int w = snprintf(word, sizeof word, "--%s%s%s", o->name,
-                             o->arg ? " " : "", o->arg ? o->arg : "");
-            if (col == 0)
-                col = printf("%15s", "");
-            else if (col + w + 1 > 78)
-                col = printf("\n%15s", "") - 1;
-            col += printf(" %s", word);
-        }
+    for (const struct ps_option *o = NULL;
+         (o = ps_algorithm_next_option(a, o));) {
+        char word[64];
+        int w = snprintf(word, sizeof word, "--%s%s%s", o->name,
+                         o->arg ? " " : "", o->arg ? o->arg : "");
+        if (col == 0)
+            col = printf("%15s", "");
+        else if (col + w + 1 > 78)
+            col = printf("\n%15s", "") - 1;
+        col += printf(" %s", word);
+    }
     if (col)
         printf("\n");
 }
@@ -38,6 +37,8 @@ int cmd_list(const struct cli *c)
         printf("  %-12s %s\n", (*g)->name, (*g)->summary);
         for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
             printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
+        for (const struct ps_option *o = (*g)->gen_options; o && o->name; o++)
+            ps_option_help(stdout, o, "gen: ");
     }
     ps_rules_list_scripts(stdout);
     printf("heuristics (cost games) and bounds (score games), --heuristic "

@@ -1,3 +1,7 @@
+/*
+ * html.c - the --html page (html.h): the runs' data as JSON inside the
+ * template report.html, one self-contained file.
+ */
 #include "html.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * memory_limit.c - what this process may really use (physical memory,
+ * cgroup, ulimit), for --max-memory's default (memory_limit.h).
+ */
 #include "memory_limit.h"
 
 #include <stdbool.h>

@@ -1,3 +1,8 @@
+/*
+ * report.c - the results on stdout (report.h): solution file with '# key:
+ * value' lines, one JSON object, or a side-by-side table; each solution
+ * replayed first.
+ */
 #include "report.h"
 
 #include <stdlib.h>

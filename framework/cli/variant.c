@@ -13,12 +13,11 @@
 static void list_keys(const struct ps_algorithm *a, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "h=NAME");
-    const struct ps_option *tables[] = {a->options, a->shared_options};
-    for (int t = 0; t < 2; t++)
-        for (const struct ps_option *o = tables[t]; o && o->name; o++)
-            if (n >= 0 && (size_t)n < len)
-                n += snprintf(buf + n, len - (size_t)n, ", %s%s%s", o->name,
-                              o->arg ? "=" : "", o->arg ? o->arg : "");
+    for (const struct ps_option *o = NULL;
+         (o = ps_algorithm_next_option(a, o));)
+        if (n >= 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ", %s%s%s", o->name,
+                          o->arg ? "=" : "", o->arg ? o->arg : "");
 }
 
 /* The nearest key of algorithm a to `key`, or NULL. */
@@ -26,10 +25,9 @@ static const char *near_key(const struct ps_algorithm *a, const char *key)
 {
     const char *names[64] = {"h", "heuristic", "bound"};
     size_t n = 3;
-    const struct ps_option *tables[] = {a->options, a->shared_options};
-    for (int t = 0; t < 2; t++)
-        for (const struct ps_option *o = tables[t]; o && o->name && n < 64; o++)
-            names[n++] = o->name;
+    for (const struct ps_option *o = NULL;
+         n < 64 && (o = ps_algorithm_next_option(a, o));)
+        names[n++] = o->name;
     return ps_suggest(key, names, n);
 }
 

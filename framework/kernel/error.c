@@ -1,3 +1,7 @@
+/*
+ * error.c - errors as values (error.h): filling a ps_error with file:line
+ * and message.
+ */
 #include "error.h"
 
 #include <stdarg.h>

@@ -1,3 +1,6 @@
+/*
+ * escape.c - bytes made safe to print in messages and '#' lines (escape.h).
+ */
 #include "escape.h"
 
 #include <string.h>

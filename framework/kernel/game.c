@@ -348,6 +348,21 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: slot 'bench_sizes' needs slot 'generate'",
                             name);
+    if (g->gen_options && !g->generate)
+        return ps_error_set(err, NULL, 0, 0,
+                            "game %s: slot 'gen_options' needs slot 'generate'",
+                            name);
+    for (int k = 0; g->gen_options && g->gen_options[k].name; k++) {
+        const struct ps_option *o = &g->gen_options[k];
+        if (k == PS_MAX_GEN_OPTIONS || o->type != PS_OPT_INT ||
+            o->offset != PS_GEN_VALUE(k) || !(o->min >= 1) ||
+            !(o->max >= o->min) || !o->doc)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: gen option '%s' must be entry %d of "
+                                "at most %d, an INT over PS_GEN_VALUE(%d) with "
+                                "1 <= min <= max and a doc",
+                                name, o->name, k, PS_MAX_GEN_OPTIONS, k);
+    }
     return true;
 }
 

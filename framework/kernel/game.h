@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "options.h"
 #include "rng.h"
 
 /* The version of this header's contract (struct ps_game and its helpers).
@@ -44,9 +45,11 @@
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
 /* 2: the slots heuristics, move_help, detect, begin_search, end_search,
- * fault and state_json. 3: the slot playout (a plug-in built for 2 has a
- * shorter struct). 4: the slot abstraction (pattern databases). 5: the
- * walk slots, for nrpa, and evaluate_moves. */
+ * fault and state_json. 3: the slots playout and bounded_moves (a plug-in
+ * built for 2 has a shorter struct). 4: the slot abstraction (pattern
+ * databases), the slot gen_options, and struct ps_gen_options holds the
+ * values the game's table names. 5: the walk slots, for nrpa, and
+ * evaluate_moves. */
 #define PS_API_VERSION 5
 
 typedef uint32_t ps_move;
@@ -114,12 +117,18 @@ struct ps_preset {
     void (*apply)(void *rules); /* [required] from the defaults */
 };
 
-/* Options for `psolve gen`; a game reads what it needs (0 = its default). */
+/* `psolve gen`'s parameters. The kernel names none of them: a game declares
+ * its own in gen_options (a table of struct ps_option, options.h), each
+ * entry an INT over one value[] slot (offset PS_GEN_VALUE(k)); --NAME V on
+ * the command line fills that slot, range-checked. 0 = not given (the
+ * game's default). */
+#define PS_MAX_GEN_OPTIONS 8
 struct ps_gen_options {
-    int rows, cols, colors, tubes, capacity;
+    int value[PS_MAX_GEN_OPTIONS];
     uint64_t seed;
-    int moves; /* scramble depth: random moves from the solved state (npuzzle) */
 };
+#define PS_GEN_VALUE(k) \
+    (offsetof(struct ps_gen_options, value) + (size_t)(k) * sizeof(int))
 
 /* A playout policy a game offers to the Monte Carlo algorithms (--policy).
  * The kernel adds the generic ones itself ("uniform", "topk"). */
@@ -370,8 +379,8 @@ struct ps_game {
      * format to `out`. */
     bool (*generate)(const struct ps_gen_options *opt, FILE *out,
                      struct ps_error *err);
-    /* [optional: NULL = psolve bench has no sizes] terminated by rows == 0;
-     * needs generate. */
+    /* [optional: NULL = psolve bench has no sizes] terminated by
+     * value[0] == 0; needs generate. */
     const struct ps_gen_options *bench_sizes;
 
     /* --- chosen knowledge --- */
@@ -441,6 +450,13 @@ struct ps_game {
     /* [optional: NULL = no "pdb:" heuristics] The game's abstractions, for
      * the pattern databases the kernel builds (pdb.h, docs/pdb.md). */
     const struct ps_abstraction *abstraction;
+
+    /* --- generation parameters (since API version 4) --- */
+    /* [optional: NULL = gen takes no parameter; needs generate] gen's
+     * --NAME V options (and bench's one size), terminated by name == NULL:
+     * at most PS_MAX_GEN_OPTIONS INT entries, entry k over PS_GEN_VALUE(k),
+     * min >= 1. generate() reads opt->value[k]. */
+    const struct ps_option *gen_options;
 
     /* --- walks, for nrpa (since API version 5) --- */
     /* [optional, all four or none: NULL = nrpa steps with moves/apply]

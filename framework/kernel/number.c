@@ -1,3 +1,7 @@
+/*
+ * number.c - whole and decimal numbers read from text, range-checked
+ * (number.h).
+ */
 #include "number.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * replay.c - solutions as text and their replay through the game's move
+ * generator (replay.h).
+ */
 #include "replay.h"
 
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/*
+ * rng.c - xoshiro256** seeded by splitmix64, the same numbers on every
+ * platform (rng.h).
+ */
 #include "rng.h"
 
 static uint64_t splitmix64(uint64_t *x)

@@ -253,6 +253,11 @@ struct ps_algorithm {
 };
 
 /* The option `name` (or alias) of algorithm a, or NULL. */
+/* Every option of a, its own table then the shared one: NULL gives the
+ * first, then each call the next, NULL at the end:
+ *   for (const struct ps_option *o = NULL; (o = ps_algorithm_next_option(a, o));) */
+const struct ps_option *ps_algorithm_next_option(const struct ps_algorithm *a,
+                                                 const struct ps_option *prev);
 const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
                                             const char *name);
 

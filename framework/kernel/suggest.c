@@ -1,3 +1,6 @@
+/*
+ * suggest.c - "did you mean": the nearest name by edit distance (suggest.h).
+ */
 #include "suggest.h"
 
 #include <string.h>

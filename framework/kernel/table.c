@@ -1,3 +1,7 @@
+/*
+ * table.c - the exact state table (table.h): hashed slots over an arena of
+ * whole states.
+ */
 #include "table.h"
 
 #include <stdlib.h>

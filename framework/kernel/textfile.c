@@ -1,3 +1,7 @@
+/*
+ * textfile.c - reading a whole input file, refusing what is not text
+ * (textfile.h).
+ */
 #include "textfile.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * trace.c - --trace's emitter (trace.h): one event as a text line or as one
+ * JSON object.
+ */
 #include "trace.h"
 
 #include <inttypes.h>

@@ -1,3 +1,7 @@
+/*
+ * lua_rules.c - rule scripts in Lua 5.4 read once, as data, into a game's
+ * rules struct (lua_rules.h).
+ */
 #include "lua_rules.h"
 
 #include <lauxlib.h>
@@ -264,16 +268,14 @@ static int prune_options(const struct ps_option **out)
 {
     int n = 0;
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
-        const struct ps_option *tables[] = {(*a)->options,
-                                            (*a)->shared_options};
-        for (int t = 0; t < 2; t++)
-            for (const struct ps_option *o = tables[t]; o && o->name; o++) {
-                bool seen = !o->prune || n == MAX_PRUNE_KEYS;
-                for (int i = 0; i < n && !seen; i++)
-                    seen = strcmp(out[i]->prune, o->prune) == 0;
-                if (!seen)
-                    out[n++] = o;
-            }
+        for (const struct ps_option *o = NULL;
+             (o = ps_algorithm_next_option(*a, o));) {
+            bool seen = !o->prune || n == MAX_PRUNE_KEYS;
+            for (int i = 0; i < n && !seen; i++)
+                seen = strcmp(out[i]->prune, o->prune) == 0;
+            if (!seen)
+                out[n++] = o;
+        }
     }
     return n;
 }

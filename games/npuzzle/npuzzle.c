@@ -785,25 +785,38 @@ static void np_scramble(int *t, int n, int moves, struct ps_rng *rng)
 /* A uniformly random solvable position: a random permutation, fixed up by
  * one swap of two tiles when its parity makes it unsolvable. Or, with
  * --moves K, a scramble of K slides. */
+/* gen's parameters: value[NP_GEN_SIZE] and value[NP_GEN_MOVES] (game.h). */
+enum { NP_GEN_SIZE, NP_GEN_MOVES };
+static const struct ps_option np_gen_options[] = {
+    {.name = "rows", .type = PS_OPT_INT, .offset = PS_GEN_VALUE(NP_GEN_SIZE),
+     .min = NP_MIN, .max = NP_MAX, .arg = "N", .def = "3",
+     .doc = "the size N (an N x N board)"},
+    {.name = "moves", .type = PS_OPT_INT, .offset = PS_GEN_VALUE(NP_GEN_MOVES),
+     .min = 1, .max = 1000000, .arg = "K", .def = "a random permutation",
+     .doc = "K random slides from the goal (an optimum of at most K)"},
+    {0},
+};
+
 static bool np_generate(const struct ps_gen_options *o, FILE *out,
                         struct ps_error *err)
 {
-    int n = o->rows ? o->rows : 3;
+    int n = o->value[NP_GEN_SIZE] ? o->value[NP_GEN_SIZE] : 3;
+    int moves = o->value[NP_GEN_MOVES];
     if (n < NP_MIN || n > NP_MAX)
         return ps_error_set(err, NULL, 0, 0, "size (--rows) must be %d..%d",
                             NP_MIN, NP_MAX);
-    if (o->moves < 0 || o->moves > 1000000)
+    if (moves < 0 || moves > 1000000)
         return ps_error_set(err, NULL, 0, 0, "--moves must be 0..1000000");
     int cells = n * n, t[NP_MAX * NP_MAX];
     struct ps_rng rng;
     ps_rng_seed(&rng, o->seed);
-    if (o->moves > 0) {
+    if (moves > 0) {
         for (int i = 0; i < cells; i++)
             t[i] = (i + 1) % cells;
-        np_scramble(t, n, o->moves, &rng);
+        np_scramble(t, n, moves, &rng);
         fprintf(out, "# psolve gen --game npuzzle --rows %d --moves %d --seed "
                      "%llu (optimum <= %d)\n",
-                n, o->moves, (unsigned long long)o->seed, o->moves);
+                n, moves, (unsigned long long)o->seed, moves);
     } else {
         for (int i = 0; i < cells; i++)
             t[i] = i;
@@ -837,9 +850,9 @@ static bool np_detect(const char *text, size_t len)
 }
 
 static const struct ps_gen_options np_bench_sizes[] = {
-    {.rows = 3, .cols = 3},
-    {.rows = 4, .cols = 4},
-    {0},
+    {.value = {[NP_GEN_SIZE] = 3}},
+    {.value = {[NP_GEN_SIZE] = 4}},
+    {.seed = 0},
 };
 
 const struct ps_game npuzzle_game = {
@@ -869,6 +882,7 @@ const struct ps_game npuzzle_game = {
     .parse_move = np_parse_move,
     .generate = np_generate,
     .bench_sizes = np_bench_sizes,
+    .gen_options = np_gen_options,
     .heuristics = np_heuristics,
     .state_json = np_state_json,
     .abstraction = &np_abstraction,

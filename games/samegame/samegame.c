@@ -1192,11 +1192,27 @@ static ps_value sg_evaluate(const void *p, const void *state)
 
 /* ---- generation ---- */
 
+/* gen's parameters: value[SG_GEN_ROWS] and so on (game.h). */
+enum { SG_GEN_ROWS, SG_GEN_COLS, SG_GEN_COLORS };
+static const struct ps_option sg_gen_options[] = {
+    {.name = "rows", .type = PS_OPT_INT, .offset = PS_GEN_VALUE(SG_GEN_ROWS),
+     .min = 1, .max = SG_MAX_ROWS, .arg = "R", .def = "15", .doc = "rows"},
+    {.name = "cols", .type = PS_OPT_INT, .offset = PS_GEN_VALUE(SG_GEN_COLS),
+     .min = 1, .max = SG_MAX_COLS, .arg = "C", .def = "15",
+     .doc = "columns"},
+    {.name = "colors", .type = PS_OPT_INT,
+     .offset = PS_GEN_VALUE(SG_GEN_COLORS), .min = 1, .max = SG_MAX_COLORS,
+     .arg = "K", .def = "5", .alias = "colours",
+     .doc = "colours (also --colours)"},
+    {0},
+};
+
 static bool sg_generate(const struct ps_gen_options *o, FILE *out,
                         struct ps_error *err)
 {
-    int rows = o->rows ? o->rows : 15, cols = o->cols ? o->cols : 15;
-    int colors = o->colors ? o->colors : 5;
+    int rows = o->value[SG_GEN_ROWS] ? o->value[SG_GEN_ROWS] : 15;
+    int cols = o->value[SG_GEN_COLS] ? o->value[SG_GEN_COLS] : 15;
+    int colors = o->value[SG_GEN_COLORS] ? o->value[SG_GEN_COLORS] : 5;
     if (rows < 1 || rows > SG_MAX_ROWS || cols < 1 || cols > SG_MAX_COLS)
         return ps_error_set(err, NULL, 0, 0,
                             "board size must be 1..%d rows by 1..%d columns",
@@ -1218,9 +1234,9 @@ static bool sg_generate(const struct ps_gen_options *o, FILE *out,
 }
 
 static const struct ps_gen_options sg_bench_sizes[] = {
-    {.rows = 15, .cols = 15, .colors = 5},
-    {.rows = 10, .cols = 10, .colors = 5},
-    {0},
+    {.value = {[SG_GEN_ROWS] = 15, [SG_GEN_COLS] = 15, [SG_GEN_COLORS] = 5}},
+    {.value = {[SG_GEN_ROWS] = 10, [SG_GEN_COLS] = 10, [SG_GEN_COLORS] = 5}},
+    {.seed = 0},
 };
 
 /* Clearing objectives: a cleared board is worth the start's upper bound
@@ -1268,6 +1284,7 @@ const struct ps_game samegame_game = {
     .evaluate = sg_evaluate,
     .generate = sg_generate,
     .bench_sizes = sg_bench_sizes,
+    .gen_options = sg_gen_options,
     .heuristics = sg_bounds,
     .state_json = sg_state_json,
     .playout = sg_playout,

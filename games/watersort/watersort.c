@@ -959,12 +959,30 @@ static int ws_facts(const void *p, const void *state, struct ps_fact *out,
 /* K full tubes of capacity C, their units shuffled, plus T-K empty tubes:
  * the colour counts always work out, the level itself may still be
  * unsolvable (the search then proves it). */
+/* gen's parameters: value[WS_GEN_COLORS] and so on (game.h). */
+enum { WS_GEN_COLORS, WS_GEN_TUBES, WS_GEN_CAPACITY };
+static const struct ps_option ws_gen_options[] = {
+    {.name = "colors", .type = PS_OPT_INT,
+     .offset = PS_GEN_VALUE(WS_GEN_COLORS), .min = 1,
+     .max = WS_MAX_COLOURS < WS_MAX_TUBES ? WS_MAX_COLOURS : WS_MAX_TUBES,
+     .arg = "K", .def = "12", .alias = "colours",
+     .doc = "colours, one full tube each (also --colours)"},
+    {.name = "tubes", .type = PS_OPT_INT, .offset = PS_GEN_VALUE(WS_GEN_TUBES),
+     .min = 1, .max = WS_MAX_TUBES, .arg = "T", .def = "colours + 2",
+     .doc = "tubes, at least the colours"},
+    {.name = "capacity", .type = PS_OPT_INT,
+     .offset = PS_GEN_VALUE(WS_GEN_CAPACITY), .min = 2,
+     .max = WS_MAX_CAPACITY, .arg = "C", .def = "4",
+     .doc = "units per tube"},
+    {0},
+};
+
 static bool ws_generate(const struct ps_gen_options *o, FILE *out,
                         struct ps_error *err)
 {
-    int cap = o->capacity ? o->capacity : 4;
-    int colours = o->colors ? o->colors : 12;
-    int tubes = o->tubes ? o->tubes : colours + 2;
+    int cap = o->value[WS_GEN_CAPACITY] ? o->value[WS_GEN_CAPACITY] : 4;
+    int colours = o->value[WS_GEN_COLORS] ? o->value[WS_GEN_COLORS] : 12;
+    int tubes = o->value[WS_GEN_TUBES] ? o->value[WS_GEN_TUBES] : colours + 2;
     if (cap < 2 || cap > WS_MAX_CAPACITY)
         return ps_error_set(err, NULL, 0, 0, "capacity must be 2..%d",
                             WS_MAX_CAPACITY);
@@ -1008,9 +1026,11 @@ static bool ws_generate(const struct ps_gen_options *o, FILE *out,
 }
 
 static const struct ps_gen_options ws_bench_sizes[] = {
-    {.tubes = 14, .colors = 12, .capacity = 4},
-    {.tubes = 10, .colors = 8, .capacity = 4},
-    {0},
+    {.value = {[WS_GEN_COLORS] = 12, [WS_GEN_TUBES] = 14,
+               [WS_GEN_CAPACITY] = 4}},
+    {.value = {[WS_GEN_COLORS] = 8, [WS_GEN_TUBES] = 10,
+               [WS_GEN_CAPACITY] = 4}},
+    {.seed = 0},
 };
 
 const struct ps_game watersort_game = {
@@ -1046,6 +1066,7 @@ const struct ps_game watersort_game = {
     .facts = ws_facts,
     .generate = ws_generate,
     .bench_sizes = ws_bench_sizes,
+    .gen_options = ws_gen_options,
     .heuristics = ws_heuristics,
     .state_json = ws_state_json,
 };
