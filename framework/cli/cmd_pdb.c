@@ -105,6 +105,9 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
         fprintf(stderr, "psolve: game %s has no pattern databases\n", g->name);
         return PS_EXIT_USAGE;
     }
+    int rc = cli_gen_values(c, g);
+    if (rc >= 0)
+        return rc;
     void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
                                        &err);
     if (!rules)
