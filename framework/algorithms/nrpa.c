@@ -31,7 +31,7 @@
 #include "hash.h"
 #include "nrpa.h"
 
-#define NRPA_MAX_LEVEL 6
+#define NRPA_MAX_LEVEL PS_NRPA_MAX_LEVEL
 #define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
 /* --keep-best's default: fresh restarts. Keeping the best line (K = 1 or
@@ -716,22 +716,8 @@ static enum ps_status nrpa_run(struct ps_search *s)
 
 /* nrpa's options (options.h); the playout's are shared */
 static const struct ps_option nrpa_options[] = {
-    {.name = "level",
-     .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, level),
-     .min = 1,
-     .max = NRPA_MAX_LEVEL,
-     .arg = "L",
-     .def = "3",
-     .doc = "nesting level"},
-    {.name = "iterations",
-     .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, iterations),
-     .min = 1,
-     .max = 1e9,
-     .arg = "N",
-     .def = "30",
-     .doc = "iterations per level"},
+    PS_NRPA_OPTION_LEVEL,
+    PS_NRPA_OPTION_ITERATIONS,
     {.name = "stabilise",
      .type = PS_OPT_INT,
      .offset = offsetof(struct ps_options, stabilise),

@@ -26,6 +26,30 @@ bool ps_nrpa_search(struct ps_nrpa *c, int level, ps_value *value);
 const ps_move *ps_nrpa_line(const struct ps_nrpa *c, int level, int *len);
 /* Adapt policy pol towards the line seq[0..len) (nrpa's adapt step). */
 void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
+/* The deepest nesting level nrpa (and dnrpa) run. */
+#define PS_NRPA_MAX_LEVEL 6
+
+/* nrpa's --level and --iterations entries (options.h), for the tables of
+ * nrpa and of the distributed dnrpa, which take them with the same meaning. */
+#define PS_NRPA_OPTION_LEVEL                                                   \
+    {.name = "level",                                                          \
+     .type = PS_OPT_INT,                                                       \
+     .offset = offsetof(struct ps_options, level),                             \
+     .min = 1,                                                                 \
+     .max = PS_NRPA_MAX_LEVEL,                                                 \
+     .arg = "L",                                                               \
+     .def = "3",                                                               \
+     .doc = "nesting level"}
+#define PS_NRPA_OPTION_ITERATIONS                                              \
+    {.name = "iterations",                                                     \
+     .type = PS_OPT_INT,                                                       \
+     .offset = offsetof(struct ps_options, iterations),                        \
+     .min = 1,                                                                 \
+     .max = 1e9,                                                               \
+     .arg = "N",                                                               \
+     .def = "30",                                                              \
+     .doc = "iterations per level"}
+
 /* nrpa's defaults and bounds for --level and --iterations, applied to s. */
 void ps_nrpa_defaults(struct ps_search *s);
 
