@@ -9,23 +9,14 @@
 #define BOARD PSOLVE_SOURCE_DIR "/tests/data/hostile/board3x3.txt"
 #define SAMEGAME PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-10x10.txt"
 
-/* Run `sh -c CMD` in `dir` (PSOLVE in CMD stands for the binary: give it
- * as %1$s); its stdout and stderr go into out. Returns the exit status. */
+/* Run shell command `fmt` in `dir`, its one %s standing for the psolve
+ * binary; its stdout and stderr go into out. Returns the exit status. */
 static int run_sh(const char *dir, char *out, size_t outlen, const char *fmt)
 {
     char cmd[8192], body[4096];
     snprintf(body, sizeof body, fmt, PSOLVE_BIN);
     snprintf(cmd, sizeof cmd, "cd %s && { %s ; } 2>&1", dir, body);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, outlen - 1, p);
-    out[n] = '\0';
-    char rest[4096];
-    while (fread(rest, 1, sizeof rest, p) > 0)
-        ;
-    int st = pclose(p);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    return test_run_shell(cmd, out, outlen);
 }
 
 static void test_stdin_and_pipe_without_game(void **state)
