@@ -158,15 +158,10 @@ static inline char *test_generate(const struct ps_game *g,
     return text;
 }
 
-/* Run `psolve ARGS` through the shell in directory `dir`; stdout (and stderr
- * if merge, else it is dropped) goes into out. Returns the exit status. */
-static inline int test_psolve_v(const char *dir, char *out, size_t outlen,
-                                bool merge, const char *fmt, va_list ap)
+/* Run shell command `cmd`; its stdout goes into out. Returns the exit
+ * status. */
+static inline int test_run_shell(const char *cmd, char *out, size_t outlen)
 {
-    char args[4096], cmd[8192];
-    vsnprintf(args, sizeof args, fmt, ap);
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s%s", dir, PSOLVE_BIN, args,
-             merge ? " 2>&1" : " 2>/dev/null");
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     size_t n = fread(out, 1, outlen - 1, p);
@@ -179,6 +174,18 @@ static inline int test_psolve_v(const char *dir, char *out, size_t outlen,
     int st = pclose(p);
     assert_true(WIFEXITED(st));
     return WEXITSTATUS(st);
+}
+
+/* Run `psolve ARGS` through the shell in directory `dir`; stdout (and stderr
+ * if merge, else it is dropped) goes into out. Returns the exit status. */
+static inline int test_psolve_v(const char *dir, char *out, size_t outlen,
+                                bool merge, const char *fmt, va_list ap)
+{
+    char args[4096], cmd[8192];
+    vsnprintf(args, sizeof args, fmt, ap);
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s%s", dir, PSOLVE_BIN, args,
+             merge ? " 2>&1" : " 2>/dev/null");
+    return test_run_shell(cmd, out, outlen);
 }
 
 /* test_psolve_v with the arguments given directly. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "textfile.h"
 #include "report.h"
 
 static bool is_directory(const char *path)
@@ -104,8 +105,10 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
             status = PS_EXIT_ERROR;
         }
     }
-    if (trace_file)
-        fclose(trace_file);
+    struct ps_error werr;
+    ps_error_clear(&werr);
+    if (trace_file && !ps_output_close(trace_file, c->trace_json, true, &werr))
+        status = cli_print_error(&werr);
     if (c->html) {
         struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
                                      .puzzle = c->files[0], .runs = runs,

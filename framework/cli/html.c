@@ -3,6 +3,7 @@
  * template report.html, one self-contained file.
  */
 #include "html.h"
+#include "textfile.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -235,9 +236,7 @@ bool ps_html_write_file(const char *path, const struct ps_html_report *r,
     if (!out)
         return ps_error_set(err, path, 0, 0, "cannot write the HTML report: %s",
                             strerror(errno));
+    errno = 0; /* the cause of a failed write, for ps_output_close */
     ps_html_write(out, r);
-    if (fclose(out) != 0)
-        return ps_error_set(err, path, 0, 0, "cannot write the HTML report: %s",
-                            strerror(errno));
-    return true;
+    return ps_output_close(out, path, true, err);
 }

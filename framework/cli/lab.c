@@ -159,12 +159,23 @@ static bool push_directory(char ***paths, int *n, int *cap, const char *dir,
         return ps_error_set(err, dir, 0, 0, "cannot read the directory");
     int first = *n;
     bool ok = true;
-    for (struct dirent *e; ok && (e = readdir(d)) != NULL;)
-        if (is_puzzle_name(e->d_name))
+    bool special = false;
+    for (struct dirent *e; ok && !special && (e = readdir(d)) != NULL;)
+        if (is_puzzle_name(e->d_name)) {
             ok = push_path(paths, n, cap, dir, e->d_name);
+            /* A FIFO named *.txt would hang the run waiting for a writer. */
+            struct stat st;
+            special = ok && (stat((*paths)[*n - 1], &st) != 0 ||
+                             !S_ISREG(st.st_mode));
+        }
     closedir(d);
     if (!ok)
         return ps_error_set(err, dir, 0, 0, "out of memory");
+    if (special)
+        return ps_error_set(err, (*paths)[*n - 1], 0, 0,
+                            "not a regular file (a FIFO, a device or a "
+                            "directory): a directory's puzzles must be plain "
+                            "files");
     if (*n == first)
         return ps_error_set(err, dir, 0, 0, "no puzzle files (*.txt) in the "
                                             "directory");

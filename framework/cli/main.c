@@ -57,7 +57,7 @@ static const struct ps_game *game_of_file(struct cli *c,
     return g;
 }
 
-int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
+static int run_command(int argc, char **argv, const struct ps_frontend *fe)
 {
     static const struct ps_frontend plain = {0};
     if (argc > 1 && strcmp(argv[1], "serve") == 0) /* docs/serve.md */
@@ -112,6 +112,17 @@ int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
     if (strcmp(c.command, "pdb") == 0)
         return cmd_pdb(&c, g);
     return cmd_solve(&c, g);
+}
+
+int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)
+{
+    int rc = run_command(argc, argv, fe);
+    /* A full disk or a closed pipe on stdout: the answer did not arrive. */
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (!ps_output_close(stdout, "stdout", false, &err))
+        return cli_print_error(&err);
+    return rc;
 }
 
 #ifndef PSOLVE_CLI_LIBRARY

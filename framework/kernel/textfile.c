@@ -5,9 +5,11 @@
 #include "textfile.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static bool check_text(const char *path, const char *text, size_t len,
                        struct ps_error *err)
@@ -32,13 +34,75 @@ static bool check_text(const char *path, const char *text, size_t len,
     return true;
 }
 
+/* A stream (stdin, a pipe, a FIFO, <(...)) can be read only once, but a
+ * file is read twice without --game (format detection, then the load): the
+ * bytes of the last stream read are kept here and handed out again. */
+static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
+static char *stream_path;
+static char *stream_text;
+static size_t stream_len;
+
+static bool is_stream(const char *path, FILE *f)
+{
+    struct stat st;
+    return strcmp(path, "-") == 0 ||
+           (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+/* A copy of the kept text of stream `path`, if it was read before. */
+static bool stream_again(const char *path, char **text, size_t *len)
+{
+    bool found = false;
+    pthread_mutex_lock(&stream_lock);
+    if (stream_path && strcmp(stream_path, path) == 0) {
+        char *copy = malloc(stream_len + 1);
+        if (copy) {
+            memcpy(copy, stream_text, stream_len + 1);
+            *text = copy;
+            *len = stream_len;
+            found = true;
+        }
+    }
+    pthread_mutex_unlock(&stream_lock);
+    return found;
+}
+
+static void stream_keep(const char *path, const char *text, size_t len)
+{
+    char *p = malloc(strlen(path) + 1), *t = malloc(len + 1);
+    pthread_mutex_lock(&stream_lock);
+    free(stream_path);
+    free(stream_text);
+    stream_path = p;
+    stream_text = t;
+    stream_len = len;
+    if (p && t) {
+        memcpy(p, path, strlen(path) + 1);
+        memcpy(t, text, len + 1);
+    } else {
+        free(p);
+        free(t);
+        stream_path = stream_text = NULL;
+    }
+    pthread_mutex_unlock(&stream_lock);
+}
+
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err)
 {
+    if (stream_again(path, text, len))
+        return true;
     bool is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return ps_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            fclose(f);
+        return ps_error_set(err, path, 0, 0, "is a directory");
+    }
+    bool stream = is_stream(path, f);
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap + 1);
     if (!buf) {
@@ -71,12 +135,14 @@ bool ps_read_text_file(const char *path, char **text, size_t *len,
         if (got == 0)
             break;
     }
+    int read_errno = errno;
     bool failed = ferror(f);
     if (!is_stdin)
         fclose(f);
     if (failed) {
         free(buf);
-        return ps_error_set(err, path, 0, 0, "read error");
+        return ps_error_set(err, path, 0, 0, "read error: %s",
+                            strerror(read_errno));
     }
     /* A UTF-8 byte order mark (some editors write one) is no content. */
     if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
@@ -88,8 +154,32 @@ bool ps_read_text_file(const char *path, char **text, size_t *len,
         free(buf);
         return false;
     }
+    if (stream)
+        stream_keep(path, buf, n);
     *text = buf;
     *len = n;
+    return true;
+}
+
+bool ps_output_close(FILE *f, const char *name, bool close,
+                     struct ps_error *err)
+{
+    int before = errno;
+    errno = 0;
+    bool ok = fflush(f) == 0 && !ferror(f);
+    /* A write that failed earlier (the buffer went out mid-run) leaves only
+     * the error flag: its errno is kept if nothing has changed it since to
+     * a cause that no write gives. */
+    int e = errno ? errno : before;
+    if (e != ENOSPC && e != EDQUOT && e != EFBIG && e != EPIPE && e != EROFS)
+        e = EIO;
+    if (close && fclose(f) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        return ps_error_set(err, NULL, 0, 0, "writing %s: %s", name,
+                            strerror(e));
     return true;
 }
 

@@ -1,11 +1,13 @@
 /*
- * textfile.h - read a whole input file, refusing what is not text.
+ * textfile.h - read a whole input file, refusing what is not text; check
+ * that an output file was written in full.
  */
 #ifndef PS_TEXTFILE_H
 #define PS_TEXTFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -15,9 +17,17 @@
 /* Read `path` ("-" = stdin) into a NUL-terminated malloc'd buffer. Rejects a
  * missing or unreadable file, one over PS_MAX_INPUT_BYTES, and a binary file
  * (a NUL byte or another control character), naming line and column. A
- * UTF-8 byte order mark at the start is skipped, for every file format. */
+ * UTF-8 byte order mark at the start is skipped, for every file format.
+ * A directory is refused as such. A stream (stdin, a pipe, a FIFO) is read
+ * once: a second call with the same path gets a copy of the same text. */
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err);
+
+/* Flush an output stream (and fclose it if `close`) and check that every
+ * write reached it: false with "writing NAME: REASON" (a full disk, a
+ * closed pipe) if not. */
+bool ps_output_close(FILE *f, const char *name, bool close,
+                     struct ps_error *err);
 
 
 
