@@ -111,6 +111,35 @@ static void test_usage_errors(void **unused)
     assert_int_equal(run(out, sizeof out, true, "verify v.txt"), 2);
 }
 
+/* Issue 23 #9: options once taken silently. --json --csv printed JSON,
+ * --threads 1000 ran 64 threads, w=-1 said "needs a value": each is now a
+ * usage error (exit 2) naming the range. */
+static void test_silent_options_refused(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    write_file("silent.txt", "12\n21\n");
+    write_file("np.txt", "1 2 3\n4 5 6\n7 0 8\n");
+    assert_int_equal(run(out, sizeof out, true, "--json --csv silent.txt"), 2);
+    assert_non_null(strstr(out, "--json and --csv exclude each other"));
+    assert_null(strstr(out, "{\""));
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo nmcs --threads 1000 silent.txt"), 2);
+    assert_non_null(strstr(out, "--threads expects a whole number 0..64, "
+                                "got '1000'"));
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo nmcs --threads 65 silent.txt"), 2);
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo nmcs --threads 64 --max-nodes 50 "
+                         "silent.txt"), 0);
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo wastar:w=-1 np.txt"), 2);
+    assert_non_null(strstr(out, "key 'w' expects a number 0..1e+09"));
+    assert_null(strstr(out, "needs a value"));
+    assert_int_equal(run(out, sizeof out, true, "--help"), 0);
+    assert_non_null(strstr(out, "at most 64"));
+}
+
 static void test_show_and_list(void **unused)
 {
     (void)unused;
@@ -170,6 +199,7 @@ int main(void)
         cmocka_unit_test(test_verify_rejects_illegal_move),
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_silent_options_refused),
         cmocka_unit_test(test_show_and_list),
         cmocka_unit_test(test_bench_one_size),
         cmocka_unit_test(test_node_limit_exit_status),

@@ -486,6 +486,46 @@ static void test_score_game(void **state)
     ps_lua_game_close(g);
 }
 
+/* Issue 23 #4: costs, gains and heuristics near 2^62..2^63 (hostile-2's
+ * lua_overflow.sh) overflowed the searches' sums (UBSan aborts, "optimal"
+ * with negative costs). Every algorithm now ends with an error naming the
+ * function and the range, never a status "optimal". */
+#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/hostile/"
+static void test_huge_values_refused(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 14];
+    static const char *const cost_algos[] = {"astar", "bfs", "dfs",
+                                             "idastar", "greedy"};
+    for (size_t i = 0; i < sizeof cost_algos / sizeof *cost_algos; i++) {
+        for (int h = 0; h < 2; h++) {
+            const char *game = h ? "g_heur_huge.lua" : "g_apply_cost_huge.lua";
+            if (h && i == 1)
+                continue; /* bfs asks no heuristic: its optimum is true */
+            assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                         "--game " HOSTILE "%s --algo %s "
+                                         HOSTILE "walk.txt", game,
+                                         cost_algos[i]), 1);
+            if (!strstr(out, "outside -2^48..2^48"))
+                fail_msg("%s %s: %s", game, cost_algos[i], out);
+            assert_null(strstr(out, "optimal"));
+            assert_non_null(strstr(out, h ? ": heuristic: returned "
+                                          : ": apply: returned "));
+        }
+    }
+    static const char *const score_algos[] = {"dfs", "beam", "nmcs",
+                                              "nrpa"};
+    for (size_t i = 0; i < sizeof score_algos / sizeof *score_algos; i++) {
+        assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                     "--game " HOSTILE "s_gain_huge.lua "
+                                     "--algo %s --max-nodes 10000 "
+                                     HOSTILE "pick.txt", score_algos[i]), 1);
+        if (!strstr(out, "apply: returned 9223372036854775807, outside"))
+            fail_msg("%s: %s", score_algos[i], out);
+        assert_null(strstr(out, "optimal"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_stuck_and_interrupted),
         cmocka_unit_test(test_score_game),
+        cmocka_unit_test(test_huge_values_refused),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -199,6 +199,21 @@ static void test_dnrpa_same_for_any_ranks(void **unused)
                          0);
 }
 
+/* Issue 23 #3: --tasks 1000000000 under --max-memory 50 ran 26-34 s up to
+ * 8.8 GB and reported peak_memory 0. The batch of task results is reserved
+ * against --max-memory first: the run stops at once at the memory limit,
+ * saying why. */
+static void test_dnrpa_huge_tasks_refused(void **unused)
+{
+    (void)unused;
+    sh(TIMEOUT MPIRUN " 2 %s --quiet --algo dnrpa --tasks 1000000000 "
+       "--max-memory 50 --time 1 games/samegame/examples/samegame-10x10.txt "
+       "> %s/huge.txt", PSOLVE_MPI_BIN, dir);
+    assert_int_equal(sh("grep -q '^# stopped: memory' %s/huge.txt", dir), 0);
+    assert_int_equal(sh("grep -q '1000000000 tasks.*pass --max-memory' "
+                        "%s/huge.txt", dir), 0);
+}
+
 static void test_dnmcs_same_for_any_ranks(void **unused)
 {
     (void)unused;
@@ -262,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_hdastar_budget),
         cmocka_unit_test(test_farm_rows),
         cmocka_unit_test(test_dnrpa_same_for_any_ranks),
+        cmocka_unit_test(test_dnrpa_huge_tasks_refused),
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_signals),

@@ -13,6 +13,7 @@
 #include "memory_limit.h"
 #include "number.h"
 #include "suggest.h"
+#include "worker.h"
 
 #ifndef PSOLVE_VERSION
 #define PSOLVE_VERSION "0.1.0"
@@ -67,7 +68,8 @@ const struct ps_option ps_cli_options[] = {
             "past it; default: half of what the process may use: physical "
             "memory, cgroup, ulimit)"},
     {.name = "threads", .type = PS_OPT_INT, .offset = F(opt.threads), .min = 0,
-     .max = 1e9, .arg = "N", .def = "0 = the number of cores",
+     .max = PS_MAX_THREADS, .arg = "N",
+     .def = "0 = the number of cores, at most 64",
      .doc = "mc, nmcs, nrpa, beam threads; beam gives the same answer for any "
             "N"},
     {.name = "heuristic", .type = PS_OPT_STRING, .offset = F(heuristics),
@@ -346,6 +348,9 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
         if (rc >= 0)
             return rc;
     }
+    if (c->json && c->csv)
+        return cli_usage_error("--json and --csv%s exclude each other: give "
+                               "one", "");
     c->opt.trace_format = c->trace_jsonl ? PS_TRACE_JSONL : PS_TRACE_TEXT;
     if (!c->limits.max_memory)
         c->limits.max_memory = ps_memory_limit() / 2;

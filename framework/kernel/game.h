@@ -55,6 +55,13 @@
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
 
+/* The largest magnitude of one value a game returns (a move's cost or gain,
+ * a heuristic, an end value, a bound): 2^48, so that the sums a search
+ * forms (g + cost, g + h, a line's score) stay far inside int64_t for any
+ * line shorter than 2^14 moves of the largest values. A Lua game returning
+ * more ends the run with an error naming the function. */
+#define PS_VALUE_LIMIT ((ps_value)1 << 48)
+
 /* Capability flags, in ps_game.flags (or returned by ps_game.instance_flags). */
 enum {
     PS_MAXIMISE = 1u << 0,      /* score game (else cost game) */

@@ -3,6 +3,7 @@
  */
 #include "mcjob.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,17 @@ bool ps_mcjob_batch_init(struct ps_mcjob_batch *b, struct ps_search *s,
     memset(b, 0, sizeof *b);
     b->s = s;
     b->cap = cap;
+    /* Reserved against --max-memory before anything is allocated: a huge
+     * --tasks is refused at once, not allocated for minutes. */
+    uint64_t bytes = (uint64_t)cap * (sizeof *b->res + sizeof *b->lines +
+                                      sizeof *b->got);
+    if (!ps_memory_reserve(s, bytes)) {
+        snprintf(s->note, sizeof s->note,
+                 "%d tasks' results (%.0f MB) pass --max-memory", cap,
+                 (double)bytes / 1e6);
+        return false;
+    }
+    b->reserved = bytes;
     b->res = calloc((size_t)cap, sizeof *b->res);
     b->lines = calloc((size_t)cap, sizeof *b->lines);
     b->got = calloc((size_t)cap, sizeof *b->got);
@@ -82,6 +94,8 @@ void ps_mcjob_batch_clear(struct ps_mcjob_batch *b)
         free(b->lines[k]);
         b->lines[k] = NULL;
     }
+    ps_memory_release(b->s, b->line_bytes);
+    b->line_bytes = 0;
     if (b->got)
         memset(b->got, 0, (size_t)b->cap * sizeof *b->got);
 }
@@ -89,6 +103,9 @@ void ps_mcjob_batch_clear(struct ps_mcjob_batch *b)
 void ps_mcjob_batch_free(struct ps_mcjob_batch *b)
 {
     ps_mcjob_batch_clear(b);
+    if (b->s)
+        ps_memory_release(b->s, b->reserved);
+    b->reserved = 0;
     free(b->res);
     free(b->lines);
     free(b->got);
@@ -104,7 +121,14 @@ void ps_mcjob_output(void *arg, int job, const void *out, size_t len)
         return;
     }
     size_t n = (size_t)b->res[job].len;
-    b->lines[job] = malloc((n ? n : 1) * sizeof *line);
+    uint64_t bytes = (uint64_t)(n ? n : 1) * sizeof *line;
+    if (!ps_memory_reserve(b->s, bytes)) {
+        b->bad = true;
+        b->s->stop = PS_STOP_MEMORY;
+        return;
+    }
+    b->line_bytes += bytes;
+    b->lines[job] = malloc((size_t)bytes);
     if (!b->lines[job]) {
         b->bad = true;
         return;

@@ -42,6 +42,8 @@ struct ps_mcjob_batch {
     ps_move **lines;      /* malloc'd copies of the lines */
     bool *got;
     bool bad;             /* a result that did not decode, or no memory */
+    uint64_t reserved;    /* the arrays' bytes, reserved (ps_memory_reserve) */
+    uint64_t line_bytes;  /* the lines' bytes, reserved until cleared */
 };
 
 bool ps_mcjob_batch_init(struct ps_mcjob_batch *b, struct ps_search *s,

@@ -522,7 +522,8 @@ static bool push_move(struct lg_instance *in, uint32_t id, ps_move m)
     return true;
 }
 
-/* A number the script returned as an integer value: cost, gain, bound. */
+/* A number the script returned as an integer value: cost, gain, bound,
+ * within +-PS_VALUE_LIMIT (so the searches' sums cannot overflow). */
 static bool to_value(struct lg_instance *in, enum lg_fn f, int index,
                      ps_value *out)
 {
@@ -532,6 +533,11 @@ static bool to_value(struct lg_instance *in, enum lg_fn f, int index,
     if (!isnum) {
         fail_result(in, f, "returned %s where a whole number was expected",
                     luaL_typename(L, index));
+        return false;
+    }
+    if (v > PS_VALUE_LIMIT || v < -PS_VALUE_LIMIT) {
+        fail_result(in, f, "returned %lld, outside -2^48..2^48",
+                    (long long)v);
         return false;
     }
     *out = (ps_value)v;
