@@ -14,6 +14,7 @@
 #include "textfile.h"
 
 #define LUA_GAMES PSOLVE_SOURCE_DIR "/games/lua/"
+#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/lua-hostile/"
 
 static const char *const exact[] = {"bfs", "astar", "idastar", "dfs"};
 #define NEXACT (sizeof exact / sizeof exact[0])
@@ -486,6 +487,50 @@ static void test_score_game(void **state)
     ps_lua_game_close(g);
 }
 
+/* Issue 23 #8: a script's slot answering with the wrong type or value
+ * (format_move a table, a newline or one text for two moves; is_goal 0 or
+ * "no"; heuristic "3" or -5; show an endless loop under --html) is an error
+ * naming the script's file:line and the slot, exit 1, never `optimal`. */
+static void test_wrong_answers_are_errors(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 15];
+    static const struct {
+        const char *script, *expect;
+    } cases[] = {
+        {"g_format_move_table", "g_format_move_table.lua:36: error: "
+                                "format_move: returned table, not a string"},
+        {"g_format_move_newline", "g_format_move_newline.lua:36: error: "
+                                  "format_move: gave a move text with the "
+                                  "control character 0x0a"},
+        {"g_format_move_dup", "reads back as another legal move"},
+        {"g_goal_number", "g_goal_number.lua:28: error: is_goal: returned "
+                          "0, not true or false"},
+        {"g_goal_string", "g_goal_string.lua:28: error: is_goal: returned "
+                          "no, not true or false"},
+        {"g_heur_string", "g_heur_string.lua:32: error: heuristic: returned "
+                          "string where a whole number was expected"},
+        {"g_heur_negative", "g_heur_negative.lua:32: error: heuristic: "
+                            "returned a negative estimate (-5)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = test_psolve(dir, out, sizeof out, true,
+                             "--game " HOSTILE "%s.lua --algo astar " HOSTILE
+                             "walk.txt",
+                             cases[i].script);
+        if (rc != 1 || !strstr(out, cases[i].expect) ||
+            strstr(out, "optimal"))
+            fail_msg("%s: exit %d, output:\n%s", cases[i].script, rc, out);
+        /* No move line is printed: the output holds no "# cost" line. */
+        assert_null(strstr(out, "# cost "));
+    }
+    int rc = test_psolve(dir, out, sizeof out, true,
+                         "--game " HOSTILE "g_show_loop.lua --algo astar "
+                         "--html page.html " HOSTILE "walk.txt");
+    if (rc != 1 || !strstr(out, "g_show_loop.lua:36: error: show:"))
+        fail_msg("show loop: exit %d, output:\n%s", rc, out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_stuck_and_interrupted),
         cmocka_unit_test(test_score_game),
+        cmocka_unit_test(test_wrong_answers_are_errors),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }
