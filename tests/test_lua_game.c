@@ -531,6 +531,28 @@ static void test_wrong_answers_are_errors(void **state)
         fail_msg("show loop: exit %d, output:\n%s", rc, out);
 }
 
+/* Issue 23 #2: a score game looping in moves or end_value under --time 1:
+ * the run ends (stopped inside the game, the replay of its best line given
+ * a short slack, not the sandbox's 10 s) and says incomplete, never
+ * "optimal" beside "verified: error", never an internal error. */
+static void test_score_loop_stops_honestly(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 15];
+    static const char *const scripts[] = {"s_moves_loop", "s_end_value_loop"};
+    for (size_t i = 0; i < 2; i++) {
+        int rc = test_psolve(dir, out, sizeof out, true,
+                             "--game " HOSTILE "%s.lua --algo dfs --time 1 "
+                             HOSTILE "pick.txt",
+                             scripts[i]);
+        if (rc != 4 || !strstr(out, "# status: incomplete") ||
+            !strstr(out, "# stopped: time limit") || strstr(out, "optimal") ||
+            strstr(out, "internal error") || strstr(out, "verified: error") ||
+            strstr(out, "?  "))
+            fail_msg("%s: exit %d, output:\n%s", scripts[i], rc, out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -545,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_cli_stuck_and_interrupted),
         cmocka_unit_test(test_score_game),
         cmocka_unit_test(test_wrong_answers_are_errors),
+        cmocka_unit_test(test_score_loop_stops_honestly),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -53,7 +53,8 @@ void ps_run_capture(struct ps_run *r, const struct ps_search *s,
             r->game_error = true;
             r->found = false;
             r->status = PS_INCOMPLETE;
-            r->stop = PS_STOP_ERROR;
+            if (r->stop != PS_STOP_TIME && r->stop != PS_STOP_INTERRUPT)
+                r->stop = PS_STOP_ERROR;
             snprintf(r->note, sizeof r->note, "%.*s", (int)sizeof r->note - 1,
                      r->verify_error);
             free(final);

@@ -69,6 +69,10 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
             for (int i = 0; i < count && !found; i++)
                 found = legal[i] == moves[k];
         }
+        if (!found && ps_game_fault(g, inst, err) != PS_FAULT_NONE) {
+            res->text_error = true;
+            goto done;
+        }
         if (!found) {
             char text[64];
             g->format_move(inst, cur, moves[k], text, sizeof text);
@@ -92,6 +96,12 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
             value += g->end_value(inst, cur);
     } else {
         res->over = g->is_goal(inst, cur);
+    }
+    /* A game's slot that failed on the way (a script stopped or in
+     * error): its answers were stand-ins, the line is not verified. */
+    if (ps_game_fault(g, inst, err) != PS_FAULT_NONE) {
+        res->text_error = true;
+        goto done;
     }
     res->value = value;
     memcpy(final_state, cur, size);

@@ -10,6 +10,7 @@
 #include "hash.h"
 #include "lua_rules.h"
 #include "lua_sandbox.h"
+#include "search.h"
 #include "suggest.h"
 #include "textfile.h"
 
@@ -23,6 +24,7 @@
  * notices its deadline itself between two calls and ends cleanly; the hook
  * is for a call that does not return (an endless loop). */
 #define DEADLINE_SLACK 0.1
+#define REPLAY_SLACK 0.5
 
 /* The functions a script may define, in the order of their stack slots. */
 #define LUA_GAME_FUNCTIONS(X)                                                  \
@@ -1055,8 +1057,13 @@ static void lg_begin_search(const void *inst, double deadline)
 static void lg_end_search(const void *inst)
 {
     struct lg_instance *in = mutable(inst);
-    in->searching = false;
-    ps_lua_sandbox_set_search(in->sb, false, 0);
+    enum ps_fault f = fault_of(in);
+    /* A search stopped inside the script by its time limit or Ctrl-C: the
+     * replay of its best line that follows gets REPLAY_SLACK more, not the
+     * sandbox's own limit (the script that looped may loop again there). */
+    in->searching = f == PS_FAULT_TIME || f == PS_FAULT_INTERRUPT;
+    ps_lua_sandbox_set_search(in->sb, in->searching,
+                              in->searching ? ps_now() + REPLAY_SLACK : 0);
     /* The driver has read the fault; the best line must replay. */
     atomic_store(&in->fault_kind, PS_FAULT_NONE);
 }
