@@ -14,6 +14,7 @@
 #include "textfile.h"
 
 #define LUA_GAMES PSOLVE_SOURCE_DIR "/games/lua/"
+#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/lua-hostile/"
 
 static const char *const exact[] = {"bfs", "astar", "idastar", "dfs"};
 #define NEXACT (sizeof exact / sizeof exact[0])
@@ -490,7 +491,7 @@ static void test_score_game(void **state)
  * lua_overflow.sh) overflowed the searches' sums (UBSan aborts, "optimal"
  * with negative costs). Every algorithm now ends with an error naming the
  * function and the range, never a status "optimal". */
-#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/hostile/"
+#define HOSTILE_VALUES PSOLVE_SOURCE_DIR "/tests/data/hostile/"
 static void test_huge_values_refused(void **state)
 {
     const char *dir = ((struct test_dir *)*state)->dir;
@@ -503,8 +504,8 @@ static void test_huge_values_refused(void **state)
             if (h && i == 1)
                 continue; /* bfs asks no heuristic: its optimum is true */
             assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                         "--game " HOSTILE "%s --algo %s "
-                                         HOSTILE "walk.txt", game,
+                                         "--game " HOSTILE_VALUES "%s --algo %s "
+                                         HOSTILE_VALUES "walk.txt", game,
                                          cost_algos[i]), 1);
             if (!strstr(out, "outside -2^48..2^48"))
                 fail_msg("%s %s: %s", game, cost_algos[i], out);
@@ -517,12 +518,78 @@ static void test_huge_values_refused(void **state)
                                               "nrpa"};
     for (size_t i = 0; i < sizeof score_algos / sizeof *score_algos; i++) {
         assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                     "--game " HOSTILE "s_gain_huge.lua "
+                                     "--game " HOSTILE_VALUES "s_gain_huge.lua "
                                      "--algo %s --max-nodes 10000 "
-                                     HOSTILE "pick.txt", score_algos[i]), 1);
+                                     HOSTILE_VALUES "pick.txt", score_algos[i]), 1);
         if (!strstr(out, "apply: returned 9223372036854775807, outside"))
             fail_msg("%s: %s", score_algos[i], out);
         assert_null(strstr(out, "optimal"));
+    }
+}
+
+/* Issue 23 #8: a script's slot answering with the wrong type or value
+ * (format_move a table, a newline or one text for two moves; is_goal 0 or
+ * "no"; heuristic "3" or -5; show an endless loop under --html) is an error
+ * naming the script's file:line and the slot, exit 1, never `optimal`. */
+static void test_wrong_answers_are_errors(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 15];
+    static const struct {
+        const char *script, *expect;
+    } cases[] = {
+        {"g_format_move_table", "g_format_move_table.lua:36: error: "
+                                "format_move: returned table, not a string"},
+        {"g_format_move_newline", "g_format_move_newline.lua:36: error: "
+                                  "format_move: gave a move text with the "
+                                  "control character 0x0a"},
+        {"g_format_move_dup", "reads back as another legal move"},
+        {"g_goal_number", "g_goal_number.lua:28: error: is_goal: returned "
+                          "0, not true or false"},
+        {"g_goal_string", "g_goal_string.lua:28: error: is_goal: returned "
+                          "no, not true or false"},
+        {"g_heur_string", "g_heur_string.lua:32: error: heuristic: returned "
+                          "string where a whole number was expected"},
+        {"g_heur_negative", "g_heur_negative.lua:32: error: heuristic: "
+                            "returned a negative estimate (-5)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = test_psolve(dir, out, sizeof out, true,
+                             "--game " HOSTILE "%s.lua --algo astar " HOSTILE
+                             "walk.txt",
+                             cases[i].script);
+        if (rc != 1 || !strstr(out, cases[i].expect) ||
+            strstr(out, "optimal"))
+            fail_msg("%s: exit %d, output:\n%s", cases[i].script, rc, out);
+        /* No move line is printed: the output holds no "# cost" line. */
+        assert_null(strstr(out, "# cost "));
+    }
+    int rc = test_psolve(dir, out, sizeof out, true,
+                         "--game " HOSTILE "g_show_loop.lua --algo astar "
+                         "--html page.html " HOSTILE "walk.txt");
+    if (rc != 1 || !strstr(out, "g_show_loop.lua:36: error: show:"))
+        fail_msg("show loop: exit %d, output:\n%s", rc, out);
+}
+
+/* Issue 23 #2: a score game looping in moves or end_value under --time 1:
+ * the run ends (stopped inside the game, the replay of its best line given
+ * a short slack, not the sandbox's 10 s) and says incomplete, never
+ * "optimal" beside "verified: error", never an internal error. */
+static void test_score_loop_stops_honestly(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 15];
+    static const char *const scripts[] = {"s_moves_loop", "s_end_value_loop"};
+    for (size_t i = 0; i < 2; i++) {
+        int rc = test_psolve(dir, out, sizeof out, true,
+                             "--game " HOSTILE "%s.lua --algo dfs --time 1 "
+                             HOSTILE "pick.txt",
+                             scripts[i]);
+        if (rc != 4 || !strstr(out, "# status: incomplete") ||
+            !strstr(out, "# stopped: time limit") || strstr(out, "optimal") ||
+            strstr(out, "internal error") || strstr(out, "verified: error") ||
+            strstr(out, "?  "))
+            fail_msg("%s: exit %d, output:\n%s", scripts[i], rc, out);
     }
 }
 
@@ -540,6 +607,8 @@ int main(void)
         cmocka_unit_test(test_cli_stuck_and_interrupted),
         cmocka_unit_test(test_score_game),
         cmocka_unit_test(test_huge_values_refused),
+        cmocka_unit_test(test_wrong_answers_are_errors),
+        cmocka_unit_test(test_score_loop_stops_honestly),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

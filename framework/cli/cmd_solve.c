@@ -75,7 +75,10 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         runs[i].algo = variants[i].label;
         cli_rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
         ps_search_free(&s);
-        if (runs[i].found && !runs[i].verified) {
+        if (runs[i].game_error) {
+            fprintf(stderr, "psolve: %s\n", runs[i].verify_error);
+            status = PS_EXIT_ERROR;
+        } else if (runs[i].found && !runs[i].verified) {
             fprintf(stderr, "psolve: internal error: %s returned a solution that "
                             "does not verify: %s\n",
                     algos[i]->name, runs[i].verify_error);
@@ -114,6 +117,10 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
                                      .puzzle = c->files[0], .runs = runs,
                                      .captures = captures, .nruns = nalgos};
         if (!cli_write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+        /* A script's show that failed drawing the frames (an endless loop
+         * stopped by the sandbox): the page's drawings are missing. */
+        if (cli_report_game_fault(g, inst))
             status = PS_EXIT_ERROR;
         for (int i = 0; i < nalgos; i++)
             ps_html_capture_free(&captures[i]);

@@ -48,6 +48,18 @@ void ps_run_capture(struct ps_run *r, const struct ps_search *s,
     if (!ps_replay_moves(s->game, s->inst, r->moves, r->len, final, &r->replay,
                          &err)) {
         ps_error_format(&err, r->verify_error, sizeof r->verify_error);
+        if (r->replay.text_error) {
+            /* Its moves cannot be printed: no answer, an error. */
+            r->game_error = true;
+            r->found = false;
+            r->status = PS_INCOMPLETE;
+            if (r->stop != PS_STOP_TIME && r->stop != PS_STOP_INTERRUPT)
+                r->stop = PS_STOP_ERROR;
+            snprintf(r->note, sizeof r->note, "%.*s", (int)sizeof r->note - 1,
+                     r->verify_error);
+            free(final);
+            return;
+        }
     } else if (r->replay.value != r->value) {
         snprintf(r->verify_error, sizeof r->verify_error,
                  "the search claimed %lld but the replay gives %lld",

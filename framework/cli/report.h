@@ -28,6 +28,10 @@ struct ps_run {
     struct ps_fact facts[PS_MAX_FACTS];
     int nfacts;
     char verify_error[600];
+    /* The replay failed in a slot of the game (a script's format_move or
+     * parse_move): the line is dropped (found false, stopped: error) and
+     * verify_error says why. */
+    bool game_error;
     /* Set by the caller: the "# rules:" stamp (ps_rules_stamp), "" = none. */
     char rules[96];
     const char *heuristic;  /* the run's heuristic or bound name, NULL = none used */

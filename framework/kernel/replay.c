@@ -9,6 +9,40 @@
 
 #include "textfile.h"
 
+/* Does move k's text read back as the same move (the contract of
+ * format_move and parse_move: a printed solution verifies)? A game's slot
+ * that failed in either (a script's error) is the error. */
+static bool move_reads_back(const struct ps_game *g, const void *inst,
+                            const void *state, ps_move move, int k,
+                            struct ps_error *err)
+{
+    if (!g->format_move)
+        return true;
+    char text[256];
+    g->format_move(inst, state, move, text, sizeof text);
+    if (ps_game_fault(g, inst, err) != PS_FAULT_NONE)
+        return false;
+    if (!g->parse_move) /* a test's toy game */
+        return true;
+    ps_move back;
+    struct ps_error perr;
+    ps_error_clear(&perr);
+    bool parsed = g->parse_move(inst, state, text, &back, &perr);
+    if (ps_game_fault(g, inst, err) != PS_FAULT_NONE)
+        return false;
+    if (!parsed)
+        return ps_error_set(err, NULL, 0, 0,
+                            "move %d is printed as '%s', which does not read "
+                            "back (%s)",
+                            k + 1, text, perr.msg);
+    if (back != move)
+        return ps_error_set(err, NULL, 0, 0,
+                            "move %d is printed as '%s', which reads back as "
+                            "another legal move: each move needs its own text",
+                            k + 1, text);
+    return true;
+}
+
 bool ps_replay_moves(const struct ps_game *g, const void *inst,
                      const ps_move *moves, int n, void *final_state,
                      struct ps_replay *res, struct ps_error *err)
@@ -22,6 +56,7 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
         ps_error_set(err, NULL, 0, 0, "out of memory");
         goto done;
     }
+    res->text_error = false;
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;
     g->initial_state(inst, cur);
     ps_value value = 0;
@@ -34,11 +69,19 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
             for (int i = 0; i < count && !found; i++)
                 found = legal[i] == moves[k];
         }
+        if (!found && ps_game_fault(g, inst, err) != PS_FAULT_NONE) {
+            res->text_error = true;
+            goto done;
+        }
         if (!found) {
             char text[64];
             g->format_move(inst, cur, moves[k], text, sizeof text);
             ps_error_set(err, NULL, 0, 0, "move %d (%s) is not legal here", k + 1,
                          text);
+            goto done;
+        }
+        if (!move_reads_back(g, inst, cur, moves[k], k, err)) {
+            res->text_error = true;
             goto done;
         }
         value += g->apply(inst, cur, moves[k], next);
@@ -53,6 +96,12 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
             value += g->end_value(inst, cur);
     } else {
         res->over = g->is_goal(inst, cur);
+    }
+    /* A game's slot that failed on the way (a script stopped or in
+     * error): its answers were stand-ins, the line is not verified. */
+    if (ps_game_fault(g, inst, err) != PS_FAULT_NONE) {
+        res->text_error = true;
+        goto done;
     }
     res->value = value;
     memcpy(final_state, cur, size);

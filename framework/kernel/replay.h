@@ -14,6 +14,9 @@ struct ps_replay {
     ps_value value; /* gains (+ end value when over) or summed costs */
     int len;        /* moves replayed */
     bool over;      /* score game: no move left; cost game: goal reached */
+    /* On failure: a move's text did not read back as the move, or the
+     * game's slot failed printing it (the game is at fault, not the line). */
+    bool text_error;
 };
 
 /* Replay moves[0..n) from the initial state; every move must be one that

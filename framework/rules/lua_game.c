@@ -10,6 +10,7 @@
 #include "hash.h"
 #include "lua_rules.h"
 #include "lua_sandbox.h"
+#include "search.h"
 #include "suggest.h"
 #include "textfile.h"
 
@@ -23,6 +24,7 @@
  * notices its deadline itself between two calls and ends cleanly; the hook
  * is for a call that does not return (an endless loop). */
 #define DEADLINE_SLACK 0.1
+#define REPLAY_SLACK 0.5
 
 /* The functions a script may define, in the order of their stack slots. */
 #define LUA_GAME_FUNCTIONS(X)                                                  \
@@ -529,7 +531,10 @@ static bool to_value(struct lg_instance *in, enum lg_fn f, int index,
 {
     lua_State *L = in->L;
     int isnum = 0;
-    lua_Integer v = lua_tointegerx(L, index, &isnum);
+    /* A string is not a number here, even one Lua would convert. */
+    lua_Integer v = lua_type(L, index) == LUA_TNUMBER
+                        ? lua_tointegerx(L, index, &isnum)
+                        : 0;
     if (!isnum) {
         fail_result(in, f, "returned %s where a whole number was expected",
                     luaL_typename(L, index));
@@ -807,11 +812,23 @@ static ps_value lg_apply(const void *inst, const void *state, ps_move move,
     return next ? v : 0;
 }
 
+static bool text_of(lua_State *L, int index, char *buf, size_t len);
+
 static bool lg_is_goal(const void *inst, const void *state)
 {
     struct lg_instance *in = mutable(inst);
     if (!ask(in, FN_is_goal, state))
         return false;
+    /* Only true and false: in Lua 0 and "no" are true, which would make
+     * every state a goal. */
+    if (!lua_isboolean(in->L, -1)) {
+        char buf[64];
+        if (!text_of(in->L, -1, buf, sizeof buf))
+            snprintf(buf, sizeof buf, "a %s", luaL_typename(in->L, -1));
+        fail_result(in, FN_is_goal, "returned %s, not true or false", buf);
+        lua_pop(in->L, 1);
+        return false;
+    }
     bool goal = lua_toboolean(in->L, -1);
     lua_pop(in->L, 1);
     return goal;
@@ -838,7 +855,12 @@ static ps_value lg_end_value(const void *inst, const void *state)
 static ps_value lg_heuristic(const void *inst, const void *state)
 {
     ps_value h = ask_value(inst, FN_heuristic, state);
-    return h < 0 ? 0 : h;
+    if (h < 0) {
+        fail_result(mutable(inst), FN_heuristic,
+                    "returned a negative estimate (%lld)", (long long)h);
+        return 0;
+    }
+    return h;
 }
 
 static ps_value lg_upper_bound(const void *inst, const void *state)
@@ -859,6 +881,34 @@ static bool text_of(lua_State *L, int index, char *buf, size_t len)
         snprintf(buf, len, "%.14g", (double)lua_tonumber(L, index));
     else
         return false;
+    return true;
+}
+
+/* Is the move text at `index` one line of printable text (what a solution
+ * file holds, one move a line)? Else the fault of f. */
+static bool printable_line(struct lg_instance *in, enum lg_fn f, lua_State *L,
+                           int index)
+{
+    if (lua_type(L, index) != LUA_TSTRING)
+        return true; /* a number's digits */
+    size_t n;
+    const char *text = lua_tolstring(L, index, &n);
+    if (n == 0) {
+        fail_result(in, f, "gave a move the empty text: a move's text must "
+                           "be one line of printable text");
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == 0x7f) {
+            fail_result(in, f,
+                        "gave a move text with the control character 0x%02x "
+                        "at byte %zu: a move's text must be one line of "
+                        "printable text",
+                        c, i + 1);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -894,6 +944,8 @@ static bool move_text(struct lg_instance *in, uint32_t id, ps_move m, char *buf,
                     "listed a move that is %s: moves must be strings or "
                     "numbers, or the game needs format_move(p, s, m)",
                     luaL_typename(L, -1));
+    else
+        ok = printable_line(in, f, L, -1);
     lua_pop(L, 1);
     return ok;
 }
@@ -1011,8 +1063,13 @@ static void lg_begin_search(const void *inst, double deadline)
 static void lg_end_search(const void *inst)
 {
     struct lg_instance *in = mutable(inst);
-    in->searching = false;
-    ps_lua_sandbox_set_search(in->sb, false, 0);
+    enum ps_fault f = fault_of(in);
+    /* A search stopped inside the script by its time limit or Ctrl-C: the
+     * replay of its best line that follows gets REPLAY_SLACK more, not the
+     * sandbox's own limit (the script that looped may loop again there). */
+    in->searching = f == PS_FAULT_TIME || f == PS_FAULT_INTERRUPT;
+    ps_lua_sandbox_set_search(in->sb, in->searching,
+                              in->searching ? ps_now() + REPLAY_SLACK : 0);
     /* The driver has read the fault; the best line must replay. */
     atomic_store(&in->fault_kind, PS_FAULT_NONE);
 }
