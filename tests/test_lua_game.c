@@ -14,7 +14,7 @@
 #include "textfile.h"
 
 #define LUA_GAMES PSOLVE_SOURCE_DIR "/games/lua/"
-#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/lua-hostile/"
+#define HOSTILE PSOLVE_SOURCE_DIR "/tests/data/hostile/"
 
 static const char *const exact[] = {"bfs", "astar", "idastar", "dfs"};
 #define NEXACT (sizeof exact / sizeof exact[0])
@@ -491,7 +491,6 @@ static void test_score_game(void **state)
  * lua_overflow.sh) overflowed the searches' sums (UBSan aborts, "optimal"
  * with negative costs). Every algorithm now ends with an error naming the
  * function and the range, never a status "optimal". */
-#define HOSTILE_VALUES PSOLVE_SOURCE_DIR "/tests/data/hostile/"
 static void test_huge_values_refused(void **state)
 {
     const char *dir = ((struct test_dir *)*state)->dir;
@@ -504,8 +503,8 @@ static void test_huge_values_refused(void **state)
             if (h && i == 1)
                 continue; /* bfs asks no heuristic: its optimum is true */
             assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                         "--game " HOSTILE_VALUES "%s --algo %s "
-                                         HOSTILE_VALUES "walk.txt", game,
+                                         "--game " HOSTILE "%s --algo %s "
+                                         HOSTILE "walk.txt", game,
                                          cost_algos[i]), 1);
             if (!strstr(out, "outside -2^48..2^48"))
                 fail_msg("%s %s: %s", game, cost_algos[i], out);
@@ -518,9 +517,9 @@ static void test_huge_values_refused(void **state)
                                               "nrpa"};
     for (size_t i = 0; i < sizeof score_algos / sizeof *score_algos; i++) {
         assert_int_equal(test_psolve(dir, out, sizeof out, true,
-                                     "--game " HOSTILE_VALUES "s_gain_huge.lua "
+                                     "--game " HOSTILE "s_gain_huge.lua "
                                      "--algo %s --max-nodes 10000 "
-                                     HOSTILE_VALUES "pick.txt", score_algos[i]), 1);
+                                     HOSTILE "pick.txt", score_algos[i]), 1);
         if (!strstr(out, "apply: returned 9223372036854775807, outside"))
             fail_msg("%s: %s", score_algos[i], out);
         assert_null(strstr(out, "optimal"));
