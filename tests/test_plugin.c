@@ -171,12 +171,56 @@ static void test_broken_plugins_are_clear_errors(void **state)
     expect_output("required slot 'hash' is NULL");
 }
 
+/* The contract at run time (issue 23, hostile #5): what a plug-in's slots
+ * return is checked, and a breach is an error naming the file and the slot,
+ * exit 1, never a crash, a heap overflow or a silent wrong answer. */
+static void test_plugin_answers_are_checked(void **state)
+{
+    const char *tmpdir = ((struct test_dir *)*state)->dir;
+    expect_plugin(tmpdir, "symbol_is_data", "--game lightsout p.txt", 1,
+                  "plugin_symbol_is_data.so: error: not a psolve plug-in: "
+                  "'psolve_plugin' is not a function");
+    expect_plugin(tmpdir, "null_game", "list", 1,
+                  "plugin_null_game.so: error: no game (a NULL ps_game)");
+    expect_plugin(tmpdir, "load_silent", "--game lightsout p.txt", 1,
+                  "p.txt: error: game lightsout (plug-in ");
+    expect_output("plugin_load_silent.so): slot 'load' failed without a "
+                  "message");
+    expect_plugin(tmpdir, "state_zero", "--game lightsout --algo bfs p.txt", 1,
+                  "plugin_state_zero.so: error: game lightsout: slot "
+                  "'state_size' returned 0 (must be 1..16777216 bytes)");
+    expect_plugin(tmpdir, "state_huge", "--game lightsout p.txt", 1,
+                  "slot 'state_size' returned 18446744073709551615");
+    expect_plugin(tmpdir, "max_moves_negative", "--game lightsout p.txt", 1,
+                  "plugin_max_moves_negative.so: error: game lightsout: slot "
+                  "'max_moves' returned -5 (must be 1..16777216)");
+    expect_plugin(tmpdir, "max_depth_negative", "--game lightsout p.txt", 1,
+                  "slot 'max_depth' returned -5");
+    /* Found in the middle of a search, by every kind of algorithm. */
+    static const char *const algos[] = {"bfs", "astar", "idastar", "dfs",
+                                        "greedy", "wastar"};
+    for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "--game lightsout --algo %s p.txt",
+                 algos[i]);
+        expect_plugin(tmpdir, "max_moves_lie", args, 1,
+                      "plugin_max_moves_lie.so: error: game lightsout: slot "
+                      "'moves' returned 4 moves, but max_moves is 1");
+        if (strstr(out, "optimal"))
+            fail_msg("%s: a broken plug-in's answer reported:\n%s", algos[i],
+                     out);
+        expect_plugin(tmpdir, "moves_negative", args, 1,
+                      "slot 'moves' returned -3 moves, but max_moves is 4");
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_builds_against_the_install),
         cmocka_unit_test(test_rules_found_from_the_install),
         cmocka_unit_test(test_broken_plugins_are_clear_errors),
+        cmocka_unit_test(test_plugin_answers_are_checked),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -1,17 +1,34 @@
 /* Games in shared objects built outside the tree (docs/plugins.md): load
  * one with dlopen, ask it for its game through the one symbol psolve_plugin,
  * and register the game after checking its version and its contract. */
+#define _GNU_SOURCE /* dladdr1, to ask whether psolve_plugin is a function */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "game.h"
+#include "plugin_guard.h"
 
 #define MAX_PATH_LEN 4096
 
 typedef const struct ps_plugin *(*plugin_entry)(void);
+
+/* Is sym the address of a function? A plug-in whose psolve_plugin is data
+ * (`int psolve_plugin;`) would be called into and crash. Where the dynamic
+ * linker cannot say (no symbol table entry), assume it is. */
+static bool is_function(void *sym)
+{
+    Dl_info info;
+    const ElfW(Sym) *entry = NULL;
+    if (!dladdr1(sym, &info, (void **)&entry, RTLD_DL_SYMENT) || !entry)
+        return true;
+    int type = ELF64_ST_TYPE(entry->st_info);
+    return type == STT_FUNC || type == STT_GNU_IFUNC;
+}
 
 bool ps_plugin_load(const char *path, struct ps_error *err)
 {
@@ -36,6 +53,14 @@ bool ps_plugin_load(const char *path, struct ps_error *err)
                             "ends with PS_PLUGIN(its_game); docs/plugins.md)",
                             PS_PLUGIN_SYMBOL);
     }
+    if (!is_function(sym)) {
+        dlclose(so);
+        return ps_error_set(err, path, 0, 0,
+                            "not a psolve plug-in: '%s' is not a function (a "
+                            "plug-in ends with PS_PLUGIN(its_game); "
+                            "docs/plugins.md)",
+                            PS_PLUGIN_SYMBOL);
+    }
     plugin_entry entry;
     /* POSIX guarantees a function's address survives this round trip. */
     memcpy(&entry, &sym, sizeof entry);
@@ -43,14 +68,24 @@ bool ps_plugin_load(const char *path, struct ps_error *err)
     int version = p ? p->api_version : -1;
     if (version != PS_API_VERSION) {
         dlclose(so); /* p points into it: read before */
+        if (!p)
+            return ps_error_set(err, path, 0, 0,
+                                "slot '%s' returned NULL, not the plug-in",
+                                PS_PLUGIN_SYMBOL);
         return ps_error_set(err, path, 0, 0,
                             "plug-in built for psolve API version %d, but this "
                             "psolve has API version %d: rebuild it against "
                             "this psolve's headers (pkg-config --cflags psolve)",
                             version, PS_API_VERSION);
     }
-    if (!ps_game_register(p->game, err)) {
-        dlclose(so);
+    /* The struct first, then the copy that checks its answers at run time
+     * (plugin_guard.c), which is what the registry holds. */
+    const struct ps_game *guarded = NULL;
+    if (!ps_game_check(p->game, err) ||
+        !(guarded = ps_plugin_guard(p->game, path, err)) ||
+        !ps_game_register(guarded, err)) {
+        if (!guarded)
+            dlclose(so); /* a guard keeps pointers into it */
         /* The message names the game and the slot; add the file. */
         snprintf(err->file, sizeof err->file, "%s", path);
         return false;

@@ -45,6 +45,42 @@ void lightsout_uses_every_helper(void)
 #endif
 
 #ifndef VARIANT_no_symbol
+/* The run-time contract (framework/kernel/plugin_guard.c): slots that
+ * return what the struct cannot show to be wrong. */
+static void *variant_load_silent(const void *rules, const char *path,
+                                 const char *text, size_t len,
+                                 struct ps_error *err)
+{
+    (void)rules, (void)path, (void)text, (void)len, (void)err;
+    return NULL; /* a failure without a message */
+}
+static size_t variant_state_zero(const void *inst)
+{
+    (void)inst;
+    return 0;
+}
+static size_t variant_state_huge(const void *inst)
+{
+    (void)inst;
+    return SIZE_MAX;
+}
+static int variant_minus_five(const void *inst)
+{
+    (void)inst;
+    return -5;
+}
+static int variant_one(const void *inst)
+{
+    (void)inst;
+    return 1; /* a lie: every light can be pressed */
+}
+static int variant_moves_negative(const void *inst, const void *state,
+                                  ps_move *moves, ps_value *gains)
+{
+    (void)inst, (void)state, (void)moves, (void)gains;
+    return -3;
+}
+
 static const struct ps_preset variant_presets[] = {
     {"broken", "a preset without apply", NULL},
     {NULL, NULL, NULL},
@@ -63,8 +99,26 @@ const struct ps_plugin *psolve_plugin(void)
     plugin.api_version = PS_API_VERSION + 1000;
 #elif defined(VARIANT_name_clash)
     game.name = "samegame";
+#elif defined(VARIANT_null_game)
+    plugin.game = NULL;
+#elif defined(VARIANT_load_silent)
+    game.load = variant_load_silent;
+#elif defined(VARIANT_state_zero)
+    game.state_size = variant_state_zero;
+#elif defined(VARIANT_state_huge)
+    game.state_size = variant_state_huge;
+#elif defined(VARIANT_max_moves_negative)
+    game.max_moves = variant_minus_five;
+#elif defined(VARIANT_max_depth_negative)
+    game.max_depth = variant_minus_five;
+#elif defined(VARIANT_max_moves_lie)
+    game.max_moves = variant_one;
+#elif defined(VARIANT_moves_negative)
+    game.moves = variant_moves_negative;
 #endif
-    (void)variant_presets;
+    (void)variant_presets, (void)variant_load_silent, (void)variant_state_zero,
+        (void)variant_state_huge, (void)variant_minus_five, (void)variant_one,
+        (void)variant_moves_negative;
     return &plugin;
 }
 #endif
