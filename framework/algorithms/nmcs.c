@@ -26,10 +26,22 @@ struct nmcs_level {
     ps_move *best; /* the best line from this level's start state */
 };
 
+/* Where the top level stands between two of its steps: all a checkpoint
+ * keeps of a search (the levels below start afresh at every step). */
+struct nmcs_top {
+    int played;   /* moves of the best line already played */
+    bool found;
+    ps_value best;
+    int best_len; /* of lv[top].best */
+};
+
 struct ps_nmcs {
     struct ps_worker *w;
     ps_move *path; /* path[0..depth): the moves from the initial state */
     struct nmcs_level lv[NMCS_MAX_LEVEL + 1];
+    /* --resume: the top level's first search starts from here. */
+    bool resume;
+    struct nmcs_top resume_at;
 };
 
 /* Evaluate the move just written to path[depth - 1], leading to `child`
@@ -76,6 +88,72 @@ static void nmcs_trace_step(struct ps_nmcs *c, const void *state, ps_move m,
                            .move = text});
 }
 
+/* ---- --checkpoint (checkpoint.h) ----
+ * The safe point is the top level between two steps: the PRNG, the
+ * counters, the moves played, the best line and its value. */
+
+static void nmcs_checkpoint(struct ps_nmcs *c, const struct nmcs_top *at)
+{
+    struct ps_worker *w = c->w;
+    if (!ps_checkpoint_wanted(&w->s, w->index))
+        return;
+    struct ps_ckpt_buf b = {0};
+    ps_ckpt_put_rng(&b, &w->rng);
+    ps_ckpt_put_search(&b, &w->s);
+    ps_ckpt_put_u64(&b, (uint64_t)at->played);
+    ps_ckpt_put_u64(&b, at->found);
+    ps_ckpt_put_u64(&b, (uint64_t)at->best);
+    ps_ckpt_put_u64(&b, (uint64_t)at->best_len);
+    ps_ckpt_put(&b, c->lv[w->s.opt.level].best,
+                (size_t)at->best_len * sizeof(ps_move));
+    ps_checkpoint_save(&w->s, w->index, &b);
+}
+
+/* The worker's state from a checkpoint, when the run resumes; false for
+ * a fresh start. */
+static bool nmcs_resume(struct ps_nmcs *c)
+{
+    struct ps_worker *w = c->w;
+    struct ps_ckpt_reader r;
+    if (!ps_checkpoint_resume(&w->s, w->index, w->threads, &r))
+        return false;
+    uint64_t depth = (uint64_t)w->s.game->max_depth(w->s.inst);
+    struct nmcs_top *at = &c->resume_at;
+    ps_ckpt_get_rng(&r, &w->rng);
+    ps_ckpt_get_search(&r, &w->s);
+    at->played = (int)ps_ckpt_get_count(&r, depth);
+    at->found = ps_ckpt_get_u64(&r) != 0;
+    at->best = (ps_value)ps_ckpt_get_u64(&r);
+    at->best_len = (int)ps_ckpt_get_count(&r, depth);
+    ps_ckpt_get(&r, c->lv[w->s.opt.level].best,
+                (size_t)at->best_len * sizeof(ps_move));
+    if (r.bad || r.pos != r.len || at->played > at->best_len) {
+        ps_error_set(&w->s.error, w->s.checkpoint->resumed, 0, 0,
+                     "cannot resume: worker %d's nmcs state is corrupt",
+                     w->index);
+        w->s.stop = PS_STOP_ERROR;
+        return false;
+    }
+    c->resume = true;
+    return true;
+}
+
+/* The resumed top level: its state after the moves it had played, and the
+ * score they made (so_far + their gains). */
+static ps_value nmcs_replay(struct ps_nmcs *c, struct nmcs_level *L,
+                            ps_value so_far, int played)
+{
+    const struct ps_game *g = c->w->s.game;
+    for (int k = 0; k < played; k++) {
+        so_far += g->apply(c->w->s.inst, L->cur, L->best[k], L->child);
+        c->path[k] = L->best[k];
+        unsigned char *t = L->cur;
+        L->cur = L->child;
+        L->child = t;
+    }
+    return so_far;
+}
+
 /* A level-`level` search from `state`, reached by path[0..depth) with value
  * so_far. Its best line goes to lv[level].best[0..*len), worth *value. */
 static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
@@ -86,10 +164,19 @@ static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
     const void *inst = w->s.inst;
     struct nmcs_level *L = &c->lv[level];
     memcpy(L->cur, state, w->s.state_size);
-    bool found = false;
-    ps_value best = 0, g_so_far = so_far;
-    int best_len = 0, played = 0;
+    bool top = level == w->s.opt.level && depth == 0;
+    struct nmcs_top at = {0};
+    if (top && c->resume) {
+        at = c->resume_at;
+        c->resume = false;
+    }
+    bool found = at.found;
+    ps_value best = at.best;
+    int best_len = at.best_len, played = at.played;
+    ps_value g_so_far = nmcs_replay(c, L, so_far, played);
     for (;;) {
+        if (top)
+            nmcs_checkpoint(c, &(struct nmcs_top){played, found, best, best_len});
         int n = g->moves(inst, L->cur, L->moves, NULL);
         w->s.stats.expanded++;
         if (n == 0) {
@@ -241,6 +328,7 @@ static void nmcs_worker_run(struct ps_worker *w)
         w->s.stop = PS_STOP_MEMORY;
     } else {
         w->s.game->initial_state(w->s.inst, start);
+        nmcs_resume(&c);
         do {
             ps_value v;
             int len;
@@ -281,4 +369,5 @@ const struct ps_algorithm ps_algo_nmcs = {
     .run = nmcs_run,
     .options = nmcs_options,
     .shared_options = ps_playout_options,
+    .checkpoint = PS_CHECKPOINT_THREADS,
 };

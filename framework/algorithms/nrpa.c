@@ -84,6 +84,8 @@ struct ps_nrpa {
      * starts with seq[top] = that line, worth start_value, as its best. */
     bool has_start;
     ps_value start_value;
+    /* A resumed run (--resume): the top level's first iteration. */
+    int start_iteration;
     /* log[L]: the listings along seq[L] (log[0]: the playout being
      * played); swapped, not copied, as lines move up the levels. */
     struct nrpa_log log[NRPA_MAX_LEVEL + 1];
@@ -400,6 +402,75 @@ static void nrpa_keep(struct ps_nrpa *c, int level, ps_value v, bool *found,
     c->log[level - 1] = t;
 }
 
+/* ---- --checkpoint (checkpoint.h) ----
+ * The safe point is the start of an iteration of the top level: the levels
+ * below start afresh from a copy of the top's policy, the logs are only
+ * caches (a line without one is listed again, to the same weights), so the
+ * top's policy, best line and value, the iteration, the PRNG and the
+ * counters are the whole state. The policy is written sparse (its nonzero
+ * weights): most codes are never played. */
+
+static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
+                            bool found, ps_value best)
+{
+    struct ps_worker *w = c->w;
+    if (!ps_checkpoint_wanted(&w->s, w->index))
+        return;
+    struct ps_ckpt_buf b = {0};
+    ps_ckpt_put_rng(&b, &w->rng);
+    ps_ckpt_put_search(&b, &w->s);
+    ps_ckpt_put_u64(&b, (uint64_t)iteration);
+    ps_ckpt_put_u64(&b, found);
+    ps_ckpt_put_u64(&b, (uint64_t)best);
+    ps_ckpt_put_u64(&b, (uint64_t)(found ? c->len[level] : 0));
+    if (found)
+        ps_ckpt_put(&b, c->seq[level], (size_t)c->len[level] * sizeof(ps_move));
+    const double *pol = c->pol[level];
+    uint64_t nonzero = 0;
+    for (uint32_t k = 0; k < c->space; k++)
+        nonzero += pol[k] != 0;
+    ps_ckpt_put_u64(&b, nonzero);
+    for (uint32_t k = 0; k < c->space; k++)
+        if (pol[k] != 0) {
+            ps_ckpt_put_u64(&b, k);
+            ps_ckpt_put_f64(&b, pol[k]);
+        }
+    ps_checkpoint_save(&w->s, w->index, &b);
+}
+
+/* The worker's state from a checkpoint, when the run resumes: its top
+ * level then starts at the saved iteration. False for a fresh start. */
+static bool nrpa_resume(struct ps_nrpa *c, int level)
+{
+    struct ps_worker *w = c->w;
+    struct ps_ckpt_reader r;
+    if (!ps_checkpoint_resume(&w->s, w->index, w->threads, &r))
+        return false;
+    ps_ckpt_get_rng(&r, &w->rng);
+    ps_ckpt_get_search(&r, &w->s);
+    c->start_iteration =
+        (int)ps_ckpt_get_count(&r, (uint64_t)w->s.opt.iterations - 1);
+    c->has_start = ps_ckpt_get_u64(&r) != 0;
+    c->start_value = (ps_value)ps_ckpt_get_u64(&r);
+    c->len[level] = (int)ps_ckpt_get_count(&r, (uint64_t)w->s.game->max_depth(w->s.inst));
+    ps_ckpt_get(&r, c->seq[level], (size_t)c->len[level] * sizeof(ps_move));
+    c->log[level].valid = false; /* seq[level] is not the log's line */
+    double *pol = c->pol[level];
+    memset(pol, 0, (size_t)c->space * sizeof *pol);
+    uint64_t nonzero = ps_ckpt_get_count(&r, c->space);
+    for (uint64_t i = 0; i < nonzero && !r.bad; i++) {
+        uint64_t k = ps_ckpt_get_count(&r, c->space - 1);
+        pol[k] = ps_ckpt_get_f64(&r);
+    }
+    if (r.bad || r.pos != r.len) {
+        ps_error_set(&w->s.error, w->s.checkpoint->resumed, 0, 0,
+                     "cannot resume: worker %d's nrpa state is corrupt",
+                     w->index);
+        w->s.stop = PS_STOP_ERROR;
+    }
+    return true;
+}
+
 /* Level >= 1: returns false when stopped before any line was found. */
 static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
@@ -408,11 +479,16 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
     int stabilise = w->s.opt.stabilise;
     bool found = false;
     ps_value best = 0;
-    if (level == w->s.opt.level && c->has_start) {
-        found = true;
-        best = c->start_value;
+    int first = 0;
+    if (level == w->s.opt.level) {
+        found = c->has_start;
+        best = found ? c->start_value : 0;
+        first = c->start_iteration;
+        c->start_iteration = 0;
     }
-    for (int i = 0; i < w->s.opt.iterations; i++) {
+    for (int i = first; i < w->s.opt.iterations; i++) {
+        if (level == w->s.opt.level)
+            nrpa_checkpoint(c, level, i, found, best);
         ps_value v;
         if (level == 1) {
             bool stopped = false;
@@ -692,8 +768,11 @@ static void nrpa_worker_run(struct ps_worker *w)
         w->s.stop = PS_STOP_MEMORY;
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
+        bool resumed = nrpa_resume(&c, level);
         do {
-            nrpa_start_run(&c, level);
+            if (!resumed)
+                nrpa_start_run(&c, level);
+            resumed = false;
             ps_value v;
             nrpa_level(&c, level, &v);
             w->s.stats.iterations++;
@@ -753,4 +832,5 @@ const struct ps_algorithm ps_algo_nrpa = {
     .run = nrpa_run,
     .options = nrpa_options,
     .shared_options = ps_playout_options,
+    .checkpoint = PS_CHECKPOINT_THREADS,
 };

@@ -99,6 +99,19 @@ const struct ps_option ps_cli_options[] = {
      .doc = "also write one self-contained HTML page: the board replayed move "
             "by move, comparison bars, anytime curves, and with --trace a "
             "step-through of the search (solve, verify and lab)"},
+    {.name = "checkpoint", .type = PS_OPT_STRING, .offset = F(checkpoint),
+     .arg = "FILE",
+     .doc = "nrpa, nmcs, beam: save the run's state to FILE every "
+            "--checkpoint-every seconds and at its end, Ctrl-C and SIGTERM "
+            "included (atomically; docs/checkpoint.md)"},
+    {.name = "checkpoint-every", .type = PS_OPT_DOUBLE,
+     .offset = F(checkpoint_every), .min = 0.001, .max = 1e9, .arg = "SECONDS",
+     .def = "60", .doc = "seconds between two writes of --checkpoint FILE"},
+    {.name = "resume", .type = PS_OPT_STRING, .offset = F(resume),
+     .arg = "FILE",
+     .doc = "go on from a --checkpoint FILE, with the command line that "
+            "wrote it (limits may change; --max-nodes counts the nodes "
+            "before too); a file of another run is refused"},
     {.name = "jobs", .type = PS_OPT_INT, .offset = F(jobs), .min = 1,
      .max = 1e9, .arg = "N", .def = "1",
      .doc = "lab: puzzles run in parallel on N threads; the rows are printed "

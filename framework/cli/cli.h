@@ -39,6 +39,9 @@ struct cli {
     int jobs;
     const char *trace_json; /* --trace-json FILE */
     const char *html;       /* --html FILE */
+    const char *checkpoint; /* --checkpoint FILE (checkpoint.h) */
+    const char *resume;     /* --resume FILE */
+    double checkpoint_every; /* --checkpoint-every SECONDS, 0 = the default */
     const char *const *files; /* the file arguments (in argv) */
     int nfiles;
     const char *plugins[PS_MAX_ADDED_GAMES]; /* --plugin FILE, in order */
@@ -91,6 +94,18 @@ int cli_parse_algos(const struct cli *c, const struct ps_game *g,
 void cli_rules_stamp(const struct cli *c, const struct ps_game *g,
                      const void *rules, char *buf, size_t len);
 bool cli_write_html(const struct cli *c, const struct ps_html_report *rep);
+
+/* --checkpoint / --resume (checkpoint_cli.c): refuse what cannot
+ * checkpoint (a lab, several runs, another algorithm), set up ck for the
+ * run s of algorithm a and read the file to resume; -1 to go on (s then
+ * points at ck when either option is given), or the exit status of an
+ * error already printed. */
+int cli_checkpoint_setup(const struct cli *c, const struct ps_algorithm *a,
+                         int nalgos, const char *rules_stamp,
+                         struct ps_search *s, struct ps_checkpoint *ck);
+/* After the run: 0, or PS_EXIT_ERROR when the checkpoint could not be
+ * written (said on stderr). */
+int cli_checkpoint_finish(struct ps_checkpoint *ck);
 
 /* One function per command, in cmd_NAME.c. */
 int cmd_solve(struct cli *c, const struct ps_game *g);

@@ -15,6 +15,9 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles < 1)
         return cli_usage_error("%s", "lab needs puzzle FILEs or a DIRectory");
+    if (c->checkpoint || c->resume)
+        return cli_usage_error("%s", "--checkpoint and --resume are for one "
+                                     "puzzle, not a lab");
     struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
     struct ps_error err;
     ps_error_clear(&err);

@@ -61,6 +61,17 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
     for (int i = 0; i < nalgos; i++) {
         struct ps_search s;
         ps_search_init(&s, g, inst, &c->limits, &variants[i].opt);
+        struct ps_checkpoint ck;
+        char stamp[sizeof runs[i].rules];
+        cli_rules_stamp(c, g, pz.rules, stamp, sizeof stamp);
+        int crc = cli_checkpoint_setup(c, algos[i], nalgos, stamp, &s, &ck);
+        if (crc >= 0) {
+            ps_search_free(&s);
+            if (trace_file)
+                fclose(trace_file);
+            cli_puzzle_close(&pz);
+            return crc;
+        }
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace.out = trace_file ? trace_file : stderr;
         if (c->html)
@@ -71,6 +82,8 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
             status = PS_EXIT_ERROR;
         if (c->html)
             ps_html_capture_end(&captures[i], &s);
+        if (s.checkpoint && cli_checkpoint_finish(&ck) != 0)
+            status = PS_EXIT_ERROR;
         ps_run_capture(&runs[i], &s, st);
         runs[i].algo = variants[i].label;
         cli_rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);

@@ -27,10 +27,11 @@
 #include <unistd.h>
 
 #include "hash.h"
+#include "savefile.h"
 
 #define PDB_UNSEEN 0xFF
+/* A cache file (savefile.h): info = bits per entry, count = entries. */
 #define PDB_MAGIC "psolvepdb"
-#define PDB_ENDIAN 0x01020304u
 
 struct pdb_table {
     char key[200];       /* game name + ' ' + the space's key */
@@ -50,18 +51,6 @@ struct ps_pdb {
 
 static pthread_mutex_t pdb_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pdb_table *pdb_tables;
-
-/* The header of a cache file; the table's bytes follow it. */
-struct pdb_header {
-    char magic[10];
-    uint16_t format;
-    uint32_t endian;
-    uint32_t bits;
-    uint32_t unused;
-    uint64_t entries;
-    uint64_t checksum;
-    char key[200];
-};
 
 const struct ps_pattern_set *ps_pdb_find_set(const struct ps_game *g,
                                              const char *name)
@@ -409,29 +398,19 @@ static bool cache_load(const char *key, uint64_t entries, struct pdb_table *t)
     if (!ps_pdb_cache_dir(dir, sizeof dir) || !dir[0])
         return false;
     cache_path(dir, key, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct ps_savefile_header h;
+    void *data;
+    uint64_t bytes;
+    if (ps_savefile_read(path, PDB_MAGIC, PS_PDB_FORMAT, &h, &data, &bytes) !=
+        PS_SAVEFILE_OK)
         return false;
-    struct pdb_header h;
-    bool ok = fread(&h, sizeof h, 1, f) == 1 &&
-              memcmp(h.magic, PDB_MAGIC, sizeof h.magic) == 0 &&
-              h.format == PS_PDB_FORMAT && h.endian == PDB_ENDIAN &&
-              (h.bits == 4 || h.bits == 8) && h.entries == entries &&
-              h.key[sizeof h.key - 1] == '\0' && strcmp(h.key, key) == 0;
-    unsigned char *data = NULL;
-    uint64_t bytes = ok ? table_bytes(entries, (int)h.bits) : 0;
-    if (ok) {
-        data = malloc(bytes ? bytes : 1);
-        ok = data && fread(data, 1, bytes, f) == bytes && fgetc(f) == EOF &&
-             ps_hash_bytes(data, bytes) == h.checksum;
-    }
-    fclose(f);
-    if (!ok) {
+    if ((h.info != 4 && h.info != 8) || h.count != entries ||
+        strcmp(h.key, key) != 0 || bytes != table_bytes(entries, (int)h.info)) {
         free(data);
         return false;
     }
     t->entries = entries;
-    t->bits = (int)h.bits;
+    t->bits = (int)h.info;
     t->bytes = bytes;
     t->data = data;
     return true;
@@ -452,35 +431,28 @@ static bool make_dirs(const char *dir)
     return mkdir(buf, 0755) == 0 || errno == EEXIST;
 }
 
-/* Save t to the cache: a temporary file renamed into place, so a reader
- * never sees half a file. A failure costs only the next build. */
+/* Save t to the cache, atomically (savefile.h). A failure costs only the
+ * next build. */
 static void cache_save(const struct pdb_table *t, bool progress)
 {
-    char dir[512], path[700], tmp[720];
+    char dir[512], path[700];
     if (!ps_pdb_cache_dir(dir, sizeof dir) || !dir[0] || !make_dirs(dir))
         return;
     cache_path(dir, t->key, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    struct pdb_header h;
+    struct ps_savefile_header h;
     memset(&h, 0, sizeof h);
-    memcpy(h.magic, PDB_MAGIC, sizeof h.magic);
+    memcpy(h.magic, PDB_MAGIC, sizeof PDB_MAGIC);
     h.format = PS_PDB_FORMAT;
-    h.endian = PDB_ENDIAN;
-    h.bits = (uint32_t)t->bits;
-    h.entries = t->entries;
-    h.checksum = ps_hash_bytes(t->data, t->bytes);
+    h.info = (uint32_t)t->bits;
+    h.count = t->entries;
     snprintf(h.key, sizeof h.key, "%s", t->key);
-    FILE *f = fopen(tmp, "wb");
-    bool ok = f && fwrite(&h, sizeof h, 1, f) == 1 &&
-              fwrite(t->data, 1, t->bytes, f) == t->bytes;
-    if (f && fclose(f) != 0)
-        ok = false;
-    if (ok && rename(tmp, path) == 0) {
+    struct ps_error err;
+    ps_error_clear(&err);
+    if (ps_savefile_write(path, &h, t->data, t->bytes, &err)) {
         if (progress)
             fprintf(stderr, "pdb: saved %s\n", path);
         return;
     }
-    remove(tmp);
     if (progress)
         fprintf(stderr, "pdb: could not save %s (the table is kept in "
                         "memory only)\n",

@@ -401,7 +401,11 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
         return PS_UNSOLVABLE;
     }
     find_root_bound(s);
+    if (s->checkpoint)
+        ps_checkpoint_begin(s);
     enum ps_status st = a->run(s);
+    if (s->checkpoint)
+        ps_checkpoint_end(s);
     s->stats.seconds = ps_now() - s->start;
     ps_memory_release(s, pdb_bytes);
     note_heuristic_start(s);

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "checkpoint.h"
 #include "game.h"
 #include "options.h"
 #include "pdb.h"
@@ -233,6 +234,9 @@ struct ps_search {
     struct ps_pdb_stats pdb_stats;
     bool used_heuristic;       /* the algorithm consulted it (set by it) */
     struct ps_layers layers;   /* filled when opt.layers */
+    /* --checkpoint / --resume (checkpoint.h), NULL = neither: shared by
+     * the copies of the search an algorithm makes (its workers). */
+    struct ps_checkpoint *checkpoint;
 };
 
 struct ps_algorithm {
@@ -250,6 +254,8 @@ struct ps_algorithm {
      * prune keys, --help and psolve help/list read them. */
     const struct ps_option *options;
     const struct ps_option *shared_options;
+    /* Whether and how it saves its state for --checkpoint (checkpoint.h). */
+    enum ps_checkpoint_kind checkpoint;
 };
 
 /* The option `name` (or alias) of algorithm a, or NULL. */
