@@ -1,0 +1,150 @@
+/*
+ * test_checkpoint.c - --checkpoint and --resume (docs/checkpoint.md): a run
+ * stopped by a node budget and resumed under a larger one ends exactly as
+ * the run that was never stopped; a checkpoint of another run, a truncated
+ * one and a missing one are refused with exit 2 and the file named.
+ * Budgets only: nothing here depends on the clock.
+ */
+#include "support.h"
+
+#define BOARD PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-10x10.txt"
+#define OTHER PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt"
+
+static char out[1 << 16], again[1 << 16];
+
+/* The lines of a report that do not depend on time. */
+static void keep_timeless(char *text)
+{
+    char *w = text;
+    for (char *line = text; *line;) {
+        char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line + 1) : strlen(line);
+        bool timed = strstr(line, "seconds") || strstr(line, "rate") ||
+                     strstr(line, "memory") || strstr(line, "/s");
+        if (!(line[0] == '#' && timed)) {
+            memmove(w, line, n);
+            w += n;
+        }
+        line += n;
+    }
+    *w = '\0';
+}
+
+/* ALGO with OPTS: budget `total` in one go, then `part` with a checkpoint
+ * and the rest resumed from it; the two reports must be the same. */
+static void resume_equals_uninterrupted(const char *dir, const char *algo,
+                                        const char *opts, int part, int total)
+{
+    test_psolve(dir, out, sizeof out, false,
+                "--quiet --algo %s %s --max-nodes %d %s", algo, opts, total,
+                BOARD);
+    assert_int_equal(test_psolve(dir, again, sizeof again, false,
+                                 "--quiet --algo %s %s --max-nodes %d "
+                                 "--checkpoint ck-%s.bin %s",
+                                 algo, opts, part, algo, BOARD),
+                     4);
+    char first_part[1 << 16];
+    memcpy(first_part, again, sizeof first_part);
+    test_psolve(dir, again, sizeof again, false,
+                "--quiet --algo %s %s --max-nodes %d --resume ck-%s.bin %s",
+                algo, opts, total, algo, BOARD);
+    keep_timeless(out);
+    keep_timeless(again);
+    keep_timeless(first_part);
+    assert_string_equal(out, again);
+    /* The stop part way really was part way. */
+    assert_string_not_equal(out, first_part);
+}
+
+static void test_nrpa_resume(void **state)
+{
+    struct test_dir *f = *state;
+    resume_equals_uninterrupted(f->dir, "nrpa", "--level 2 --seed 3", 150000,
+                                400000);
+}
+
+/* A resume that really starts from the file: under a budget smaller than
+ * the nodes the checkpoint already spent, nrpa stops at once with the
+ * checkpoint's best, where a fresh run under that budget finds less. */
+static void test_nrpa_resume_uses_the_file(void **state)
+{
+    struct test_dir *f = *state;
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --algo nrpa --level 2 --seed 3 "
+                                 "--threads 1 --max-nodes 1000000 "
+                                 "--checkpoint done.bin %s",
+                                 BOARD),
+                     4);
+    const char *score = strstr(out, "# score: ");
+    assert_non_null(score);
+    char best[64];
+    snprintf(best, sizeof best, "%.*s", (int)strcspn(score, "\n"), score);
+    assert_int_equal(test_psolve(f->dir, again, sizeof again, false,
+                                 "--quiet --algo nrpa --level 2 --seed 3 "
+                                 "--threads 1 --max-nodes 20000 "
+                                 "--resume done.bin %s",
+                                 BOARD),
+                     4);
+    assert_non_null(strstr(again, best));
+    test_psolve(f->dir, again, sizeof again, false,
+                "--quiet --algo nrpa --level 2 --seed 3 --threads 1 "
+                "--max-nodes 20000 %s",
+                BOARD);
+    assert_null(strstr(again, best));
+}
+
+static void test_nmcs_resume(void **state)
+{
+    struct test_dir *f = *state;
+    resume_equals_uninterrupted(f->dir, "nmcs", "--level 2 --seed 3", 100000,
+                                300000);
+}
+
+/* Each refusal: exit 2, the checkpoint file named, the reason said. */
+static void refused(const char *dir, const char *args, const char *why)
+{
+    assert_int_equal(test_psolve(dir, out, sizeof out, true, "--quiet %s", args),
+                     2);
+    assert_non_null(strstr(out, "error: cannot resume"));
+    assert_non_null(strstr(out, why));
+}
+
+static void test_refusals(void **state)
+{
+    struct test_dir *f = *state;
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --algo nrpa --level 2 --seed 3 "
+                                 "--max-nodes 20000 --checkpoint ck.bin %s",
+                                 BOARD),
+                     4);
+    refused(f->dir, "--algo nrpa --level 2 --seed 3 --resume ck.bin " OTHER,
+            "its board is");
+    refused(f->dir, "--algo nmcs --level 2 --seed 3 --resume ck.bin " BOARD,
+            "its algorithm is 'nrpa'");
+    refused(f->dir, "--algo nrpa --level 3 --seed 3 --resume ck.bin " BOARD,
+            "its options is");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "head -c 200 %s/ck.bin > %s/cut.bin", f->dir,
+             f->dir);
+    assert_int_equal(system(cmd), 0);
+    refused(f->dir, "--algo nrpa --level 2 --seed 3 --resume cut.bin " BOARD,
+            "cut.bin");
+    refused(f->dir, "--algo nrpa --resume no-such.bin " BOARD, "no-such.bin");
+    /* An algorithm that keeps no checkpoint says so. */
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
+                                 "--quiet --algo dfs --checkpoint x.bin %s",
+                                 BOARD),
+                     2);
+    assert_non_null(strstr(out, "keeps no checkpoint"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nrpa_resume),
+        cmocka_unit_test(test_nrpa_resume_uses_the_file),
+        cmocka_unit_test(test_nmcs_resume),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
+}
