@@ -58,12 +58,14 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
     struct ps_run runs[PS_LAB_MAX_ALGOS];
     struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
     int status = PS_EXIT_OK;
+    /* The rules are the same for every run: one stamp, for the reports
+     * and a checkpoint's key. */
+    char stamp[sizeof runs[0].rules];
+    cli_rules_stamp(c, g, pz.rules, stamp, sizeof stamp);
     for (int i = 0; i < nalgos; i++) {
         struct ps_search s;
         ps_search_init(&s, g, inst, &c->limits, &variants[i].opt);
         struct ps_checkpoint ck;
-        char stamp[sizeof runs[i].rules];
-        cli_rules_stamp(c, g, pz.rules, stamp, sizeof stamp);
         int crc = cli_checkpoint_setup(c, algos[i], nalgos, stamp, &s, &ck);
         if (crc >= 0) {
             ps_search_free(&s);
@@ -86,7 +88,7 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
             status = PS_EXIT_ERROR;
         ps_run_capture(&runs[i], &s, st);
         runs[i].algo = variants[i].label;
-        cli_rules_stamp(c, g, pz.rules, runs[i].rules, sizeof runs[i].rules);
+        memcpy(runs[i].rules, stamp, sizeof stamp);
         ps_search_free(&s);
         if (runs[i].game_error) {
             fprintf(stderr, "psolve: %s\n", runs[i].verify_error);
