@@ -95,11 +95,9 @@ static void nmcs_trace_step(struct ps_nmcs *c, const void *state, ps_move m,
 static void nmcs_checkpoint(struct ps_nmcs *c, const struct nmcs_top *at)
 {
     struct ps_worker *w = c->w;
-    if (!ps_checkpoint_wanted(&w->s, w->index))
+    struct ps_ckpt_buf b;
+    if (!ps_checkpoint_worker_save(&w->s, w->index, &w->rng, &b))
         return;
-    struct ps_ckpt_buf b = {0};
-    ps_ckpt_put_rng(&b, &w->rng);
-    ps_ckpt_put_search(&b, &w->s);
     ps_ckpt_put_u64(&b, (uint64_t)at->played);
     ps_ckpt_put_u64(&b, at->found);
     ps_ckpt_put_u64(&b, (uint64_t)at->best);
@@ -115,25 +113,20 @@ static bool nmcs_resume(struct ps_nmcs *c)
 {
     struct ps_worker *w = c->w;
     struct ps_ckpt_reader r;
-    if (!ps_checkpoint_resume(&w->s, w->index, w->threads, &r))
+    if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
     uint64_t depth = (uint64_t)w->s.game->max_depth(w->s.inst);
     struct nmcs_top *at = &c->resume_at;
-    ps_ckpt_get_rng(&r, &w->rng);
-    ps_ckpt_get_search(&r, &w->s);
     at->played = (int)ps_ckpt_get_count(&r, depth);
     at->found = ps_ckpt_get_u64(&r) != 0;
     at->best = (ps_value)ps_ckpt_get_u64(&r);
     at->best_len = (int)ps_ckpt_get_count(&r, depth);
     ps_ckpt_get(&r, c->lv[w->s.opt.level].best,
                 (size_t)at->best_len * sizeof(ps_move));
-    if (r.bad || r.pos != r.len || at->played > at->best_len) {
-        ps_error_set(&w->s.error, w->s.checkpoint->resumed, 0, 0,
-                     "cannot resume: worker %d's nmcs state is corrupt",
-                     w->index);
-        w->s.stop = PS_STOP_ERROR;
+    if (at->played > at->best_len)
+        r.bad = true;
+    if (!ps_checkpoint_read_end(&w->s, w->index, &r))
         return false;
-    }
     c->resume = true;
     return true;
 }

@@ -414,11 +414,9 @@ static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
                             bool found, ps_value best)
 {
     struct ps_worker *w = c->w;
-    if (!ps_checkpoint_wanted(&w->s, w->index))
+    struct ps_ckpt_buf b;
+    if (!ps_checkpoint_worker_save(&w->s, w->index, &w->rng, &b))
         return;
-    struct ps_ckpt_buf b = {0};
-    ps_ckpt_put_rng(&b, &w->rng);
-    ps_ckpt_put_search(&b, &w->s);
     ps_ckpt_put_u64(&b, (uint64_t)iteration);
     ps_ckpt_put_u64(&b, found);
     ps_ckpt_put_u64(&b, (uint64_t)best);
@@ -444,10 +442,8 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
 {
     struct ps_worker *w = c->w;
     struct ps_ckpt_reader r;
-    if (!ps_checkpoint_resume(&w->s, w->index, w->threads, &r))
+    if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
-    ps_ckpt_get_rng(&r, &w->rng);
-    ps_ckpt_get_search(&r, &w->s);
     c->start_iteration =
         (int)ps_ckpt_get_count(&r, (uint64_t)w->s.opt.iterations - 1);
     c->has_start = ps_ckpt_get_u64(&r) != 0;
@@ -462,12 +458,7 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
         uint64_t k = ps_ckpt_get_count(&r, c->space - 1);
         pol[k] = ps_ckpt_get_f64(&r);
     }
-    if (r.bad || r.pos != r.len) {
-        ps_error_set(&w->s.error, w->s.checkpoint->resumed, 0, 0,
-                     "cannot resume: worker %d's nrpa state is corrupt",
-                     w->index);
-        w->s.stop = PS_STOP_ERROR;
-    }
+    ps_checkpoint_read_end(&w->s, w->index, &r);
     return true;
 }
 

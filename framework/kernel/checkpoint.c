@@ -160,31 +160,6 @@ void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
 
 /* ---- the key ---- */
 
-/* One option's value as text, read from the run's options (the offset of
- * each table entry is into struct ps_options). */
-static void option_text(const struct ps_search *s, const struct ps_option *o,
-                        char *buf, size_t len)
-{
-    const char *field = (const char *)&s->opt + o->offset;
-    switch (o->type) {
-    case PS_OPT_INT:
-        snprintf(buf, len, "%d", *(const int *)(const void *)field);
-        break;
-    case PS_OPT_DOUBLE:
-        snprintf(buf, len, "%.17g", *(const double *)(const void *)field);
-        break;
-    case PS_OPT_FLAG:
-    case PS_OPT_CHOICE:
-        snprintf(buf, len, "%d", *(const bool *)(const void *)field ? 1 : 0);
-        break;
-    case PS_OPT_STRING: {
-        const char *v = *(const char *const *)(const void *)field;
-        snprintf(buf, len, "%s", v ? v : "-");
-        break;
-    }
-    }
-}
-
 void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
                        const char *rules, int threads, char *buf, size_t len)
 {
@@ -199,7 +174,7 @@ void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
     size_t used = 0;
     for (const struct ps_option *o = NULL; (o = ps_algorithm_next_option(a, o));) {
         char value[128];
-        option_text(s, o, value, sizeof value);
+        ps_option_format(o, &s->opt, value, sizeof value);
         int n = snprintf(options + used, sizeof options - used, "%s=%s ",
                          o->name, value);
         if (n < 0 || (size_t)n >= sizeof options - used)
@@ -312,7 +287,6 @@ static void write_file(struct ps_checkpoint *ck)
     memset(&h, 0, sizeof h);
     memcpy(h.magic, PS_CHECKPOINT_MAGIC, sizeof PS_CHECKPOINT_MAGIC - 1);
     h.format = PS_CHECKPOINT_FORMAT;
-    h.info = (uint32_t)ck->nparts;
     snprintf(h.key, sizeof h.key, "%016llx",
              (unsigned long long)ps_hash_bytes(ck->key, strlen(ck->key)));
     struct ps_error err;
@@ -495,4 +469,37 @@ void ps_checkpoint_save(struct ps_search *s, int part, struct ps_ckpt_buf *b)
     if (p->taken - ck->last_write >= ck->every)
         write_file(ck);
     pthread_mutex_unlock(&ck->lock);
+}
+
+bool ps_checkpoint_worker_save(const struct ps_search *s, int part,
+                               const struct ps_rng *rng, struct ps_ckpt_buf *b)
+{
+    if (!ps_checkpoint_wanted(s, part))
+        return false;
+    *b = (struct ps_ckpt_buf){0};
+    ps_ckpt_put_rng(b, rng);
+    ps_ckpt_put_search(b, s);
+    return true;
+}
+
+bool ps_checkpoint_worker_resume(struct ps_search *s, int part, int nparts,
+                                 struct ps_rng *rng, struct ps_ckpt_reader *r)
+{
+    if (!ps_checkpoint_resume(s, part, nparts, r))
+        return false;
+    ps_ckpt_get_rng(r, rng);
+    ps_ckpt_get_search(r, s);
+    return true;
+}
+
+bool ps_checkpoint_read_end(struct ps_search *s, int part,
+                            const struct ps_ckpt_reader *r)
+{
+    if (!r->bad && r->pos == r->len)
+        return true;
+    ps_error_set(&s->error, s->checkpoint->resumed, 0, 0,
+                 "cannot resume: worker %d's %s state is corrupt", part,
+                 s->algo_name ? s->algo_name : "search");
+    s->stop = PS_STOP_ERROR;
+    return false;
 }

@@ -150,4 +150,20 @@ bool ps_checkpoint_wanted(const struct ps_search *s, int part);
  * --checkpoint-every has passed. */
 void ps_checkpoint_save(struct ps_search *s, int part, struct ps_ckpt_buf *b);
 
+/* The same for a worker that keeps a PRNG (nrpa, nmcs), the common part
+ * of its state first. ps_checkpoint_worker_save: false when no copy is
+ * wanted now; else b holds the PRNG, the counters and the best line, for
+ * the algorithm to add its own state and hand b to ps_checkpoint_save.
+ * ps_checkpoint_worker_resume: ps_checkpoint_resume, then the PRNG, the
+ * counters and the best line read back; r then holds the algorithm's own
+ * state. ps_checkpoint_read_end: true when the whole part was read
+ * soundly, else false with the search stopped on an error naming the
+ * file and the worker. */
+bool ps_checkpoint_worker_save(const struct ps_search *s, int part,
+                               const struct ps_rng *rng, struct ps_ckpt_buf *b);
+bool ps_checkpoint_worker_resume(struct ps_search *s, int part, int nparts,
+                                 struct ps_rng *rng, struct ps_ckpt_reader *r);
+bool ps_checkpoint_read_end(struct ps_search *s, int part,
+                            const struct ps_ckpt_reader *r);
+
 #endif

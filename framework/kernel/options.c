@@ -38,6 +38,29 @@ void ps_option_range(const struct ps_option *o, char *buf, size_t len)
     }
 }
 
+void ps_option_format(const struct ps_option *o, const void *base, char *buf,
+                      size_t len)
+{
+    const char *field = (const char *)base + o->offset;
+    switch (o->type) {
+    case PS_OPT_INT:
+        snprintf(buf, len, "%d", *(const int *)(const void *)field);
+        break;
+    case PS_OPT_DOUBLE:
+        snprintf(buf, len, "%.17g", *(const double *)(const void *)field);
+        break;
+    case PS_OPT_FLAG:
+    case PS_OPT_CHOICE:
+        snprintf(buf, len, "%d", *(const bool *)(const void *)field ? 1 : 0);
+        break;
+    case PS_OPT_STRING: {
+        const char *v = *(const char *const *)(const void *)field;
+        snprintf(buf, len, "%s", v ? v : "-");
+        break;
+    }
+    }
+}
+
 /* Is `word` the n-th (0 or 1) of the choices "A|B"? */
 static bool choice_is(const char *choices, int n, const char *word)
 {

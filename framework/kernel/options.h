@@ -51,6 +51,12 @@ const struct ps_option *ps_option_find(const struct ps_option *table,
 bool ps_option_set(const struct ps_option *o, void *base, const char *value,
                    char *msg, size_t len);
 
+/* The option's value in `base` as text that names it exactly: "3",
+ * "0.10000000000000001" (every digit of a double), "1" for a set FLAG or
+ * CHOICE's second word, "-" for an unset STRING. */
+void ps_option_format(const struct ps_option *o, const void *base, char *buf,
+                      size_t len);
+
 /* The option's range or choices as help and errors show them: "1..6",
  * "0..1e+09", "mean|max"; "" for FLAG and STRING. */
 void ps_option_range(const struct ps_option *o, char *buf, size_t len);
