@@ -32,13 +32,7 @@
 #include "nrpa.h"
 
 #define NRPA_MAX_LEVEL PS_NRPA_MAX_LEVEL
-#define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
-/* --keep-best's default: fresh restarts. Keeping the best line (K = 1 or
- * 5) measured no better at equal node budgets on generated 15x15 boards
- * and on the standard positions (docs/algorithms.md): independent runs
- * explore other basins, a kept line pulls every restart back into one. */
-#define NRPA_KEEP_BEST 0
 
 /* A line's listings, kept so the adaptation towards it need not list the
  * moves again: step k's moves, codes and prior (when there is one) at
@@ -277,7 +271,7 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
         z = nrpa_weights(c->prob, pol, codes, prior, n);
         prob = c->prob;
     }
-    const double alpha = c->w->s.opt.alpha > 0 ? c->w->s.opt.alpha : NRPA_ALPHA;
+    const double alpha = ps_nrpa_options(&c->w->s)->alpha;
     double step = -alpha / z;
     for (int i = 0; i < n; i++) {
         double d = step * prob[i];
@@ -445,7 +439,7 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
     if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
     c->start_iteration =
-        (int)ps_ckpt_get_count(&r, (uint64_t)w->s.opt.iterations - 1);
+        (int)ps_ckpt_get_count(&r, (uint64_t)ps_nrpa_options(&w->s)->iterations - 1);
     c->has_start = ps_ckpt_get_u64(&r) != 0;
     c->start_value = (ps_value)ps_ckpt_get_u64(&r);
     c->len[level] = (int)ps_ckpt_get_count(&r, (uint64_t)w->s.game->max_depth(w->s.inst));
@@ -467,18 +461,19 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
-    int stabilise = w->s.opt.stabilise;
+    const struct ps_nrpa_options *o = ps_nrpa_options(&w->s);
+    int stabilise = o->stabilise;
     bool found = false;
     ps_value best = 0;
     int first = 0;
-    if (level == w->s.opt.level) {
+    if (level == o->level) {
         found = c->has_start;
         best = found ? c->start_value : 0;
         first = c->start_iteration;
         c->start_iteration = 0;
     }
-    for (int i = first; i < w->s.opt.iterations; i++) {
-        if (level == w->s.opt.level)
+    for (int i = first; i < o->iterations; i++) {
+        if (level == o->level)
             nrpa_checkpoint(c, level, i, found, best);
         ps_value v;
         if (level == 1) {
@@ -497,7 +492,7 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                 break;
             nrpa_keep(c, level, v, &found, &best);
         }
-        if (level == w->s.opt.level)
+        if (level == o->level)
             ps_worker_trace(w, &(struct ps_trace_event){
                                    .kind = PS_TRACE_LEVEL,
                                    .has = PS_TF_LEVEL | PS_TF_ITERATION |
@@ -706,28 +701,7 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
     nrpa_adapt(c, pol, seq, len);
 }
 
-void ps_nrpa_defaults(struct ps_search *s)
-{
-    /* Defaults measured best with budgets of seconds on 15x15 SameGame:
-     * level 3 with 30 iterations beat level 2 with 100. Stabilising (19
-     * iterations of 4 playouts) gained on generated research boards but
-     * lost on PopStar and on the standard positions (docs/algorithms.md),
-     * so it is an option. */
-    if (s->opt.level == 0)
-        s->opt.level = 3;
-    if (s->opt.iterations == 0)
-        s->opt.iterations = 30;
-    if (s->opt.stabilise < 1)
-        s->opt.stabilise = 1;
-    if (s->opt.level < 1)
-        s->opt.level = 1;
-    if (s->opt.level > NRPA_MAX_LEVEL)
-        s->opt.level = NRPA_MAX_LEVEL;
-    if (s->opt.iterations < 1)
-        s->opt.iterations = 1;
-    if (s->opt.keep_best < 0)
-        s->opt.keep_best = NRPA_KEEP_BEST;
-}
+const struct ps_nrpa_options ps_nrpa_default_options = PS_NRPA_DEFAULTS;
 
 /* The top level's start of a run: a uniform policy, or with --keep-best K
  * and a line already found, that line as its best and the policy adapted K
@@ -736,7 +710,7 @@ void ps_nrpa_defaults(struct ps_search *s)
 static void nrpa_start_run(struct ps_nrpa *c, int level)
 {
     const struct ps_solution *best = &c->w->s.best;
-    int keep = c->w->s.opt.keep_best;
+    int keep = ps_nrpa_options(&c->w->s)->keep_best;
     memset(c->pol[level], 0, (size_t)c->space * sizeof(double));
     c->has_start = keep > 0 && best->found;
     if (!c->has_start)
@@ -751,7 +725,7 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
 
 static void nrpa_worker_run(struct ps_worker *w)
 {
-    int level = w->s.opt.level;
+    int level = ps_nrpa_options(&w->s)->level;
     struct ps_nrpa c;
     memset(&c, 0, sizeof c);
     c.w = w;
@@ -774,14 +748,14 @@ static void nrpa_worker_run(struct ps_worker *w)
 
 static enum ps_status nrpa_run(struct ps_search *s)
 {
-    ps_nrpa_defaults(s);
+    const struct ps_nrpa_options *o = ps_nrpa_options(s);
     char what[96];
     int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
-                     s->opt.level, s->opt.iterations);
-    if (s->opt.stabilise > 1 && n > 0 && (size_t)n < sizeof what)
+                     o->level, o->iterations);
+    if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
         snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
-                 s->opt.stabilise);
-    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
+                 o->stabilise);
+    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->level));
 }
 
 /* nrpa's options (options.h); the playout's are shared */
@@ -790,7 +764,7 @@ static const struct ps_option nrpa_options[] = {
     PS_NRPA_OPTION_ITERATIONS,
     {.name = "stabilise",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, stabilise),
+     .offset = offsetof(struct ps_nrpa_options, stabilise),
      .min = 1,
      .max = 1e9,
      .arg = "S",
@@ -798,7 +772,7 @@ static const struct ps_option nrpa_options[] = {
      .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
     {.name = "keep-best",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, keep_best),
+     .offset = offsetof(struct ps_nrpa_options, keep_best),
      .min = 0,
      .max = 1e9,
      .arg = "K",
@@ -806,7 +780,7 @@ static const struct ps_option nrpa_options[] = {
      .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
     {.name = "alpha",
      .type = PS_OPT_DOUBLE,
-     .offset = offsetof(struct ps_options, alpha),
+     .offset = offsetof(struct ps_nrpa_options, alpha),
      .min = 0.001,
      .max = 1000,
      .arg = "A",
@@ -822,6 +796,8 @@ const struct ps_algorithm ps_algo_nrpa = {
     .for_cost = false,
     .run = nrpa_run,
     .options = nrpa_options,
+    .options_size = sizeof(struct ps_nrpa_options),
+    .options_default = &ps_nrpa_default_options,
     .shared_options = ps_playout_options,
     .checkpoint = PS_CHECKPOINT_THREADS,
 };

@@ -48,7 +48,8 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
     ps_error_clear(&err);
     pz->game = g;
     pz->inst = NULL;
-    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
+    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
+                                     &err);
     char *text = NULL;
     size_t len;
     bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);
@@ -120,7 +121,7 @@ int cli_parse_algos(const struct cli *c, const struct ps_game *g,
     struct ps_error err;
     ps_error_clear(&err);
     if (!ps_variants_parse(c->algos, c->heuristics, g, c->fe->algorithms, base,
-                           variants, PS_LAB_MAX_ALGOS, nalgos, &err))
+                           &c->book, variants, PS_LAB_MAX_ALGOS, nalgos, &err))
         return cli_usage_error("%s", err.msg);
     /* --policy, or an item's policy=NAME. */
     for (int i = 0; i < *nalgos; i++) {

@@ -32,7 +32,8 @@ static const char *near_key(const struct ps_algorithm *a, const char *key)
 }
 
 /* Apply one KEY[=VALUE] of `item` to v->opt: h= (the heuristic), or an
- * option of the item's algorithm's tables (options.h). */
+ * option of the item's algorithm's tables (options.h): its own (in
+ * v->opt.own) or a shared one. */
 static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                       const char *item, char *key, struct ps_error *err)
 {
@@ -63,7 +64,8 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                             near ? "?)" : "", keys);
     }
     char msg[300];
-    if (!ps_option_set(opt, o, value, msg, sizeof msg))
+    if (!ps_option_set(opt, ps_algorithm_option_base(v->algo, opt, o), value,
+                       msg, sizeof msg))
         return ps_error_set(err, NULL, 0, 0, "--algo item '%s': key '%s' %s",
                             item, key, msg);
     return true;
@@ -82,7 +84,8 @@ static const struct ps_algorithm *find_algorithm(
 
 static bool parse_item(const char *item, const struct ps_game *g,
                        const struct ps_algorithm *const *extra,
-                       const struct ps_options *base, struct ps_variant *v,
+                       const struct ps_options *base,
+                       const struct ps_algo_book *book, struct ps_variant *v,
                        bool *has_h, struct ps_error *err)
 {
     char buf[128];
@@ -101,6 +104,12 @@ static bool parse_item(const char *item, const struct ps_game *g,
         return ps_error_set(err, NULL, 0, 0,
                             "unknown algorithm '%s' (psolve list shows them)",
                             name);
+    const struct ps_algo_options *own = book ? ps_algo_book_find(book, v->algo)
+                                             : NULL;
+    if (own)
+        v->opt.own = *own;
+    else
+        ps_algo_options_use(&v->opt, v->algo);
     const char *h_before = v->opt.heuristic;
     v->opt.heuristic = NULL;
     for (char *key = strtok_r(NULL, ":", &save); key;
@@ -122,6 +131,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
                        const struct ps_game *g,
                        const struct ps_algorithm *const *extra,
                        const struct ps_options *base,
+                       const struct ps_algo_book *book,
                        struct ps_variant *out, int max, int *n,
                        struct ps_error *err)
 {
@@ -150,7 +160,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
          item = strtok_r(NULL, ",", &save)) {
         struct ps_variant v;
         bool has_h;
-        if (!parse_item(item, g, extra, &common, &v, &has_h, err))
+        if (!parse_item(item, g, extra, &common, book, &v, &has_h, err))
             return false;
         int copies = !has_h && nnames > 1 && uses_h(v.algo, g) ? nnames : 1;
         for (int k = 0; k < copies; k++) {
