@@ -601,8 +601,8 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     memset(&sub->late, 0, sizeof sub->late);
     memset(&sub->layers, 0, sizeof sub->layers);
     sub->opt.layers = false;
-    sub->opt.own.algo = NULL; /* exact: dfs's defaults, not beam's options */
-    ps_algo_options_use(&sub->opt, dfs);
+    /* exact: dfs's defaults, not the user's dfs options */
+    ps_algo_options_default(&sub->opt.own, dfs);
     sub->trace.limit = 0;
     sub->anytime = NULL;
     sub->progress = false;

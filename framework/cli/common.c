@@ -121,7 +121,7 @@ int cli_parse_algos(const struct cli *c, const struct ps_game *g,
     struct ps_error err;
     ps_error_clear(&err);
     if (!ps_variants_parse(c->algos, c->heuristics, g, c->fe->algorithms, base,
-                           &c->book, variants, PS_LAB_MAX_ALGOS, nalgos, &err))
+                           variants, PS_LAB_MAX_ALGOS, nalgos, &err))
         return cli_usage_error("%s", err.msg);
     /* --policy, or an item's policy=NAME. */
     for (int i = 0; i < *nalgos; i++) {

@@ -84,8 +84,7 @@ static const struct ps_algorithm *find_algorithm(
 
 static bool parse_item(const char *item, const struct ps_game *g,
                        const struct ps_algorithm *const *extra,
-                       const struct ps_options *base,
-                       const struct ps_algo_book *book, struct ps_variant *v,
+                       const struct ps_options *base, struct ps_variant *v,
                        bool *has_h, struct ps_error *err)
 {
     char buf[128];
@@ -104,12 +103,7 @@ static bool parse_item(const char *item, const struct ps_game *g,
         return ps_error_set(err, NULL, 0, 0,
                             "unknown algorithm '%s' (psolve list shows them)",
                             name);
-    const struct ps_algo_options *own = book ? ps_algo_book_find(book, v->algo)
-                                             : NULL;
-    if (own)
-        v->opt.own = *own;
-    else
-        ps_algo_options_use(&v->opt, v->algo);
+    ps_algo_options_use(&v->opt, v->algo); /* base's book, else defaults */
     const char *h_before = v->opt.heuristic;
     v->opt.heuristic = NULL;
     for (char *key = strtok_r(NULL, ":", &save); key;
@@ -131,7 +125,6 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
                        const struct ps_game *g,
                        const struct ps_algorithm *const *extra,
                        const struct ps_options *base,
-                       const struct ps_algo_book *book,
                        struct ps_variant *out, int max, int *n,
                        struct ps_error *err)
 {
@@ -160,7 +153,7 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
          item = strtok_r(NULL, ",", &save)) {
         struct ps_variant v;
         bool has_h;
-        if (!parse_item(item, g, extra, &common, book, &v, &has_h, err))
+        if (!parse_item(item, g, extra, &common, &v, &has_h, err))
             return false;
         int copies = !has_h && nnames > 1 && uses_h(v.algo, g) ? nnames : 1;
         for (int k = 0; k < copies; k++) {

@@ -97,14 +97,25 @@ void *ps_algorithm_option_base(const struct ps_algorithm *a,
                                             : (void *)opt;
 }
 
+void ps_algo_options_default(struct ps_algo_options *own,
+                             const struct ps_algorithm *a)
+{
+    memset(own, 0, sizeof *own);
+    own->algo = a;
+    if (a->options_default && a->options_size <= sizeof own->u.bytes)
+        memcpy(own->u.bytes, a->options_default, a->options_size);
+}
+
 void ps_algo_options_use(struct ps_options *opt, const struct ps_algorithm *a)
 {
     if (opt->own.algo == a)
         return;
-    memset(&opt->own, 0, sizeof opt->own);
-    opt->own.algo = a;
-    if (a->options_default && a->options_size <= sizeof opt->own.u.bytes)
-        memcpy(opt->own.u.bytes, a->options_default, a->options_size);
+    const struct ps_algo_options *entry =
+        opt->book ? ps_algo_book_find(opt->book, a) : NULL;
+    if (entry)
+        opt->own = *entry;
+    else
+        ps_algo_options_default(&opt->own, a);
 }
 
 bool ps_algo_option_set(struct ps_options *opt, const struct ps_algorithm *a,
@@ -624,8 +635,7 @@ void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
                     const struct ps_algorithm *a)
 {
     *sub = *s;
-    sub->opt.own.algo = NULL;
-    ps_algo_options_use(&sub->opt, a);
+    ps_algo_options_default(&sub->opt.own, a);
     memset(&sub->best, 0, sizeof sub->best);
     memset(&sub->late, 0, sizeof sub->late);
     memset(&sub->layers, 0, sizeof sub->layers);

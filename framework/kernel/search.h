@@ -94,7 +94,11 @@ struct ps_options {
     const char *heuristic;
     bool layers;      /* --layers: count per depth / f-layer / iteration */
     enum ps_trace_format trace_format; /* --trace-format */
+    /* The running algorithm's own options; and where a run of another
+     * algorithm takes its own from (NULL = its defaults): see
+     * ps_algo_options_use. */
     struct ps_algo_options own;
+    const struct ps_algo_book *book;
 };
 
 /* What every counter means, for every algorithm: docs/counters.md has
@@ -281,8 +285,12 @@ bool ps_algorithm_option_is_own(const struct ps_algorithm *a,
 void *ps_algorithm_option_base(const struct ps_algorithm *a,
                                const struct ps_option *o,
                                struct ps_options *opt);
-/* Make opt->own algorithm a's, at a's defaults, unless it is a's already. */
+/* Make opt->own algorithm a's, unless it is a's already: a's entry of
+ * opt->book, else a's defaults. */
 void ps_algo_options_use(struct ps_options *opt, const struct ps_algorithm *a);
+/* own becomes a's, at a's defaults. */
+void ps_algo_options_default(struct ps_algo_options *own,
+                             const struct ps_algorithm *a);
 /* Set a's option `name` (own or shared) in opt from the text `value` (NULL
  * for a bare flag), making opt->own a's first. False with msg saying what
  * is wrong (no such option, or ps_option_set's message). */
@@ -307,6 +315,14 @@ const struct ps_algo_options *ps_algo_book_find(const struct ps_algo_book *b,
                                                 const struct ps_algorithm *a);
 struct ps_algo_options *ps_algo_book_entry(struct ps_algo_book *b,
                                            const struct ps_algorithm *a);
+/* --NAME VALUE: set option `name` in every algorithm of the book that
+ * declares it as its own, and in `common` where an algorithm shares it
+ * (policy, topk); every declaration must accept the value (ranges may
+ * differ: nmcs and nrpa both read level). False with msg set when none
+ * declares it or a value is refused (ps_option_set's message). */
+bool ps_algo_book_set(struct ps_algo_book *b, struct ps_options *common,
+                      const char *name, const char *value, char *msg,
+                      size_t len);
 
 /* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);
