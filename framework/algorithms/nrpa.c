@@ -54,8 +54,32 @@ struct nrpa_log {
  * the longest lines of a 32x32 board, up to a million, are replayed. */
 #define NRPA_LOG_CAP (1 << 13)
 
+/* nrpa's own options (its table is at the end of the file) */
+struct nrpa_options {
+    struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
+    int stabilise;  /* playouts per level-1 iteration */
+    int keep_best;  /* restarts adapt K times towards the best so far */
+    double alpha;   /* adaptation step */
+};
+
+/* Stabilising (19 iterations of 4 playouts) gained on generated research
+ * boards but lost on PopStar and on the standard positions
+ * (docs/algorithms.md), so it is an option. Keeping the best line over
+ * restarts (--keep-best 1 or 5) measured no better at equal node budgets on
+ * generated 15x15 boards and on the standard positions: independent runs
+ * explore other basins, a kept line pulls every restart back into one. */
+static const struct nrpa_options nrpa_defaults = {
+    .depth = PS_NRPA_DEPTH_DEFAULTS,
+    .stabilise = 1,
+    .keep_best = 0,
+    .alpha = 1.0,
+};
+
+extern const struct ps_algorithm ps_algo_nrpa;
+
 struct ps_nrpa {
     struct ps_worker *w;
+    struct nrpa_options o; /* the run's (nrpa_alloc) */
     uint32_t space;
     void (*move_codes)(const void *inst, const void *state,
                        const ps_move *moves, int n, uint32_t *codes);
@@ -271,7 +295,7 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
         z = nrpa_weights(c->prob, pol, codes, prior, n);
         prob = c->prob;
     }
-    const double alpha = ps_nrpa_options(&c->w->s)->alpha;
+    const double alpha = c->o.alpha;
     double step = -alpha / z;
     for (int i = 0; i < n; i++) {
         double d = step * prob[i];
@@ -439,7 +463,7 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
     if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
     c->start_iteration =
-        (int)ps_ckpt_get_count(&r, (uint64_t)ps_nrpa_options(&w->s)->iterations - 1);
+        (int)ps_ckpt_get_count(&r, (uint64_t)c->o.depth.iterations - 1);
     c->has_start = ps_ckpt_get_u64(&r) != 0;
     c->start_value = (ps_value)ps_ckpt_get_u64(&r);
     c->len[level] = (int)ps_ckpt_get_count(&r, (uint64_t)w->s.game->max_depth(w->s.inst));
@@ -461,19 +485,19 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
-    const struct ps_nrpa_options *o = ps_nrpa_options(&w->s);
+    const struct nrpa_options *o = &c->o;
     int stabilise = o->stabilise;
     bool found = false;
     ps_value best = 0;
     int first = 0;
-    if (level == o->level) {
+    if (level == o->depth.level) {
         found = c->has_start;
         best = found ? c->start_value : 0;
         first = c->start_iteration;
         c->start_iteration = 0;
     }
-    for (int i = first; i < o->iterations; i++) {
-        if (level == o->level)
+    for (int i = first; i < o->depth.iterations; i++) {
+        if (level == o->depth.level)
             nrpa_checkpoint(c, level, i, found, best);
         ps_value v;
         if (level == 1) {
@@ -492,7 +516,7 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                 break;
             nrpa_keep(c, level, v, &found, &best);
         }
-        if (level == o->level)
+        if (level == o->depth.level)
             ps_worker_trace(w, &(struct ps_trace_event){
                                    .kind = PS_TRACE_LEVEL,
                                    .has = PS_TF_LEVEL | PS_TF_ITERATION |
@@ -585,6 +609,12 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
 
 static bool nrpa_alloc(struct ps_nrpa *c, int levels)
 {
+    if (c->w->s.opt.own.algo == &ps_algo_nrpa) {
+        c->o = *(const struct nrpa_options *)ps_search_algo_options(&c->w->s);
+    } else {
+        c->o = nrpa_defaults;
+        c->o.depth = *ps_nrpa_depth(&c->w->s);
+    }
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
@@ -701,7 +731,6 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
     nrpa_adapt(c, pol, seq, len);
 }
 
-const struct ps_nrpa_options ps_nrpa_default_options = PS_NRPA_DEFAULTS;
 
 /* The top level's start of a run: a uniform policy, or with --keep-best K
  * and a line already found, that line as its best and the policy adapted K
@@ -710,7 +739,7 @@ const struct ps_nrpa_options ps_nrpa_default_options = PS_NRPA_DEFAULTS;
 static void nrpa_start_run(struct ps_nrpa *c, int level)
 {
     const struct ps_solution *best = &c->w->s.best;
-    int keep = ps_nrpa_options(&c->w->s)->keep_best;
+    int keep = c->o.keep_best;
     memset(c->pol[level], 0, (size_t)c->space * sizeof(double));
     c->has_start = keep > 0 && best->found;
     if (!c->has_start)
@@ -725,7 +754,7 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
 
 static void nrpa_worker_run(struct ps_worker *w)
 {
-    int level = ps_nrpa_options(&w->s)->level;
+    int level = ps_nrpa_depth(&w->s)->level;
     struct ps_nrpa c;
     memset(&c, 0, sizeof c);
     c.w = w;
@@ -748,14 +777,14 @@ static void nrpa_worker_run(struct ps_worker *w)
 
 static enum ps_status nrpa_run(struct ps_search *s)
 {
-    const struct ps_nrpa_options *o = ps_nrpa_options(s);
+    const struct nrpa_options *o = ps_search_algo_options(s);
     char what[96];
     int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
-                     o->level, o->iterations);
+                     o->depth.level, o->depth.iterations);
     if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
         snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
                  o->stabilise);
-    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->level));
+    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->depth.level));
 }
 
 /* nrpa's options (options.h); the playout's are shared */
@@ -764,7 +793,7 @@ static const struct ps_option nrpa_options[] = {
     PS_NRPA_OPTION_ITERATIONS,
     {.name = "stabilise",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_nrpa_options, stabilise),
+     .offset = offsetof(struct nrpa_options, stabilise),
      .min = 1,
      .max = 1e9,
      .arg = "S",
@@ -772,7 +801,7 @@ static const struct ps_option nrpa_options[] = {
      .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
     {.name = "keep-best",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_nrpa_options, keep_best),
+     .offset = offsetof(struct nrpa_options, keep_best),
      .min = 0,
      .max = 1e9,
      .arg = "K",
@@ -780,7 +809,7 @@ static const struct ps_option nrpa_options[] = {
      .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
     {.name = "alpha",
      .type = PS_OPT_DOUBLE,
-     .offset = offsetof(struct ps_nrpa_options, alpha),
+     .offset = offsetof(struct nrpa_options, alpha),
      .min = 0.001,
      .max = 1000,
      .arg = "A",
@@ -796,8 +825,8 @@ const struct ps_algorithm ps_algo_nrpa = {
     .for_cost = false,
     .run = nrpa_run,
     .options = nrpa_options,
-    .options_size = sizeof(struct ps_nrpa_options),
-    .options_default = &ps_nrpa_default_options,
+    .options_size = sizeof(struct nrpa_options),
+    .options_default = &nrpa_defaults,
     .shared_options = ps_playout_options,
     .checkpoint = PS_CHECKPOINT_THREADS,
 };

@@ -11,7 +11,8 @@
 struct ps_nrpa;
 
 /* Scratch and policies for levels 0..levels on worker w (its search, PRNG
- * and playout policy). NULL when out of memory or levels is too deep. */
+ * and playout policy; nrpa's options when w runs nrpa, else its defaults
+ * with w's nesting). NULL when out of memory or levels is too deep. */
 struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels);
 void ps_nrpa_free(struct ps_nrpa *c);
 /* The number of move codes: the length of every policy array. */
@@ -29,33 +30,30 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
 /* The deepest nesting level nrpa (and dnrpa) run. */
 #define PS_NRPA_MAX_LEVEL 6
 
-/* nrpa's own options. dnrpa's options struct begins with one, so the
- * entries below serve both tables. */
-struct ps_nrpa_options {
+/* The nesting of an nrpa run: the first member of nrpa's options struct
+ * (its other options are private to nrpa.c) and of dnrpa's, so that the two
+ * entries below serve both tables. Defaults measured best with budgets of
+ * seconds on 15x15 SameGame: level 3 with 30 iterations beat level 2 with
+ * 100. */
+struct ps_nrpa_depth {
     int level;      /* nesting level, 1..PS_NRPA_MAX_LEVEL */
     int iterations; /* per level */
-    int stabilise;  /* playouts per level-1 iteration */
-    int keep_best;  /* restarts adapt K times towards the best so far */
-    double alpha;   /* adaptation step */
 };
-/* Defaults measured best with budgets of seconds on 15x15 SameGame: level 3
- * with 30 iterations beat level 2 with 100. Stabilising (19 iterations of 4
- * playouts) gained on generated research boards but lost on PopStar and on
- * the standard positions (docs/algorithms.md), so it is an option. Keeping
- * the best line over restarts (--keep-best 1 or 5) measured no better at
- * equal node budgets on generated 15x15 boards and on the standard
- * positions: independent runs explore other basins, a kept line pulls every
- * restart back into one. */
-#define PS_NRPA_DEFAULTS                                                       \
-    {.level = 3, .iterations = 30, .stabilise = 1, .keep_best = 0, .alpha = 1.0}
-extern const struct ps_nrpa_options ps_nrpa_default_options;
+#define PS_NRPA_DEPTH_DEFAULTS {.level = 3, .iterations = 30}
+
+/* The run's nesting (nrpa's, or dnrpa's). */
+static inline const struct ps_nrpa_depth *ps_nrpa_depth(
+    const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
 
 /* nrpa's --level and --iterations entries (options.h), for the tables of
  * nrpa and of the distributed dnrpa, which take them with the same meaning. */
 #define PS_NRPA_OPTION_LEVEL                                                   \
     {.name = "level",                                                          \
      .type = PS_OPT_INT,                                                       \
-     .offset = offsetof(struct ps_nrpa_options, level),                             \
+     .offset = offsetof(struct ps_nrpa_depth, level),                          \
      .min = 1,                                                                 \
      .max = PS_NRPA_MAX_LEVEL,                                                 \
      .arg = "L",                                                               \
@@ -64,18 +62,11 @@ extern const struct ps_nrpa_options ps_nrpa_default_options;
 #define PS_NRPA_OPTION_ITERATIONS                                              \
     {.name = "iterations",                                                     \
      .type = PS_OPT_INT,                                                       \
-     .offset = offsetof(struct ps_nrpa_options, iterations),                        \
+     .offset = offsetof(struct ps_nrpa_depth, iterations),                     \
      .min = 1,                                                                 \
      .max = 1e9,                                                               \
      .arg = "N",                                                               \
      .def = "30",                                                              \
      .doc = "iterations per level"}
-
-/* The run's nrpa options (nrpa's, or the start of dnrpa's). */
-static inline const struct ps_nrpa_options *ps_nrpa_options(
-    const struct ps_search *s)
-{
-    return ps_search_algo_options(s);
-}
 
 #endif

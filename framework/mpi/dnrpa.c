@@ -26,9 +26,9 @@
 
 #define DNRPA_DEFAULT_TASKS 8
 
-/* dnrpa's own options: nrpa's first (nrpa.h), then its own */
+/* dnrpa's own options: nrpa's nesting first (nrpa.h), then its own */
 struct dnrpa_options {
-    struct ps_nrpa_options nrpa;
+    struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
     int tasks; /* level L-1 searches per top-level step */
 };
 
@@ -139,7 +139,7 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
     bool found = false, going = true;
     ps_value best_value = 0;
     int best_len = 0;
-    for (r->step = 0; going && r->step < (uint64_t)ps_nrpa_options(s)->iterations; r->step++) {
+    for (r->step = 0; going && r->step < (uint64_t)ps_nrpa_depth(s)->iterations; r->step++) {
         struct ps_mcjob_batch *b = &r->batch;
         ps_mcjob_batch_clear(b);
         if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, ps_mcjob_output,
@@ -192,19 +192,19 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     struct ps_worker w;
     struct ps_error err;
     ps_error_clear(&err);
-    struct dnrpa_root r = {.s = s, .level = ps_nrpa_options(s)->level, .tasks = tasks};
+    struct dnrpa_root r = {.s = s, .level = ps_nrpa_depth(s)->level, .tasks = tasks};
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
-        r.c = ps_nrpa_new(&w, ps_nrpa_options(s)->level);
+        r.c = ps_nrpa_new(&w, ps_nrpa_depth(s)->level);
         ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c;
     }
     if (ok) {
         r.space = ps_nrpa_space(r.c);
-        r.pol = ps_nrpa_policy(r.c, ps_nrpa_options(s)->level);
+        r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nrpa (level %d, %d iterations, %d "
                  "tasks per step; %d ranks x %d threads)",
-                 ps_nrpa_options(s)->level, ps_nrpa_options(s)->iterations, tasks, ps_mpi_size(), threads);
+                 ps_nrpa_depth(s)->level, ps_nrpa_depth(s)->iterations, tasks, ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
         for (r.restart = 0; dnrpa_top(&r, &pool) && s->limits.seconds > 0;
              r.restart++)
@@ -222,7 +222,7 @@ static enum ps_status dnrpa_run(struct ps_search *s)
 
 /* dnrpa's options (options.h): nrpa's level and iterations, then its own */
 static const struct dnrpa_options dnrpa_defaults = {
-    .nrpa = PS_NRPA_DEFAULTS,
+    .depth = PS_NRPA_DEPTH_DEFAULTS,
     .tasks = DNRPA_DEFAULT_TASKS,
 };
 
