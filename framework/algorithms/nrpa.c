@@ -60,6 +60,7 @@ struct nrpa_options {
     int stabilise;  /* playouts per level-1 iteration */
     int keep_best;  /* restarts adapt K times towards the best so far */
     double alpha;   /* adaptation step */
+    double prior_weight; /* the policy's prior counts this many times */
 };
 
 /* Stabilising (19 iterations of 4 playouts) gained on generated research
@@ -73,6 +74,7 @@ static const struct nrpa_options nrpa_defaults = {
     .stabilise = 1,
     .keep_best = 0,
     .alpha = 1.0,
+    .prior_weight = 1.0,
 };
 
 extern const struct ps_algorithm ps_algo_nrpa;
@@ -167,17 +169,18 @@ NRPA_VECTORISE static inline double nrpa_exp(double x)
     return p * scale.d * (x > -708.0 ? 1.0 : 0.0);
 }
 
-/* exp(w) for the n moves of codes[] (and prior[], or NULL) into prob[],
- * returning the sum. Weights are shifted by their maximum so exp() cannot
- * overflow. */
+/* exp(w) for the n moves of codes[] (and beta x prior[], or NULL) into
+ * prob[], returning the sum. Weights are shifted by their maximum so exp()
+ * cannot overflow. */
 NRPA_VECTORISE static double nrpa_weights(double *prob, const double *pol,
                                           const uint32_t *codes,
-                                          const double *prior, int n)
+                                          const double *prior, double beta,
+                                          int n)
 {
     double z = 0, top = -HUGE_VAL;
     if (prior)
         for (int i = 0; i < n; i++) {
-            prob[i] = pol[codes[i]] + prior[i];
+            prob[i] = pol[codes[i]] + beta * prior[i];
             top = prob[i] > top ? prob[i] : top;
         }
     else
@@ -253,7 +256,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         w->s.stats.expanded++;
         if (n == 0)
             break;
-        double z = nrpa_weights(prob, pol, codes, prior, n);
+        double z = nrpa_weights(prob, pol, codes, prior, c->o.prior_weight, n);
         int pick = nrpa_pick(prob, n, ps_rng_double(&w->rng) * z);
         if (logged) {
             log->off[len] = off;
@@ -292,7 +295,7 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
                       ps_move seq_move, const double *prob, double z)
 {
     if (!prob) {
-        z = nrpa_weights(c->prob, pol, codes, prior, n);
+        z = nrpa_weights(c->prob, pol, codes, prior, c->o.prior_weight, n);
         prob = c->prob;
     }
     const double alpha = c->o.alpha;
@@ -815,6 +818,14 @@ static const struct ps_option nrpa_options[] = {
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {.name = "prior-weight",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct nrpa_options, prior_weight),
+     .min = 0,
+     .max = 100,
+     .arg = "B",
+     .def = "1",
+     .doc = "generalised NRPA: the playout policy's prior (SameGame's tabu bias) is added B times to the learned weights; 0 = learn from uniform"},
     {0},
 };
 
