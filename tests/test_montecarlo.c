@@ -669,6 +669,38 @@ static const struct ps_policy *game_policy(const struct ps_game *g,
     return NULL;
 }
 
+/* --prior-weight B: the policy's prior counts B times. B = 1 is the
+ * default run; B = 0 is the uniform policy's run (the same line, playout
+ * for playout: the tabu policy keeps the game's move codes); B = 0.25
+ * changes the run. */
+static void nrpa_prior_weight_scales_the_prior(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, NULL, 10, 10, 4, 12);
+    struct ps_options o = options(5, 1);
+    test_option_int(&o, "level", 2);
+    test_option_int(&o, "iterations", 10);
+    struct result plain, one, zero, uniform, quarter;
+    run(&b, "nrpa", &o, NULL, &plain);
+    test_option(&o, "prior-weight", "1");
+    run(&b, "nrpa", &o, NULL, &one);
+    same_result(&plain, &one);
+    test_option(&o, "prior-weight", "0");
+    run(&b, "nrpa", &o, NULL, &zero);
+    struct ps_options u = o;
+    u.policy = "uniform";
+    test_option(&u, "prior-weight", "1");
+    run(&b, "nrpa", &u, NULL, &uniform);
+    same_result(&zero, &uniform);
+    test_option(&o, "prior-weight", "0.25");
+    run(&b, "nrpa", &o, NULL, &quarter);
+    assert_true(quarter.value != plain.value || quarter.len != plain.len ||
+                memcmp(quarter.moves, plain.moves,
+                       (size_t)plain.len * sizeof *plain.moves) != 0);
+    board_free(&b);
+}
+
 /* nrpa's options (the policy variants and --stabilise) repeat for a fixed
  * seed, and each changes what the run does against the default (policy
  * tabu: a prior against the tabu colour, anchor codes; one playout per
@@ -850,6 +882,7 @@ int main(void)
         cmocka_unit_test(topk_one_is_greedy),
         cmocka_unit_test(unknown_policy_is_an_error),
         cmocka_unit_test(nrpa_options_repeat_and_change_the_run),
+        cmocka_unit_test(nrpa_prior_weight_scales_the_prior),
         cmocka_unit_test(strict_tabu_never_forbids_every_move),
         cmocka_unit_test(move_codes_stay_below_their_space),
     };
