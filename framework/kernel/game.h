@@ -541,8 +541,11 @@ struct ps_game {
  * struct and its tables, never calls the game. */
 bool ps_game_check(const struct ps_game *g, struct ps_error *err);
 
-/* The registry: the built-in games (games/games.def lists each once), then
- * the games added at run time with ps_game_register. */
+/* The registry: the built-in games, then the games added at run time with
+ * ps_game_register. The built-in list is not the kernel's: the layer above
+ * defines it (games/registry.c, from games/games.def, which lists each game
+ * once), so that the kernel names no game. NULL-terminated. */
+extern const struct ps_game *const ps_builtin_games[];
 const struct ps_game *ps_game_find(const char *name);
 const struct ps_game *const *ps_game_list(void); /* NULL-terminated */
 /* Check every game of the list; false with err at the first broken one. */
