@@ -44,17 +44,17 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-/* 1: the first plug-in contract. 2: the slots move_help, detect,
- * begin_search, end_search, fault and state_json; heuristics,
- * bounded_moves, struct ps_policy's move_codes and PS_CLEARING came later
- * while 2 was current. 3: the slot playout (and, from 3 on, bounded_moves
- * after upper_bound is part of the numbered contract). 4: the slots
- * abstraction (pattern databases) and gen_options, and struct
- * ps_gen_options holds the values the game's table names. 5: the walk
- * slots, for nrpa, and evaluate_moves. 6: the same slots regrouped by
- * concern (a plug-in built for 5 has them in another order), `check`
- * renamed `solvable`, PS_CLEARING renamed PS_BOUND_OFTEN_MET (the same
- * bit). */
+/* 1: the first plug-in contract. 2: the slot state_json; then, without a
+ * new number (branches merged while 2 was current), the slots heuristics,
+ * move_help, detect, begin_search, end_search, fault and bounded_moves
+ * (after upper_bound), struct ps_policy's move_codes and the flag
+ * PS_CLEARING. 3: the slot playout, and the struct of 2's last form fixed
+ * under a number. 4: the slots abstraction (pattern databases) and
+ * gen_options, and struct ps_gen_options holds the values the game's table
+ * names. 5: the walk slots, for nrpa, and evaluate_moves. 6: the same
+ * slots regrouped by concern (a plug-in built for 5 has them in another
+ * order), `check` renamed `solvable`, PS_CLEARING renamed
+ * PS_BOUND_OFTEN_MET (the same bit). */
 #define PS_API_VERSION 6
 
 typedef uint32_t ps_move;
