@@ -369,13 +369,13 @@ struct ps_game {
      * but a user's solution may still play them, and verify must accept
      * them. */
     bool (*legal)(const void *inst, const void *state, ps_move move);
-    /* [optional: NULL = never skip] For tree searches (IDA*, DFS) that see
-     * each path: may `second`, a move of `after` = apply(before, first), be
-     * skipped right after `first`? Only when playing `second` first from
-     * `before`, then `first`, is also searched and reaches the same
-     * position at the same cost (the two moves commute), and the game
-     * orders each such pair one way only, so one of the two orders always
-     * survives. */
+    /* [optional: NULL = never skip] For tree searches that see each path
+     * (idastar reads it): may `second`, a move of `after` =
+     * apply(before, first), be skipped right after `first`? Only when
+     * playing `second` first from `before`, then `first`, is also searched
+     * and reaches the same position at the same cost (the two moves
+     * commute), and the game orders each such pair one way only, so one of
+     * the two orders always survives. */
     bool (*redundant_after)(const void *inst, const void *before,
                             ps_move first, const void *after, ps_move second);
     /* [optional: NULL = assume it can] Can the instance be solved at all,
