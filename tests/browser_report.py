@@ -196,7 +196,8 @@ charts.forEach(function (c, ci) {
   c.querySelectorAll('path').forEach(function (p) { lines = lines.concat(segs(p.getAttribute('d'))); });
   c.querySelectorAll('text').forEach(function (t) {
     if (names.indexOf(t.textContent.trim()) < 0) return;
-    var b = t.getBBox();
+    // The box and the stroke's half width (2) round it.
+    var g = t.getBBox(), b = {x: g.x - 2, y: g.y - 2, width: g.width + 4, height: g.height + 4};
     lines.forEach(function (s) { if (cross(s, b)) hits.push(ci + ':' + t.textContent); });
   });
 });
