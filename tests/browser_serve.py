@@ -170,7 +170,7 @@ try:
     wait(lambda: driver.find_elements(By.ID, "result-frame"), "the result page")
     driver.switch_to.frame(driver.find_element(By.ID, "result-frame"))
     wait(lambda: driver.find_elements(By.ID, "forward") and
-         driver.find_element(By.ID, "status").text == "ok", "the replay")
+         driver.find_element(By.ID, "status").get_attribute("textContent") == "ok", "the replay")
     driver.find_element(By.ID, "forward").click()
     driver.find_element(By.ID, "forward").click()
     wait(lambda: driver.find_element(By.ID, "step").text == "2", "replay step 2")
