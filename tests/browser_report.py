@@ -120,6 +120,11 @@ def test_status():
     lines = driver.execute_script(VISIBLE_TEXT)
     check("status: no bare 'ok' on the traced page", "ok" not in lines,
           "a line reads 'ok'")
+    # An error is still shown, where the status line stands.
+    driver.execute_script("window.dispatchEvent(new ErrorEvent('error', {message: 'boom'}))")
+    lines = driver.execute_script(VISIBLE_TEXT)
+    check("status: an error is shown", "error: boom" in lines, "%s" % lines[:4])
+    driver.get_log("browser")  # that error was ours
 
 
 def test_gap():
@@ -196,9 +201,7 @@ def test_labels():
           "crossed: %s" % sorted(set(hits)))
 
 
-def test_anytime():
-    load("samegame")
-    r = driver.execute_script("""
+ANYTIME_SPAN = """
 var box = document.getElementById('anytime');
 var paths = box.querySelectorAll('svg path');
 if (!paths.length) return null;
@@ -207,11 +210,23 @@ paths.forEach(function (p) { var b = p.getBoundingClientRect(); lo = Math.min(lo
 var s = getComputedStyle(box);
 var inner = box.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
 return [hi - lo, inner];
-""")
+"""
+
+
+def test_anytime():
+    load("samegame")
+    r = driver.execute_script(ANYTIME_SPAN)
     check("anytime: curves drawn", r is not None, "no path")
     if r:
         check("anytime: the curves span > 80% of the panel",
               r[0] > 0.8 * r[1], "%.0f of %.0f px" % (r[0], r[1]))
+    # A narrower window: the chart follows.
+    driver.set_window_size(800, 1500)
+    r = driver.execute_script(ANYTIME_SPAN)
+    driver.set_window_size(1300, 1500)
+    if r:
+        check("anytime: > 80% of the panel in a narrow window",
+              r[0] > 0.8 * r[1] and r[0] <= r[1] + 1, "%.0f of %.0f px" % (r[0], r[1]))
 
 
 def test_units():
