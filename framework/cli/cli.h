@@ -85,6 +85,7 @@ struct puzzle {
     void *rules;
     void *inst;
 };
+void *cli_rules(struct cli *c, const struct ps_game *g);
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
 void cli_puzzle_close(struct puzzle *pz);
 bool cli_report_search_fault(const struct ps_search *s);
