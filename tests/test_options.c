@@ -33,7 +33,16 @@ static const char *sample(const struct ps_algorithm *a,
                                            : o->min + 2 <= o->max ? o->min + 2
                                                                   : o->min));
         return buf;
-    case PS_OPT_DOUBLE: return "1.5";
+    case PS_OPT_DOUBLE: {
+        double was;
+        memcpy(&was, (char *)ps_algorithm_option_base(a, o, &def) + o->offset,
+               sizeof was);
+        double v = 1.5 >= o->min && 1.5 <= o->max && was != 1.5
+                       ? 1.5
+                       : (o->min + o->max) / 2;
+        snprintf(buf, len, "%.6f", v);
+        return buf;
+    }
     case PS_OPT_CHOICE: return strchr(o->choices, '|') + 1;
     case PS_OPT_STRING: return "topk";
     case PS_OPT_FLAG: return NULL;

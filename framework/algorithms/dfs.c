@@ -80,6 +80,8 @@ struct dfs_options {
     bool no_bound;    /* no upper-bound pruning */
     int beam;         /* score games: first beam width of the incumbent
                        * rounds (0 = the greedy line only) */
+    double nrpa;      /* score games under --time: the share of the time
+                       * left after the first round that nrpa has (0 = off) */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -599,6 +601,30 @@ static void beam_round(struct dfs *d, int width)
     ps_search_unnest(d->s, &sub);
 }
 
+/* Under --time, after a round whose exact search did not finish: nrpa
+ * (nested, so its playouts count in this run, with --threads) for `slice`
+ * seconds at most, its line offered. On a board the exact search cannot
+ * finish, the rounds' beams trail nrpa by some percent at the same time
+ * (docs/algorithms.md); the rounds after it start from nrpa's line as
+ * their bound. */
+static void nrpa_round(struct dfs *d, double slice)
+{
+    struct ps_search *s = d->s;
+    const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
+    double elapsed = ps_now() - s->start;
+    if (slice > s->limits.seconds - elapsed)
+        slice = s->limits.seconds - elapsed;
+    if (!nrpa || slice <= 0)
+        return;
+    struct ps_search sub;
+    ps_search_nest(&sub, s, nrpa);
+    sub.limits.seconds = elapsed + slice; /* the clock is s's */
+    nrpa->run(&sub);
+    if (sub.stop == PS_STOP_TIME)
+        sub.stop = PS_STOP_NONE; /* its slice, not the run's time */
+    ps_search_unnest(s, &sub);
+}
+
 /* The beam width of round 1: 0 = no beam (the greedy line alone), also
  * where the beam would not search the same problem: from another start
  * (beam's end game), inside another search, or under --candidates or
@@ -624,6 +650,14 @@ static enum ps_status score_run(struct dfs *d)
         return PS_INCOMPLETE;
     int width = first_width(d);
     uint64_t budget = DFS_ROUND_NODES;
+    /* nrpa's slices (only under --time, where the beams run): after each
+     * unfinished round, enough for nrpa to have had the share --dfs-nrpa
+     * of the time so far; so a board the exact search can finish is still
+     * proven, in 1 / (1 - share) times the time. */
+    double share = s->limits.seconds > 0 && width > 0 ? dfs_opt(s)->nrpa : 0;
+    double nrpa_time = 0;
+    int beam_width = 0;
+    double beam_took = 0;
     for (;;) {
         if (width > 0) {
             double began = ps_now();
@@ -632,11 +666,12 @@ static enum ps_status score_run(struct dfs *d)
             uint64_t beam_nodes = s->stats.expanded - before;
             if (ps_search_poll(s))
                 return PS_INCOMPLETE;
-            double took = ps_now() - began;
+            beam_took = ps_now() - began;
+            beam_width = width;
             budget = DFS_ROUND_RATIO * beam_nodes;
             if (budget < DFS_ROUND_NODES)
                 budget = DFS_ROUND_NODES;
-            width = next_width(s, width, took);
+            width = next_width(s, width, beam_took);
         }
         /* The round's budget as a lowered node limit: its stop takes the
          * paths every stop takes, so nothing half-searched is stored. */
@@ -651,6 +686,17 @@ static enum ps_status score_run(struct dfs *d)
         s->limits.max_nodes = limit;
         if (round && s->stop == PS_STOP_NODES) {
             s->stop = PS_STOP_NONE;
+            double other = ps_now() - s->start - nrpa_time;
+            double slice = share / (1 - share) * other - nrpa_time;
+            if (share > 0 && slice > 0) {
+                double began = ps_now();
+                nrpa_round(d, slice);
+                nrpa_time += ps_now() - began;
+                if (ps_search_poll(s))
+                    return PS_INCOMPLETE;
+                /* The next beam in the time nrpa left. */
+                width = next_width(s, beam_width, beam_took);
+            }
             continue;
         }
         break;
@@ -852,7 +898,7 @@ static enum ps_status dfs_run(struct ps_search *s)
 }
 
 /* dfs's options (options.h); rule scripts' prune keys map onto them */
-static const struct dfs_options dfs_defaults = {.beam = 16};
+static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8};
 
 static const struct ps_option dfs_options[] = {
     {.name = "no-bound",
@@ -894,6 +940,14 @@ static const struct ps_option dfs_options[] = {
      .arg = "W",
      .def = "16; 0 = the greedy line only",
      .doc = "score games: first beam width of the incumbent rounds"},
+    {.name = "dfs-nrpa",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct dfs_options, nrpa),
+     .min = 0,
+     .max = 0.95,
+     .arg = "F",
+     .def = "0.8; 0 = off",
+     .doc = "score games under --time: after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
     {0},
 };
 
