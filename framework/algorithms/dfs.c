@@ -656,6 +656,7 @@ static enum ps_status score_run(struct dfs *d)
      * proven, in 1 / (1 - share) times the time. */
     double share = s->limits.seconds > 0 && width > 0 ? dfs_opt(s)->nrpa : 0;
     double nrpa_time = 0;
+    int idle_slices = 0;
     int beam_width = 0;
     double beam_took = 0;
     for (;;) {
@@ -690,8 +691,14 @@ static enum ps_status score_run(struct dfs *d)
             double slice = share / (1 - share) * other - nrpa_time;
             if (share > 0 && slice > 0) {
                 double began = ps_now();
+                ps_value was = s->best.value;
                 nrpa_round(d, slice);
                 nrpa_time += ps_now() - began;
+                /* Two slices in a row that did not beat the rounds' line:
+                 * here the beams do better, they get the time. */
+                idle_slices = s->best.value > was ? 0 : idle_slices + 1;
+                if (idle_slices == 2)
+                    share = 0;
                 if (ps_search_poll(s))
                     return PS_INCOMPLETE;
                 /* The next beam in the time nrpa left. */
