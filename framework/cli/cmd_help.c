@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "playout.h"
+#include "suggest.h"
 
 static const char usage_text[] =
     "usage: psolve [solve] [options] FILE        solve a puzzle\n"
@@ -120,6 +121,30 @@ static int help_one_algorithm(const struct ps_algorithm *a)
     return PS_EXIT_OK;
 }
 
+struct names {
+    const char *v[64];
+    size_t n;
+};
+
+static void add_name(const struct ps_algorithm *a, void *ctx)
+{
+    struct names *names = ctx;
+    if (names->n < sizeof names->v / sizeof names->v[0])
+        names->v[names->n++] = a->name;
+}
+
+static int unknown_topic(const struct ps_frontend *fe, const char *topic)
+{
+    struct names names = {.n = 0};
+    ps_cli_each_algorithm(fe, add_name, &names);
+    const char *near = ps_suggest(topic, names.v, names.n);
+    char msg[160];
+    snprintf(msg, sizeof msg, "help: '%%s' is no algorithm (%s%s%s)",
+             near ? "did you mean " : "psolve list shows them",
+             near ? near : "", near ? "?" : "");
+    return cli_usage_error(msg, topic);
+}
+
 int cmd_help(const struct cli *c, const char *topic)
 {
     static const struct ps_frontend plain = {0};
@@ -128,9 +153,7 @@ int cmd_help(const struct cli *c, const char *topic)
         const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
         if (a)
             return help_one_algorithm(a);
-        return cli_usage_error("help: '%s' is no algorithm (psolve list shows "
-                               "them)",
-                               topic);
+        return unknown_topic(fe, topic);
     }
     fputs(usage_text, stdout);
     print_table(ps_cli_options, NULL);

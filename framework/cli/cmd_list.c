@@ -1,6 +1,7 @@
 /*
- * cmd_list.c - psolve list: the games with their presets, the rule
- * scripts, the heuristics and bounds, the algorithms with their options.
+ * cmd_list.c - psolve list: the games with their presets, the games
+ * written in Lua, the rule scripts, the heuristics and bounds, the
+ * algorithms with their options.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,7 @@ int cmd_list(const struct cli *c)
         for (const struct ps_option *o = (*g)->gen_options; o && o->name; o++)
             ps_option_help(stdout, o, "gen: ");
     }
+    ps_rules_list_lua_games(stdout);
     ps_rules_list_scripts(stdout);
     printf("heuristics (cost games) and bounds (score games), --heuristic "
            "NAME:\n");

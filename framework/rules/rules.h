@@ -63,4 +63,10 @@ bool ps_rules_stamp_find(const char *text, size_t len, char *name,
 /* Print the directories searched for rule scripts and the scripts found. */
 void ps_rules_list_scripts(FILE *out);
 
+/* The same for the games written in Lua that psolve ships (games/lua/:
+ * the source tree's for a program run from its build tree, else
+ * ../share/psolve/games/lua beside the executable, then the install
+ * prefix's): each script with its summary and its NAME-*.txt puzzles. */
+void ps_rules_list_lua_games(FILE *out);
+
 #endif
