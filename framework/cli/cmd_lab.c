@@ -38,6 +38,7 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         setup.algos[i] = setup.variant[i].algo;
     setup.rules = rules;
     setup.rules_name = c->rules_spec ? c->rules_spec : "default";
+    setup.progress = !c->quiet;
     char **paths;
     int npaths;
     if (!ps_lab_collect(c->files, c->nfiles, &paths, &npaths, &err)) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "textfile.h"
 
 /* ---- running one puzzle ---- */
@@ -607,6 +608,7 @@ struct lab_pool {
     int npaths;
     struct ps_lab_row *rows;   /* npaths x nalgos */
     bool *done, *ok;
+    struct ps_progress *progress;
     int next;                  /* the next puzzle to take */
     pthread_mutex_t lock;
     pthread_cond_t finished;
@@ -623,6 +625,8 @@ static void *lab_worker(void *arg)
             break;
         bool ok = ps_lab_run_puzzle(p->setup, p->paths[i],
                                     &p->rows[(size_t)i * p->setup->nalgos]);
+        ps_progress_puzzle(p->progress, &p->rows[(size_t)i * p->setup->nalgos],
+                           p->setup->nalgos);
         pthread_mutex_lock(&p->lock);
         p->ok[i] = ok;
         p->done[i] = true;
@@ -674,6 +678,9 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
         for (; started < jobs; started++)
             if (pthread_create(&threads[started], NULL, lab_worker, &p) != 0)
                 break;
+    struct ps_progress progress;
+    ps_progress_begin(&progress, stderr, "lab", npaths, setup->progress);
+    p.progress = &progress;
     ps_lab_print_begin(out, lay, setup, npaths);
     int printed = 0, status = PS_EXIT_OK;
     for (int i = 0; i < npaths; i++) {
@@ -684,6 +691,8 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
             p.ok[i] = ps_lab_run_puzzle(setup, paths[i],
                                         &p.rows[(size_t)i * setup->nalgos]);
             p.done[i] = true;
+            ps_progress_puzzle(&progress, &p.rows[(size_t)i * setup->nalgos],
+                               setup->nalgos);
         } else if (!wait_for(&p, i)) {
             break;
         }
@@ -700,6 +709,7 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
     free(threads);
+    ps_progress_end(&progress);
     if (!ps_lab_print_summary(out, lay, setup, p.rows, printed)) {
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;

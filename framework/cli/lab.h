@@ -38,6 +38,10 @@ struct ps_lab_setup {
      * variant[i].opt and is labelled variant[i].label; else algos[i], opt
      * and the algorithm's name. variant[i].algo == algos[i] then. */
     struct ps_variant variant[PS_LAB_MAX_ALGOS];
+    /* Progress on stderr (progress.h): puzzles done / total, elapsed, the
+     * last result, at most once a second, and a final line; off for
+     * --quiet. */
+    bool progress;
 };
 
 /* One puzzle x algorithm. */
