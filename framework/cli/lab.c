@@ -210,14 +210,43 @@ bool ps_lab_collect(const char *const *args, int nargs, char ***paths,
 
 /* ---- output ---- */
 
+/* The text row: puzzle, algorithm, then these columns (printf widths). */
+#define TEXT_FIXED_COLUMNS                                                    \
+    (1 + 10 + 1 + 9 + 1 + 5 + 1 + 11 + 1 + 8 + 1 + 8) /* status .. seconds */
+#define TEXT_PLAYOUTS_COLUMN (1 + 9)
+#define TEXT_MIN_PUZZLE 12
+
+/* The longest directory part ("dir/") that every path starts with. */
+static void common_dir(const char *const *paths, int npaths, char *dir,
+                       size_t len)
+{
+    dir[0] = '\0';
+    if (npaths < 1)
+        return;
+    size_t n = strlen(paths[0]);
+    for (int i = 1; i < npaths; i++) {
+        size_t k = 0;
+        while (k < n && paths[i][k] == paths[0][k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && paths[0][n - 1] != '/')
+        n--;
+    if (n < len)
+        snprintf(dir, len, "%.*s", (int)n, paths[0]);
+}
+
 void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
                         const struct ps_game *g, const char *const *paths,
                         int npaths)
 {
     lay->format = format;
+    lay->playouts = g->flags & PS_MAXIMISE;
+    common_dir(paths, npaths, lay->puzzle_dir, sizeof lay->puzzle_dir);
+    size_t strip = strlen(lay->puzzle_dir);
     lay->puzzle_width = (int)strlen("puzzle");
     for (int i = 0; i < npaths; i++) {
-        int w = (int)strlen(paths[i]);
+        int w = (int)(strlen(paths[i]) - strip);
         if (w > lay->puzzle_width)
             lay->puzzle_width = w;
     }
@@ -225,6 +254,32 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
         lay->puzzle_width = 255;
     lay->value_key = (g->flags & PS_MAXIMISE) ? "score" : "cost";
     lay->algo_width = 10;
+    ps_lab_layout_fit(lay);
+}
+
+void ps_lab_layout_fit(struct ps_lab_layout *lay)
+{
+    int room = PS_LAB_TEXT_WIDTH - 1 - lay->algo_width - TEXT_FIXED_COLUMNS -
+               (lay->playouts ? TEXT_PLAYOUTS_COLUMN : 0);
+    if (room < TEXT_MIN_PUZZLE)
+        room = TEXT_MIN_PUZZLE;
+    if (lay->puzzle_width > room)
+        lay->puzzle_width = room;
+}
+
+/* The puzzle column: the path without the common directory, its end kept
+ * ("...name.txt") when it is still too long. */
+static void puzzle_cell(const struct ps_lab_layout *lay, const char *path,
+                        char *buf, size_t len)
+{
+    size_t strip = strlen(lay->puzzle_dir);
+    if (strncmp(path, lay->puzzle_dir, strip) == 0)
+        path += strip;
+    size_t n = strlen(path), w = (size_t)lay->puzzle_width;
+    if (n > w && w > 3)
+        snprintf(buf, len, "...%s", path + n - (w - 3));
+    else
+        snprintf(buf, len, "%s", path);
 }
 
 static const char *row_status(const struct ps_lab_row *r)
@@ -239,12 +294,14 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     case PS_LAB_TEXT:
         fprintf(out, "# lab: %d puzzles x %d algorithms, game %s, rules %s\n",
                 npuzzles, setup->nalgos, setup->game->name, setup->rules_name);
-        fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12s %12s %11s "
-                     "%11s %10s %12s %9s\n",
-                lay->puzzle_width, "puzzle", "game", "rules", lay->algo_width,
-                "algorithm",
-                "status", lay->value_key, "moves", "expanded", "generated",
-                "duplicates", "pruned", "playouts", "peak_memory", "seconds");
+        if (lay->puzzle_dir[0])
+            fprintf(out, "# puzzles in %s\n", lay->puzzle_dir);
+        fprintf(out, "%-*s %-*s %-10s %9s %5s %11s", lay->puzzle_width,
+                "puzzle", lay->algo_width, "algorithm", "status",
+                lay->value_key, "moves", "expanded");
+        if (lay->playouts)
+            fprintf(out, " %9s", "playouts");
+        fprintf(out, " %8s %8s\n", "memory", "seconds");
         break;
     case PS_LAB_CSV:
         fprintf(out, "puzzle,game,rules,algorithm,status,stopped,%s,moves,"
@@ -286,26 +343,25 @@ static void csv_field(FILE *out, const char *s)
 static void row_text(FILE *out, const struct ps_lab_layout *lay,
                      const struct ps_lab_row *r)
 {
-    char value[32] = "-", moves[16] = "-";
+    char value[32] = "-", moves[16] = "-", puzzle[256], memory[32];
     if (r->found) {
         snprintf(value, sizeof value, "%lld", (long long)r->value);
         snprintf(moves, sizeof moves, "%d", r->len);
     }
     const struct ps_stats *st = &r->stats;
-    fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12llu %12llu %11llu "
-                 "%11llu %10llu %12llu %9.3f",
-            lay->puzzle_width, r->puzzle, r->game, r->rules, lay->algo_width,
-            r->algo,
-            row_status(r), value, moves, (unsigned long long)st->expanded,
-            (unsigned long long)st->generated,
-            (unsigned long long)st->duplicates,
-            (unsigned long long)st->pruned, (unsigned long long)st->playouts,
-            (unsigned long long)st->peak_memory, st->seconds);
+    puzzle_cell(lay, r->puzzle, puzzle, sizeof puzzle);
+    ps_format_bytes(st->peak_memory, memory, sizeof memory);
+    fprintf(out, "%-*s %-*s %-10s %9s %5s %11llu", lay->puzzle_width, puzzle,
+            lay->algo_width, r->algo, row_status(r), value, moves,
+            (unsigned long long)st->expanded);
+    if (lay->playouts)
+        fprintf(out, " %9llu", (unsigned long long)st->playouts);
+    fprintf(out, " %8s %8.3f\n", memory, st->seconds);
+    /* The reason on a line of its own, so that the table keeps its width. */
     if (r->error)
-        fprintf(out, "  %s", r->message);
+        fprintf(out, "  # %s\n", r->message);
     else if (r->found && !r->verified)
-        fprintf(out, "  NOT VERIFIED: %s", r->message);
-    fputc('\n', out);
+        fprintf(out, "  # NOT VERIFIED: %s\n", r->message);
 }
 
 static void row_csv(FILE *out, const struct ps_lab_layout *lay,
@@ -490,23 +546,19 @@ static void summary_text(FILE *out, const struct ps_lab_layout *lay,
     snprintf(sum_key, sizeof sum_key, "sum_%s", lay->value_key);
     if (header)
         fprintf(out, "\n# summary per algorithm (gm = geometric mean; values "
-                     "below 1 node or 1 ms count as 1 node or 1 ms)\n"
-                     "%-*s %5s %6s %7s %10s %10s %6s %12s %13s %12s %12s "
-                     "%10s %10s %10s %7s\n",
-                lay->algo_width, "algorithm", "runs", "solved", "optimal", "unsolvable",
-                "incomplete", "errors", sum_key, "sum_expanded",
-                "med_expanded", "gm_expanded", "sum_sec", "med_sec", "gm_sec",
-                "agree");
+                     "below 1 node or 1 ms count as 1 node\n# or 1 ms; sums "
+                     "and medians of nodes and seconds: --csv, --json)\n"
+                     "%-*s %4s %6s %7s %6s %7s %6s %10s %11s %8s %7s\n",
+                lay->algo_width, "algorithm", "runs", "solved", "optimal",
+                "unsolv", "incompl", "errors", sum_key, "gm_expanded",
+                "gm_sec", "agree");
     char agree[24] = "-";
     if (s->exact)
         snprintf(agree, sizeof agree, "%d/%d", s->agree, s->exact);
-    fprintf(out, "%-*s %5d %6d %7d %10d %10d %6d %12lld %13llu %12.1f %12.1f "
-                 "%10.3f %10.4f %10.4f %7s\n",
-            lay->algo_width, s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
-            s->incomplete, s->errors, (long long)s->sum_value,
-            (unsigned long long)s->sum_expanded, s->median_expanded,
-            s->gmean_expanded, s->sum_seconds, s->median_seconds,
-            s->gmean_seconds, agree);
+    fprintf(out, "%-*s %4d %6d %7d %6d %7d %6d %10lld %11.1f %8.4f %7s\n",
+            lay->algo_width, s->algo, s->runs, s->solved, s->optimal,
+            s->unsolvable, s->incomplete, s->errors, (long long)s->sum_value,
+            s->gmean_expanded, s->gmean_seconds, agree);
 }
 
 static void summary_csv(FILE *out, const struct ps_lab_layout *lay,
@@ -670,6 +722,9 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     }
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.finished, NULL);
+    struct ps_progress progress; /* before the workers report to it */
+    ps_progress_begin(&progress, stderr, "lab", npaths, setup->progress);
+    p.progress = &progress;
     if (jobs > npaths)
         jobs = npaths;
     pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
@@ -678,9 +733,6 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
         for (; started < jobs; started++)
             if (pthread_create(&threads[started], NULL, lab_worker, &p) != 0)
                 break;
-    struct ps_progress progress;
-    ps_progress_begin(&progress, stderr, "lab", npaths, setup->progress);
-    p.progress = &progress;
     ps_lab_print_begin(out, lay, setup, npaths);
     int printed = 0, status = PS_EXIT_OK;
     for (int i = 0; i < npaths; i++) {
