@@ -257,10 +257,17 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
     ps_lab_layout_fit(lay);
 }
 
+/* Long labels take the room of the playouts column first, then the puzzle
+ * column shrinks to TEXT_MIN_PUZZLE; only labels (never cut) longer than
+ * about 30 characters make a row wider than PS_LAB_TEXT_WIDTH. */
 void ps_lab_layout_fit(struct ps_lab_layout *lay)
 {
     int room = PS_LAB_TEXT_WIDTH - 1 - lay->algo_width - TEXT_FIXED_COLUMNS -
                (lay->playouts ? TEXT_PLAYOUTS_COLUMN : 0);
+    if (room < TEXT_MIN_PUZZLE && lay->playouts) {
+        lay->playouts = false;
+        room += TEXT_PLAYOUTS_COLUMN;
+    }
     if (room < TEXT_MIN_PUZZLE)
         room = TEXT_MIN_PUZZLE;
     if (lay->puzzle_width > room)
@@ -539,24 +546,36 @@ static void summarise(struct algo_summary *sum, const char *algo,
     sum->median_seconds = median(scratch, n);
 }
 
+/* The summary's columns after the label take 82 characters. */
+#define SUMMARY_ALGO_WIDTH (PS_LAB_TEXT_WIDTH - 82)
+
 static void summary_text(FILE *out, const struct ps_lab_layout *lay,
                          const struct algo_summary *s, bool header)
 {
     char sum_key[32];
     snprintf(sum_key, sizeof sum_key, "sum_%s", lay->value_key);
+    int algo_width = lay->algo_width < SUMMARY_ALGO_WIDTH ? lay->algo_width
+                                                          : SUMMARY_ALGO_WIDTH;
     if (header)
         fprintf(out, "\n# summary per algorithm (gm = geometric mean; values "
                      "below 1 node or 1 ms count as 1 node\n# or 1 ms; sums "
                      "and medians of nodes and seconds: --csv, --json)\n"
                      "%-*s %4s %6s %7s %6s %7s %6s %10s %11s %8s %7s\n",
-                lay->algo_width, "algorithm", "runs", "solved", "optimal",
+                algo_width, "algorithm", "runs", "solved", "optimal",
                 "unsolv", "incompl", "errors", sum_key, "gm_expanded",
                 "gm_sec", "agree");
     char agree[24] = "-";
     if (s->exact)
         snprintf(agree, sizeof agree, "%d/%d", s->agree, s->exact);
+    /* A label too long for the width: on a line of its own, the numbers
+     * under it. */
+    const char *label = s->algo;
+    if (algo_width < (int)strlen(label)) {
+        fprintf(out, "%s\n", label);
+        label = "";
+    }
     fprintf(out, "%-*s %4d %6d %7d %6d %7d %6d %10lld %11.1f %8.4f %7s\n",
-            lay->algo_width, s->algo, s->runs, s->solved, s->optimal,
+            algo_width, label, s->runs, s->solved, s->optimal,
             s->unsolvable, s->incomplete, s->errors, (long long)s->sum_value,
             s->gmean_expanded, s->gmean_seconds, agree);
 }
