@@ -273,6 +273,29 @@ static void test_signals(void **unused)
     assert_int_equal(sh("grep -q 'process rank [01]' %s/sig.err", dir), 0);
 }
 
+/* The farm's progress on stderr: rank 0's final line, once; none with
+ * --quiet. */
+static void test_farm_progress(void **unused)
+{
+    (void)unused;
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --game watersort --algo astar "
+                                       "--max-nodes 500 " WATERSORT_LEVELS
+                                       " 2> %s/progress.txt > /dev/null",
+                        PSOLVE_MPI_BIN, dir),
+                     0);
+    assert_int_equal(sh("grep -c '^psolve: farm: %d/%d puzzles done, .* s; "
+                        "last: frozenfrank' %s/progress.txt | grep -qx 1",
+                        WATERSORT_COUNT, WATERSORT_COUNT, dir),
+                     0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --game watersort --algo astar "
+                                       "--max-nodes 500 --quiet "
+                                       WATERSORT_LEVELS
+                                       " 2> %s/quiet.txt > /dev/null",
+                        PSOLVE_MPI_BIN, dir),
+                     0);
+    assert_int_equal(sh("test ! -s %s/quiet.txt", dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_signals),
+        cmocka_unit_test(test_farm_progress),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
