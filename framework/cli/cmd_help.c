@@ -58,19 +58,25 @@ static const char usage_text_end[] =
     "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
     "best solution so far is printed).\n"
     "\n"
-    "Examples:\n"
+    "Examples (the files are in the source tree; the test suite runs them):\n"
     "  psolve games/samegame/examples/samegame-10x10.txt     (greedy)\n"
-    "  psolve --algo dfs --time 10 board.txt                 (proves small boards)\n"
+    "  psolve --algo dfs --time 10 games/samegame/examples/samegame-7x7-4c.txt\n"
+    "                                                        (proves small boards)\n"
     "  psolve --algo nrpa --time 10 games/samegame/standard/01.txt\n"
-    "  psolve --rules popstar --algo beam --time 1 board.txt\n"
-    "  psolve --game watersort --algo bfs,astar,idastar,dfs level.txt\n"
-    "  psolve --game watersort --algo astar,idastar --jobs 2 games/watersort/levels\n"
+    "  psolve --rules popstar --algo beam --time 1 games/samegame/standard/02.txt\n"
+    "  psolve --game watersort --algo bfs,astar,idastar,dfs \\\n"
+    "         games/watersort/levels/frozenfrank-463.txt\n"
+    "  psolve --game watersort --algo astar,idastar --max-nodes 200000 --jobs 2 \\\n"
+    "         games/watersort/levels                       (a lab, node budget)\n"
+    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7 > board.txt\n"
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
-    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n"
     "  psolve --game npuzzle --algo astar --heuristic zero,misplaced,manhattan \\\n"
     "         games/npuzzle/examples/8-hardest.txt         (the classic table)\n"
     "  psolve --game games/lua/hanoi.lua --algo bfs,astar,idastar games/lua/hanoi-4.txt\n"
-    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n";
+    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n"
+    "\n"
+    "A lab without a budget runs each puzzle to its end: give --max-nodes or\n"
+    "--time when an algorithm may not finish (idastar on large levels).\n";
 
 /* psolve-mpi's part of --help (docs/distributed.md). */
 static const char usage_text_mpi[] =
