@@ -178,7 +178,7 @@ static int setup(void **unused)
     }
     closedir(d);
     for (int i = 0; i < n; i++) {
-        char path[512], name[80];
+        char path[4200], name[4200];
         snprintf(path, sizeof path, "%s/docs/%s", PSOLVE_SOURCE_DIR, names[i]);
         snprintf(name, sizeof name, "docs/%s", names[i]);
         markdown_examples(path, name);
