@@ -55,9 +55,7 @@ static const struct ps_game *other_game_reading(const struct ps_game *g,
             continue;
         struct ps_error err;
         ps_error_clear(&err);
-        struct ps_options opt;
-        ps_options_default(&opt);
-        void *rules = ps_rules_resolve(*o, NULL, &opt, &err);
+        void *rules = ps_rules_resolve(*o, NULL, NULL, &err);
         void *inst = rules ? (*o)->load(rules, path, text, len, &err) : NULL;
         if (inst)
             (*o)->free_instance(inst);
