@@ -60,16 +60,25 @@ static void *load_8_puzzle(void)
     return inst;
 }
 
-static void test_note_once_past_two_gib(void **unused)
+/* What fn prints for a search on the 8-puzzle capped at cap_gib GiB. */
+static void search_stderr(void (*fn)(struct ps_search *), int cap_gib,
+                          char *out, size_t len)
 {
-    (void)unused;
     void *inst = load_8_puzzle();
-    struct ps_limits limits = {.max_memory = (uint64_t)16 << 30};
+    struct ps_limits limits = {.max_memory = (uint64_t)cap_gib << 30};
     struct ps_search s;
     ps_search_init(&s, &npuzzle_game, inst, &limits, NULL);
     s.algo_name = "bfs";
+    capture_stderr(fn, &s, out, len);
+    ps_search_free(&s);
+    npuzzle_game.free_instance(inst);
+}
+
+static void test_note_once_past_two_gib(void **unused)
+{
+    (void)unused;
     static char out[4096];
-    capture_stderr(reserve_gigabytes, &s, out, sizeof out);
+    search_stderr(reserve_gigabytes, 16, out, sizeof out);
     const char *note = strstr(out, "psolve: note: bfs holds 3072 MiB of "
                                    "tables and buffers and may grow to 16384 "
                                    "MiB (--max-memory; the default is half "
@@ -78,22 +87,14 @@ static void test_note_once_past_two_gib(void **unused)
     if (!note)
         fail_msg("no memory note in:\n%s", out);
     assert_null(strstr(note + 1, "psolve: note:"));
-    ps_search_free(&s);
-    npuzzle_game.free_instance(inst);
 }
 
 static void test_no_note_below_the_mark(void **unused)
 {
     (void)unused;
-    void *inst = load_8_puzzle();
-    struct ps_limits limits = {.max_memory = (uint64_t)4 << 30};
-    struct ps_search s;
-    ps_search_init(&s, &npuzzle_game, inst, &limits, NULL);
     static char out[4096];
-    capture_stderr(reserve_little, &s, out, sizeof out);
+    search_stderr(reserve_little, 4, out, sizeof out);
     assert_string_equal(out, "");
-    ps_search_free(&s);
-    npuzzle_game.free_instance(inst);
 }
 
 int main(void)

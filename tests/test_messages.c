@@ -9,7 +9,7 @@
 
 #include "support.h"
 
-static char tmpdir[] = "/tmp/psolve_messages_XXXXXX";
+static const char *tmpdir; /* the group's directory (support.h) */
 
 /* psolve with stderr merged into out; the exit status. */
 static int run(char *out, size_t outlen, const char *fmt, ...)
@@ -29,18 +29,12 @@ static int run(char *out, size_t outlen, const char *fmt, ...)
             fail_msg("'%s' not in:\n%s", needle, out);                        \
     } while (0)
 
-static int setup(void **unused)
+static int setup(void **state)
 {
-    (void)unused;
-    return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **unused)
-{
-    (void)unused;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    int rc = test_dir_setup(state);
+    if (rc == 0)
+        tmpdir = ((struct test_dir *)*state)->dir;
+    return rc;
 }
 
 static void test_mistyped_command(void **unused)
@@ -157,5 +151,5 @@ int main(void)
         cmocka_unit_test(test_gen_tubes_mentions_colors),
         cmocka_unit_test(test_list_shows_lua_games),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_dir_teardown);
 }

@@ -11,13 +11,13 @@
 #include "lab.h"
 #include "progress.h"
 
-static char tmpdir[] = "/tmp/psolve_progress_XXXXXX";
+static const char *tmpdir; /* the group's directory (support.h) */
 
-static int setup(void **unused)
+static int setup(void **state)
 {
-    (void)unused;
-    if (!mkdtemp(tmpdir))
+    if (test_dir_setup(state) != 0)
         return -1;
+    tmpdir = ((struct test_dir *)*state)->dir;
     /* Three shipped boards under a long directory and long names. */
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
@@ -26,14 +26,6 @@ static int setup(void **unused)
              "0$i.txt $d/a-standard-samegame-board-with-a-long-name-$i.txt; "
              "done && cp %s/games/samegame/standard/04.txt short.txt",
              tmpdir, PSOLVE_SOURCE_DIR, PSOLVE_SOURCE_DIR);
-    return system(cmd) == 0 ? 0 : -1;
-}
-
-static int teardown(void **unused)
-{
-    (void)unused;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -163,5 +155,5 @@ int main(void)
         cmocka_unit_test(test_progress_on_stderr),
         cmocka_unit_test(test_progress_format),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, test_dir_teardown);
 }
