@@ -237,15 +237,7 @@ static void test_examples_run(void **unused)
     (void)unused;
     if (nexamples < 20)
         fail_msg("only %d examples found: the markers were lost?", nexamples);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
-    /* Open MPI's own blocks kept until exit are not psolve's leaks (the
-     * sanitizer build; tests/mpi-lsan.supp, as in test_mpi.c). */
-    setenv("LSAN_OPTIONS",
-           "suppressions=" PSOLVE_SOURCE_DIR "/tests/mpi-lsan.supp:"
-           "fast_unwind_on_malloc=0:print_suppressions=0",
-           1);
+    test_mpi_environment();
     int failed = 0, block = -1;
     char dir[512] = "";
     for (int i = 0; i < nexamples; i++) {

@@ -48,16 +48,7 @@ static char dir[] = "/tmp/psolve_mpi_XXXXXX";
 static int setup(void **unused)
 {
     (void)unused;
-    /* What Open MPI needs to run as root, oversubscribed (CI). */
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
-    /* Under LeakSanitizer, Open MPI's own blocks kept until exit are not
-     * psolve's leaks (tests/mpi-lsan.supp). */
-    setenv("LSAN_OPTIONS",
-           "suppressions=" PSOLVE_SOURCE_DIR "/tests/mpi-lsan.supp:"
-           "fast_unwind_on_malloc=0:print_suppressions=0",
-           1);
+    test_mpi_environment();
     return mkdtemp(dir) ? 0 : -1;
 }
 
