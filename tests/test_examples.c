@@ -1,7 +1,7 @@
 /*
  * test_examples.c - every example a user is shown runs: the README's and
- * docs' code blocks marked runnable, the Examples: section of psolve --help
- * and of psolve help ALGO. Each command runs in one scratch directory per
+ * docs' code blocks marked runnable, the Examples: section of psolve --help,
+ * psolve help ALGO and psolve help COMMAND. Each command runs in one scratch directory per
  * block (the source tree's games/, scripts/, tests/, examples/ and docs/
  * linked in, build/psolve and psolve on PATH), so a block may build on its
  * earlier lines (gen > board.txt, then solve board.txt) and the files it
@@ -16,8 +16,9 @@
  *     In a block with `$ ` prompts, the prompted lines are the commands
  *     (the rest is output); otherwise every line that is not blank and not
  *     a `#` comment is one. A line ending in `\` goes on on the next.
- *   - --help and psolve help ALGO: every line of the section whose title
- *     line starts with "Examples", up to the first blank line; a trailing
+ *   - --help, psolve help ALGO and psolve help COMMAND: every line of the
+ *     section whose title
+ *     starts with "Examples", up to the first blank line; a trailing
  *     "  (...)" is a comment.
  *   - mpirun lines run when psolve-mpi is built, else are skipped.
  */
@@ -186,13 +187,27 @@ static int setup(void **unused)
     static char out[1 << 17];
     help_text("--help", out, sizeof out);
     help_examples("psolve --help", out);
-    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+    static const char *const commands[] = {"solve", "lab", "verify", "gen",
+                                           "show", "bench", "list", "pdb",
+                                           "serve"};
+    const char *topics[64];
+    int ntopics = 0;
+    for (const struct ps_algorithm *const *a = ps_algorithm_list();
+         *a && ntopics < 48; a++)
+        topics[ntopics++] = (*a)->name;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        topics[ntopics++] = commands[i];
+    for (int i = 0; i < ntopics; i++) {
         char args[64], where[64];
-        snprintf(args, sizeof args, "help %s", (*a)->name);
-        snprintf(where, sizeof where, "psolve help %s", (*a)->name);
+        snprintf(args, sizeof args, "help %s", topics[i]);
+        snprintf(where, sizeof where, "psolve help %s", topics[i]);
         help_text(args, out, sizeof out);
         help_examples(where, out);
     }
+    /* Pattern databases built by examples stay in the scratch directory. */
+    char cache[128];
+    snprintf(cache, sizeof cache, "%s/cache", scratch);
+    setenv("PSOLVE_CACHE_DIR", cache, 1);
     return 0;
 }
 

@@ -48,7 +48,12 @@ static void test_mistyped_command(void **unused)
     assert_int_equal(run(out, sizeof out, "lsit"), 2);
     HAS(out, "did you mean list?");
     assert_int_equal(run(out, sizeof out, "help astr"), 2);
-    HAS(out, "'astr' is no algorithm (did you mean astar?)");
+    HAS(out, "'astr' is no algorithm or command (did you mean astar?)");
+    assert_int_equal(run(out, sizeof out, "help verfy"), 2);
+    HAS(out, "(did you mean verify?)");
+    assert_int_equal(run(out, sizeof out, "help lab"), 0);
+    HAS(out, "usage: psolve [lab] [options] FILE|DIR...");
+    HAS(out, "\nExamples:\n  psolve lab ");
     /* A file that exists with a command-like name is a puzzle. */
     test_write_file(tmpdir, "shw", "12\n12\n");
     assert_int_equal(run(out, sizeof out, "--quiet shw"), 0);

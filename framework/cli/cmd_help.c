@@ -19,8 +19,8 @@ static const char usage_text[] =
     "       psolve bench [options]                random playouts per second\n"
     "       psolve list                           games, algorithms, rules\n"
     "       psolve pdb build [options] [FILE]     pattern databases, ahead\n"
-    "       psolve help [ALGORITHM]               this text, or one algorithm's\n"
-    "                                             options\n"
+    "       psolve help [ALGORITHM|COMMAND]       this text, or one algorithm's\n"
+    "                                             options, or one command's use\n"
     "       psolve serve [--port N] [--open]      the web app (docs/serve.md)\n"
     "\n"
     "Options (a number is a plain decimal; out of range is an error):\n";
@@ -129,6 +129,46 @@ static int help_one_algorithm(const struct ps_algorithm *a)
     return PS_EXIT_OK;
 }
 
+/* psolve help COMMAND: its usage line, where docs/cli.md explains it, and
+ * examples that the test suite runs (tests/test_examples.c). */
+static const struct {
+    const char *name, *usage, *examples;
+} commands[] = {
+    {"solve", "psolve [solve] [options] FILE: solve a puzzle (docs/cli.md#solving)",
+     "  psolve --game npuzzle --algo astar games/npuzzle/examples/8-hardest.txt\n"},
+    {"lab", "psolve [lab] [options] FILE|DIR...: every puzzle x every --algo "
+            "(docs/cli.md#labs-over-many-puzzles)",
+     "  psolve lab --game watersort --algo astar,idastar --max-nodes 200000 \\\n"
+     "         --jobs 2 games/watersort/levels\n"},
+    {"verify", "psolve verify [options] FILE SOLUTION: replay a solution and "
+               "check it (docs/cli.md#verify)",
+     "  psolve games/samegame/standard/01.txt > sol.txt\n"
+     "  psolve verify games/samegame/standard/01.txt sol.txt\n"},
+    {"gen", "psolve gen [options]: print a random puzzle, by the game's gen "
+            "options (psolve list)",
+     "  psolve gen --game watersort --colors 5 --tubes 7 --seed 3\n"},
+    {"show", "psolve show [options] FILE: draw a puzzle",
+     "  psolve show games/samegame/examples/samegame-5x5.txt\n"},
+    {"bench", "psolve bench [options]: random playouts per second",
+     "  psolve bench --game samegame --rows 10 --cols 10 --seconds 0.5\n"},
+    {"list", "psolve list: games, Lua games, rules, heuristics, algorithms",
+     "  psolve list\n"},
+    {"pdb", "psolve pdb build [options] [FILE]: pattern databases, ahead "
+            "(docs/pdb.md)",
+     "  psolve pdb build --game npuzzle --heuristic pdb:4-4 --rows 3\n"},
+    {"serve", "psolve serve [--port N] [--open]: the web app (docs/serve.md)",
+     NULL},
+};
+
+static int help_command(int i)
+{
+    printf("usage: %s\n", commands[i].usage);
+    if (commands[i].examples)
+        printf("\nExamples:\n%s", commands[i].examples);
+    printf("\nEvery option: psolve --help.\n");
+    return PS_EXIT_OK;
+}
+
 struct names {
     const char *v[64];
     size_t n;
@@ -145,9 +185,12 @@ static int unknown_topic(const struct ps_frontend *fe, const char *topic)
 {
     struct names names = {.n = 0};
     ps_cli_each_algorithm(fe, add_name, &names);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (names.n < sizeof names.v / sizeof names.v[0])
+            names.v[names.n++] = commands[i].name;
     const char *near = ps_suggest(topic, names.v, names.n);
     char msg[160];
-    snprintf(msg, sizeof msg, "help: '%%s' is no algorithm (%s%s%s)",
+    snprintf(msg, sizeof msg, "help: '%%s' is no algorithm or command (%s%s%s)",
              near ? "did you mean " : "psolve list shows them",
              near ? near : "", near ? "?" : "");
     return cli_usage_error(msg, topic);
@@ -161,6 +204,9 @@ int cmd_help(const struct cli *c, const char *topic)
         const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
         if (a)
             return help_one_algorithm(a);
+        for (int i = 0; i < (int)(sizeof commands / sizeof commands[0]); i++)
+            if (strcmp(commands[i].name, topic) == 0)
+                return help_command(i);
         return unknown_topic(fe, topic);
     }
     fputs(usage_text, stdout);
