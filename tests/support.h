@@ -286,6 +286,20 @@ static inline void test_write_file(const char *dir, const char *name,
     fclose(f);
 }
 
+/* What Open MPI needs to run as root, oversubscribed (CI), and, under
+ * LeakSanitizer, Open MPI's own blocks kept until exit told apart from
+ * psolve's leaks (tests/mpi-lsan.supp): for tests that run mpirun. */
+static inline void test_mpi_environment(void)
+{
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
+    setenv("LSAN_OPTIONS",
+           "suppressions=" PSOLVE_SOURCE_DIR "/tests/mpi-lsan.supp:"
+           "fast_unwind_on_malloc=0:print_suppressions=0",
+           1);
+}
+
 /* A temporary directory for one group of tests, as cmocka group setup and
  * teardown: *state is a struct test_dir. */
 struct test_dir {

@@ -48,16 +48,7 @@ static char dir[] = "/tmp/psolve_mpi_XXXXXX";
 static int setup(void **unused)
 {
     (void)unused;
-    /* What Open MPI needs to run as root, oversubscribed (CI). */
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    setenv("OMPI_MCA_rmaps_base_oversubscribe", "1", 1);
-    /* Under LeakSanitizer, Open MPI's own blocks kept until exit are not
-     * psolve's leaks (tests/mpi-lsan.supp). */
-    setenv("LSAN_OPTIONS",
-           "suppressions=" PSOLVE_SOURCE_DIR "/tests/mpi-lsan.supp:"
-           "fast_unwind_on_malloc=0:print_suppressions=0",
-           1);
+    test_mpi_environment();
     return mkdtemp(dir) ? 0 : -1;
 }
 
@@ -273,6 +264,29 @@ static void test_signals(void **unused)
     assert_int_equal(sh("grep -q 'process rank [01]' %s/sig.err", dir), 0);
 }
 
+/* The farm's progress on stderr: rank 0's final line, once; none with
+ * --quiet. */
+static void test_farm_progress(void **unused)
+{
+    (void)unused;
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --game watersort --algo astar "
+                                       "--max-nodes 500 " WATERSORT_LEVELS
+                                       " 2> %s/progress.txt > /dev/null",
+                        PSOLVE_MPI_BIN, dir),
+                     0);
+    assert_int_equal(sh("grep -c '^psolve: farm: %d/%d puzzles done, .* s; "
+                        "last: frozenfrank' %s/progress.txt | grep -qx 1",
+                        WATERSORT_COUNT, WATERSORT_COUNT, dir),
+                     0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --game watersort --algo astar "
+                                       "--max-nodes 500 --quiet "
+                                       WATERSORT_LEVELS
+                                       " 2> %s/quiet.txt > /dev/null",
+                        PSOLVE_MPI_BIN, dir),
+                     0);
+    assert_int_equal(sh("test ! -s %s/quiet.txt", dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_signals),
+        cmocka_unit_test(test_farm_progress),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

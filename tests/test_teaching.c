@@ -247,10 +247,10 @@ static void test_cli_heuristics(void **state)
                          "zero,misplaced --jobs 2 p.txt q.txt"),
                      0);
     assert_non_null(strstr(out, "# lab: 2 puzzles x 3 algorithms"));
-    assert_non_null(strstr(out, "p.txt  npuzzle    default    astar:h=zero"));
-    assert_non_null(strstr(out, "q.txt  npuzzle    default    astar:h=misplaced"));
-    assert_non_null(strstr(out, "\nastar:h=misplaced     2      2       2"));
-    assert_non_null(strstr(out, "\nbfs                   2      2       2"));
+    assert_non_null(strstr(out, "p.txt  astar:h=zero      optimal"));
+    assert_non_null(strstr(out, "q.txt  astar:h=misplaced optimal"));
+    assert_non_null(strstr(out, "\nastar:h=misplaced    2      2       2"));
+    assert_non_null(strstr(out, "\nbfs                  2      2       2"));
 }
 
 static void test_rules_recorded_and_checked(void **state)

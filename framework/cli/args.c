@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "memory_limit.h"
@@ -66,7 +67,7 @@ const struct ps_option ps_cli_options[] = {
     {.name = "max-memory", .type = PS_OPT_STRING, .arg = "MB",
      .doc = "memory limit of tables, beams, policies (they refuse to grow "
             "past it; default: half of what the process may use: physical "
-            "memory, cgroup, ulimit)"},
+            "memory, cgroup, ulimit); a search past 2 GiB says so on stderr"},
     {.name = "threads", .type = PS_OPT_INT, .offset = F(opt.threads), .min = 0,
      .max = PS_MAX_THREADS, .arg = "N",
      .def = "0 = the number of cores, at most 64",
@@ -321,6 +322,23 @@ static int unknown_option(const struct long_table *t, char **argv, int ch)
     return cli_usage_error(msg, name);
 }
 
+/* A first word that is no file but close to a command's name (psolve
+ * verfy ...): a usage error with the command meant, not a missing puzzle. */
+static int mistyped_command(const char *word, const char *const *commands)
+{
+    const char *names[16];
+    size_t n = 0;
+    for (; commands[n] && n < 15; n++)
+        names[n] = commands[n];
+    names[n++] = "serve"; /* main.c runs it before the parse */
+    const char *near = ps_suggest(word, names, n);
+    if (!near || access(word, F_OK) == 0)
+        return -1;
+    char msg[120];
+    snprintf(msg, sizeof msg, "unknown command '%%s' (did you mean %s?)", near);
+    return cli_usage_error(msg, word);
+}
+
 int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
                  struct cli *c)
 {
@@ -386,6 +404,9 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
             c->nfiles--;
             break;
         }
+    if (strcmp(c->command, "solve") == 0 && c->nfiles > 0 &&
+        (rc = mistyped_command(c->files[0], commands)) >= 0)
+        return rc;
     if (strcmp(c->command, "help") == 0)
         return cmd_help(c, c->nfiles > 0 ? c->files[0] : NULL);
     if (strcmp(c->command, "verify") == 0 || strcmp(c->command, "pdb") == 0

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "playout.h"
+#include "suggest.h"
 
 static const char usage_text[] =
     "usage: psolve [solve] [options] FILE        solve a puzzle\n"
@@ -18,8 +19,8 @@ static const char usage_text[] =
     "       psolve bench [options]                random playouts per second\n"
     "       psolve list                           games, algorithms, rules\n"
     "       psolve pdb build [options] [FILE]     pattern databases, ahead\n"
-    "       psolve help [ALGORITHM]               this text, or one algorithm's\n"
-    "                                             options\n"
+    "       psolve help [ALGORITHM|COMMAND]       this text, or one algorithm's\n"
+    "                                             options, or one command's use\n"
     "       psolve serve [--port N] [--open]      the web app (docs/serve.md)\n"
     "\n"
     "Options (a number is a plain decimal; out of range is an error):\n";
@@ -36,7 +37,9 @@ static const char usage_text_counters[] =
     "Labs (several FILEs, or a DIR of *.txt puzzles; 'lab' with one FILE):\n"
     "  a row per puzzle x algorithm (text, --csv, --json), then summary rows\n"
     "  per algorithm: solved, sums, medians, geometric means, agreement of the\n"
-    "  exact ones. Each run gets --threads 1 unless --threads is given.\n"
+    "  exact ones. Each run gets --threads 1 unless --threads is given. The\n"
+    "  text fits 100 columns (every counter: --csv, --json); progress on\n"
+    "  stderr (puzzles done, time, the last results) unless --quiet.\n"
     "\n"
     "Algorithms (psolve list; docs/algorithms.md teaches them):\n"
     "  exact, say 'optimal':  bfs astar idastar (cost games), dfs (both)\n"
@@ -55,19 +58,25 @@ static const char usage_text_end[] =
     "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
     "best solution so far is printed).\n"
     "\n"
-    "Examples:\n"
+    "Examples (the files are in the source tree; the test suite runs them):\n"
     "  psolve games/samegame/examples/samegame-10x10.txt     (greedy)\n"
-    "  psolve --algo dfs --time 10 board.txt                 (proves small boards)\n"
+    "  psolve --algo dfs --time 10 games/samegame/examples/samegame-7x7-4c.txt\n"
+    "                                                        (proves small boards)\n"
     "  psolve --algo nrpa --time 10 games/samegame/standard/01.txt\n"
-    "  psolve --rules popstar --algo beam --time 1 board.txt\n"
-    "  psolve --game watersort --algo bfs,astar,idastar,dfs level.txt\n"
-    "  psolve --game watersort --algo astar,idastar --jobs 2 games/watersort/levels\n"
+    "  psolve --rules popstar --algo beam --time 1 games/samegame/standard/02.txt\n"
+    "  psolve --game watersort --algo bfs,astar,idastar,dfs \\\n"
+    "         games/watersort/levels/frozenfrank-463.txt\n"
+    "  psolve --game watersort --algo astar,idastar --max-nodes 200000 --jobs 2 \\\n"
+    "         games/watersort/levels                       (a lab, node budget)\n"
+    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7 > board.txt\n"
     "  psolve --algo greedy board.txt > sol.txt && psolve verify board.txt sol.txt\n"
-    "  psolve gen --game samegame --rows 10 --cols 10 --colors 5 --seed 7\n"
     "  psolve --game npuzzle --algo astar --heuristic zero,misplaced,manhattan \\\n"
     "         games/npuzzle/examples/8-hardest.txt         (the classic table)\n"
     "  psolve --game games/lua/hanoi.lua --algo bfs,astar,idastar games/lua/hanoi-4.txt\n"
-    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n";
+    "  psolve --algo greedy,beam --time 2 --html replay.html board.txt\n"
+    "\n"
+    "A lab without a budget runs each puzzle to its end: give --max-nodes or\n"
+    "--time when an algorithm may not finish (idastar on large levels).\n";
 
 /* psolve-mpi's part of --help (docs/distributed.md). */
 static const char usage_text_mpi[] =
@@ -120,6 +129,73 @@ static int help_one_algorithm(const struct ps_algorithm *a)
     return PS_EXIT_OK;
 }
 
+/* psolve help COMMAND: its usage line, where docs/cli.md explains it, and
+ * examples that the test suite runs (tests/test_examples.c). */
+static const struct {
+    const char *name, *usage, *examples;
+} commands[] = {
+    {"solve", "psolve [solve] [options] FILE: solve a puzzle (docs/cli.md#solving)",
+     "  psolve --game npuzzle --algo astar games/npuzzle/examples/8-hardest.txt\n"},
+    {"lab", "psolve [lab] [options] FILE|DIR...: every puzzle x every --algo "
+            "(docs/cli.md#labs-over-many-puzzles)",
+     "  psolve lab --game watersort --algo astar,idastar --max-nodes 200000 \\\n"
+     "         --jobs 2 games/watersort/levels\n"},
+    {"verify", "psolve verify [options] FILE SOLUTION: replay a solution and "
+               "check it (docs/cli.md#verify)",
+     "  psolve games/samegame/standard/01.txt > sol.txt\n"
+     "  psolve verify games/samegame/standard/01.txt sol.txt\n"},
+    {"gen", "psolve gen [options]: print a random puzzle, by the game's gen "
+            "options (psolve list)",
+     "  psolve gen --game watersort --colors 5 --tubes 7 --seed 3\n"},
+    {"show", "psolve show [options] FILE: draw a puzzle",
+     "  psolve show games/samegame/examples/samegame-5x5.txt\n"},
+    {"bench", "psolve bench [options]: random playouts per second",
+     "  psolve bench --game samegame --rows 10 --cols 10 --seconds 0.5\n"},
+    {"list", "psolve list: games, Lua games, rules, heuristics, algorithms",
+     "  psolve list\n"},
+    {"pdb", "psolve pdb build [options] [FILE]: pattern databases, ahead "
+            "(docs/pdb.md)",
+     "  psolve pdb build --game npuzzle --heuristic pdb:4-4 --rows 3\n"},
+    {"serve", "psolve serve [--port N] [--open]: the web app (docs/serve.md)",
+     NULL},
+};
+
+static int help_command(int i)
+{
+    printf("usage: %s\n", commands[i].usage);
+    if (commands[i].examples)
+        printf("\nExamples:\n%s", commands[i].examples);
+    printf("\nEvery option: psolve --help.\n");
+    return PS_EXIT_OK;
+}
+
+struct names {
+    const char *v[64];
+    size_t n;
+};
+
+static void add_name(const struct ps_algorithm *a, void *ctx)
+{
+    struct names *names = ctx;
+    if (names->n < sizeof names->v / sizeof names->v[0])
+        names->v[names->n++] = a->name;
+}
+
+static int unknown_topic(const struct ps_frontend *fe, const char *topic)
+{
+    struct names names = {.n = 0};
+    ps_cli_each_algorithm(fe, add_name, &names);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (names.n < sizeof names.v / sizeof names.v[0])
+            names.v[names.n++] = commands[i].name;
+    const char *near = ps_suggest(topic, names.v, names.n);
+    char msg[160];
+    snprintf(msg, sizeof msg, "help: '%%s' is no algorithm or command (%s%s%s)",
+             near ? "did you mean " : "psolve list shows them",
+             near ? near : "", near ? "?" : "");
+    return cli_usage_error(msg, topic);
+}
+
 int cmd_help(const struct cli *c, const char *topic)
 {
     static const struct ps_frontend plain = {0};
@@ -128,9 +204,10 @@ int cmd_help(const struct cli *c, const char *topic)
         const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
         if (a)
             return help_one_algorithm(a);
-        return cli_usage_error("help: '%s' is no algorithm (psolve list shows "
-                               "them)",
-                               topic);
+        for (int i = 0; i < (int)(sizeof commands / sizeof commands[0]); i++)
+            if (strcmp(commands[i].name, topic) == 0)
+                return help_command(i);
+        return unknown_topic(fe, topic);
     }
     fputs(usage_text, stdout);
     print_table(ps_cli_options, NULL);

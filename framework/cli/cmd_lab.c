@@ -35,6 +35,7 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         setup.algos[i] = setup.variant[i].algo;
     setup.rules = rules;
     setup.rules_name = c->rules_spec ? c->rules_spec : "default";
+    setup.progress = !c->quiet;
     char **paths;
     int npaths;
     struct ps_error err;
@@ -50,6 +51,7 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
     for (int i = 0; i < setup.nalgos; i++)
         if ((int)strlen(setup.variant[i].label) > lay.algo_width)
             lay.algo_width = (int)strlen(setup.variant[i].label);
+    ps_lab_layout_fit(&lay);
     if (c->trace_json) {
         free(rules);
         return cli_usage_error("%s", "--trace-json is for one puzzle; a lab traces "

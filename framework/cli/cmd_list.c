@@ -1,11 +1,13 @@
 /*
- * cmd_list.c - psolve list: the games with their presets, the rule
- * scripts, the heuristics and bounds, the algorithms with their options.
+ * cmd_list.c - psolve list: the games with their presets, the games
+ * written in Lua, the rule scripts, the heuristics and bounds, the
+ * algorithms with their options.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "lua_game.h"
 #include "rules.h"
 
 /* One algorithm: its summary, then its options (options.h). */
@@ -30,6 +32,19 @@ static void list_algorithm(const struct ps_algorithm *a)
         printf("\n");
 }
 
+
+/* A Lua game's "NAME: SUMMARY" for psolve list; false if it does not load. */
+static bool describe_lua_game(const char *path, char *buf, size_t len)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    const struct ps_game *g = ps_lua_game_open(path, &err);
+    if (!g)
+        return false;
+    snprintf(buf, len, "%s: %s", g->name, g->summary);
+    ps_lua_game_close(g);
+    return true;
+}
 int cmd_list(const struct cli *c)
 {
     printf("games:\n");
@@ -40,6 +55,7 @@ int cmd_list(const struct cli *c)
         for (const struct ps_option *o = (*g)->gen_options; o && o->name; o++)
             ps_option_help(stdout, o, "gen: ");
     }
+    ps_rules_list_lua_games(stdout, describe_lua_game);
     ps_rules_list_scripts(stdout);
     printf("heuristics (cost games) and bounds (score games), --heuristic "
            "NAME:\n");

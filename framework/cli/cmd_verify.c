@@ -40,6 +40,59 @@ static bool solved_under_other_rules(const struct cli *c,
     return true;
 }
 
+/* From a solution's "# psolve: game G, algorithm A, PATH" header (report.c),
+ * the game and the puzzle path; false without one. */
+static bool solved_for(const char *text, size_t len, char *game,
+                       size_t game_len, char *path, size_t path_len)
+{
+    static const char head[] = "# psolve: game ";
+    for (const char *p = text; p < text + len;) {
+        const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+        const char *end = nl ? nl : text + len;
+        size_t n = (size_t)(end - p);
+        char line[600];
+        if (n < sizeof line && n > sizeof head - 1 &&
+            memcmp(p, head, sizeof head - 1) == 0) {
+            memcpy(line, p, n);
+            line[n] = '\0';
+            char *comma = strchr(line, ',');
+            char *algo = strstr(line, ", algorithm ");
+            char *after = algo ? strstr(algo + 12, ", ") : NULL;
+            if (!comma || !after)
+                return false;
+            snprintf(game, game_len, "%.*s", (int)(comma - line) -
+                     (int)(sizeof head - 1), line + sizeof head - 1);
+            snprintf(path, path_len, "%s", after + 2);
+            path[strcspn(path, "\r")] = '\0';
+            return true;
+        }
+        p = end + 1;
+    }
+    return false;
+}
+
+/* A move of the solution is illegal on this board: the usual cause is a
+ * solution made for another board (or game), which its header may name. */
+static void print_other_board_hint(const struct cli *c,
+                                   const struct ps_game *g, int bad,
+                                   const char *text, size_t len)
+{
+    char game[64], path[512];
+    bool named = solved_for(text, len, game, sizeof game, path, sizeof path);
+    fprintf(stderr, "psolve: hint: the first illegal move is move %d; was "
+                    "this solution made for another board?",
+            bad);
+    if (named && strcmp(game, g->name) != 0)
+        fprintf(stderr, " It says it was solved as game %s (give --game %s).",
+                game, game);
+    else if (named && strcmp(path, c->files[0]) != 0) {
+        fputs(" It says it was solved for ", stderr);
+        ps_print_escaped(stderr, path);
+        fputc('.', stderr);
+    }
+    fputc('\n', stderr);
+}
+
 int cmd_verify(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles != 2)
@@ -56,14 +109,21 @@ int cmd_verify(struct cli *c, const struct ps_game *g)
     int n = 0;
     int status = PS_EXIT_ERROR;
     unsigned char *final = malloc(g->state_size(inst));
-    struct ps_replay res;
-    if (!final || !ps_read_text_file(c->files[1], &text, &len, &err) ||
-        !ps_read_solution(g, inst, c->files[1], text, len, &moves, &n, &err) ||
-        !ps_replay_moves(g, inst, moves, n, final, &res, &err)) {
+    struct ps_replay res = {.len = -1};
+    bool read = final && ps_read_text_file(c->files[1], &text, &len, &err);
+    bool parsed = read && ps_read_solution(g, inst, c->files[1], text, len,
+                                           &moves, &n, &err);
+    if (!parsed || !ps_replay_moves(g, inst, moves, n, final, &res, &err)) {
         if (!final)
             ps_error_set(&err, NULL, 0, 0, "out of memory");
-        if (!cli_report_game_fault(g, inst))
+        if (!cli_report_game_fault(g, inst)) {
             cli_print_error(&err);
+            /* The move at fault, when a move is (not the file, the game). */
+            int bad = !read ? 0 : !parsed ? n
+                      : !res.text_error && res.len >= 0 ? res.len + 1 : 0;
+            if (bad)
+                print_other_board_hint(c, g, bad, text, len);
+        }
         goto done;
     }
     bool maximise = ps_game_flags(g, inst) & PS_MAXIMISE;

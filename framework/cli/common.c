@@ -53,6 +53,48 @@ void *cli_rules(struct cli *c, const struct ps_game *g)
     return rules;
 }
 
+/* The built-in or plug-in game other than g that reads `text` under its
+ * default rules: the one whose format detect() claims it, else the first
+ * that loads it; NULL if none does. */
+static const struct ps_game *other_game_reading(const struct ps_game *g,
+                                                const char *path,
+                                                const char *text, size_t len)
+{
+    char tried[200];
+    const struct ps_game *found = ps_game_detect(text, len, tried, sizeof tried);
+    if (found)
+        return found != g ? found : NULL;
+    for (const struct ps_game *const *o = ps_game_list(); *o; o++) {
+        if (*o == g)
+            continue;
+        struct ps_error err;
+        ps_error_clear(&err);
+        void *rules = ps_rules_resolve(*o, NULL, NULL, &err);
+        void *inst = rules ? (*o)->load(rules, path, text, len, &err) : NULL;
+        if (inst)
+            (*o)->free_instance(inst);
+        free(rules);
+        if (inst)
+            return *o;
+    }
+    return NULL;
+}
+
+/* A puzzle that game g does not read: say which game it looks like (a
+ * Water Sort level given to --game samegame). */
+static void print_other_game(const struct ps_game *g, const char *path,
+                             const char *text, size_t len)
+{
+    const struct ps_game *o = other_game_reading(g, path, text, len);
+    if (!o)
+        return;
+    fputs("psolve: hint: ", stderr);
+    ps_print_escaped(stderr, path);
+    fprintf(stderr, " is not in game %s's format but reads as game %s: "
+                    "give --game %s\n",
+            g->name, o->name, o->name);
+}
+
 /* Load the rules and the puzzle named by files[0]; on failure print why
  * (file:line:col) and return false. */
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
@@ -70,13 +112,17 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
     bool read = ps_read_text_file(c->files[0], &text, &len, &err);
     if (read)
         pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
-    free(text);
-    if (pz->inst)
+    if (pz->inst) {
+        free(text);
         return true;
+    }
     free(pz->rules);
     cli_print_error(&err);
     if (read && c->game_hint[0]) /* the file is not the default game's */
         fprintf(stderr, "psolve: %s\n", c->game_hint);
+    else if (read)
+        print_other_game(g, c->files[0], text, len);
+    free(text);
     return false;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "progress.h"
 #include "textfile.h"
 
 /* ---- running one puzzle ---- */
@@ -209,14 +210,43 @@ bool ps_lab_collect(const char *const *args, int nargs, char ***paths,
 
 /* ---- output ---- */
 
+/* The text row: puzzle, algorithm, then these columns (printf widths). */
+#define TEXT_FIXED_COLUMNS                                                    \
+    (1 + 10 + 1 + 9 + 1 + 5 + 1 + 11 + 1 + 8 + 1 + 8) /* status .. seconds */
+#define TEXT_PLAYOUTS_COLUMN (1 + 9)
+#define TEXT_MIN_PUZZLE 12
+
+/* The longest directory part ("dir/") that every path starts with. */
+static void common_dir(const char *const *paths, int npaths, char *dir,
+                       size_t len)
+{
+    dir[0] = '\0';
+    if (npaths < 1)
+        return;
+    size_t n = strlen(paths[0]);
+    for (int i = 1; i < npaths; i++) {
+        size_t k = 0;
+        while (k < n && paths[i][k] == paths[0][k])
+            k++;
+        n = k;
+    }
+    while (n > 0 && paths[0][n - 1] != '/')
+        n--;
+    if (n < len)
+        snprintf(dir, len, "%.*s", (int)n, paths[0]);
+}
+
 void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
                         const struct ps_game *g, const char *const *paths,
                         int npaths)
 {
     lay->format = format;
+    lay->playouts = g->flags & PS_MAXIMISE;
+    common_dir(paths, npaths, lay->puzzle_dir, sizeof lay->puzzle_dir);
+    size_t strip = strlen(lay->puzzle_dir);
     lay->puzzle_width = (int)strlen("puzzle");
     for (int i = 0; i < npaths; i++) {
-        int w = (int)strlen(paths[i]);
+        int w = (int)(strlen(paths[i]) - strip);
         if (w > lay->puzzle_width)
             lay->puzzle_width = w;
     }
@@ -224,6 +254,39 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
         lay->puzzle_width = 255;
     lay->value_key = (g->flags & PS_MAXIMISE) ? "score" : "cost";
     lay->algo_width = 10;
+    ps_lab_layout_fit(lay);
+}
+
+/* Long labels take the room of the playouts column first, then the puzzle
+ * column shrinks to TEXT_MIN_PUZZLE; only labels (never cut) longer than
+ * about 30 characters make a row wider than PS_LAB_TEXT_WIDTH. */
+void ps_lab_layout_fit(struct ps_lab_layout *lay)
+{
+    int room = PS_LAB_TEXT_WIDTH - 1 - lay->algo_width - TEXT_FIXED_COLUMNS -
+               (lay->playouts ? TEXT_PLAYOUTS_COLUMN : 0);
+    if (room < TEXT_MIN_PUZZLE && lay->playouts) {
+        lay->playouts = false;
+        room += TEXT_PLAYOUTS_COLUMN;
+    }
+    if (room < TEXT_MIN_PUZZLE)
+        room = TEXT_MIN_PUZZLE;
+    if (lay->puzzle_width > room)
+        lay->puzzle_width = room;
+}
+
+/* The puzzle column: the path without the common directory, its end kept
+ * ("...name.txt") when it is still too long. */
+static void puzzle_cell(const struct ps_lab_layout *lay, const char *path,
+                        char *buf, size_t len)
+{
+    size_t strip = strlen(lay->puzzle_dir);
+    if (strncmp(path, lay->puzzle_dir, strip) == 0)
+        path += strip;
+    size_t n = strlen(path), w = (size_t)lay->puzzle_width;
+    if (n > w && w > 3)
+        snprintf(buf, len, "...%s", path + n - (w - 3));
+    else
+        snprintf(buf, len, "%s", path);
 }
 
 static const char *row_status(const struct ps_lab_row *r)
@@ -238,12 +301,14 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     case PS_LAB_TEXT:
         fprintf(out, "# lab: %d puzzles x %d algorithms, game %s, rules %s\n",
                 npuzzles, setup->nalgos, setup->game->name, setup->rules_name);
-        fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12s %12s %11s "
-                     "%11s %10s %12s %9s\n",
-                lay->puzzle_width, "puzzle", "game", "rules", lay->algo_width,
-                "algorithm",
-                "status", lay->value_key, "moves", "expanded", "generated",
-                "duplicates", "pruned", "playouts", "peak_memory", "seconds");
+        if (lay->puzzle_dir[0])
+            fprintf(out, "# puzzles in %s\n", lay->puzzle_dir);
+        fprintf(out, "%-*s %-*s %-10s %9s %5s %11s", lay->puzzle_width,
+                "puzzle", lay->algo_width, "algorithm", "status",
+                lay->value_key, "moves", "expanded");
+        if (lay->playouts)
+            fprintf(out, " %9s", "playouts");
+        fprintf(out, " %8s %8s\n", "memory", "seconds");
         break;
     case PS_LAB_CSV:
         fprintf(out, "puzzle,game,rules,algorithm,status,stopped,%s,moves,"
@@ -285,26 +350,25 @@ static void csv_field(FILE *out, const char *s)
 static void row_text(FILE *out, const struct ps_lab_layout *lay,
                      const struct ps_lab_row *r)
 {
-    char value[32] = "-", moves[16] = "-";
+    char value[32] = "-", moves[16] = "-", puzzle[256], memory[32];
     if (r->found) {
         snprintf(value, sizeof value, "%lld", (long long)r->value);
         snprintf(moves, sizeof moves, "%d", r->len);
     }
     const struct ps_stats *st = &r->stats;
-    fprintf(out, "%-*s %-10s %-10s %-*s %-11s %10s %6s %12llu %12llu %11llu "
-                 "%11llu %10llu %12llu %9.3f",
-            lay->puzzle_width, r->puzzle, r->game, r->rules, lay->algo_width,
-            r->algo,
-            row_status(r), value, moves, (unsigned long long)st->expanded,
-            (unsigned long long)st->generated,
-            (unsigned long long)st->duplicates,
-            (unsigned long long)st->pruned, (unsigned long long)st->playouts,
-            (unsigned long long)st->peak_memory, st->seconds);
+    puzzle_cell(lay, r->puzzle, puzzle, sizeof puzzle);
+    ps_format_bytes(st->peak_memory, memory, sizeof memory);
+    fprintf(out, "%-*s %-*s %-10s %9s %5s %11llu", lay->puzzle_width, puzzle,
+            lay->algo_width, r->algo, row_status(r), value, moves,
+            (unsigned long long)st->expanded);
+    if (lay->playouts)
+        fprintf(out, " %9llu", (unsigned long long)st->playouts);
+    fprintf(out, " %8s %8.3f\n", memory, st->seconds);
+    /* The reason on a line of its own, so that the table keeps its width. */
     if (r->error)
-        fprintf(out, "  %s", r->message);
+        fprintf(out, "  # %s\n", r->message);
     else if (r->found && !r->verified)
-        fprintf(out, "  NOT VERIFIED: %s", r->message);
-    fputc('\n', out);
+        fprintf(out, "  # NOT VERIFIED: %s\n", r->message);
 }
 
 static void row_csv(FILE *out, const struct ps_lab_layout *lay,
@@ -482,30 +546,38 @@ static void summarise(struct algo_summary *sum, const char *algo,
     sum->median_seconds = median(scratch, n);
 }
 
+/* The summary's columns after the label take 82 characters. */
+#define SUMMARY_ALGO_WIDTH (PS_LAB_TEXT_WIDTH - 82)
+
 static void summary_text(FILE *out, const struct ps_lab_layout *lay,
                          const struct algo_summary *s, bool header)
 {
     char sum_key[32];
     snprintf(sum_key, sizeof sum_key, "sum_%s", lay->value_key);
+    int algo_width = lay->algo_width < SUMMARY_ALGO_WIDTH ? lay->algo_width
+                                                          : SUMMARY_ALGO_WIDTH;
     if (header)
         fprintf(out, "\n# summary per algorithm (gm = geometric mean; values "
-                     "below 1 node or 1 ms count as 1 node or 1 ms)\n"
-                     "%-*s %5s %6s %7s %10s %10s %6s %12s %13s %12s %12s "
-                     "%10s %10s %10s %7s\n",
-                lay->algo_width, "algorithm", "runs", "solved", "optimal", "unsolvable",
-                "incomplete", "errors", sum_key, "sum_expanded",
-                "med_expanded", "gm_expanded", "sum_sec", "med_sec", "gm_sec",
-                "agree");
+                     "below 1 node or 1 ms count as 1 node\n# or 1 ms; sums "
+                     "and medians of nodes and seconds: --csv, --json)\n"
+                     "%-*s %4s %6s %7s %6s %7s %6s %10s %11s %8s %7s\n",
+                algo_width, "algorithm", "runs", "solved", "optimal",
+                "unsolv", "incompl", "errors", sum_key, "gm_expanded",
+                "gm_sec", "agree");
     char agree[24] = "-";
     if (s->exact)
         snprintf(agree, sizeof agree, "%d/%d", s->agree, s->exact);
-    fprintf(out, "%-*s %5d %6d %7d %10d %10d %6d %12lld %13llu %12.1f %12.1f "
-                 "%10.3f %10.4f %10.4f %7s\n",
-            lay->algo_width, s->algo, s->runs, s->solved, s->optimal, s->unsolvable,
-            s->incomplete, s->errors, (long long)s->sum_value,
-            (unsigned long long)s->sum_expanded, s->median_expanded,
-            s->gmean_expanded, s->sum_seconds, s->median_seconds,
-            s->gmean_seconds, agree);
+    /* A label too long for the width: on a line of its own, the numbers
+     * under it. */
+    const char *label = s->algo;
+    if (algo_width < (int)strlen(label)) {
+        fprintf(out, "%s\n", label);
+        label = "";
+    }
+    fprintf(out, "%-*s %4d %6d %7d %6d %7d %6d %10lld %11.1f %8.4f %7s\n",
+            algo_width, label, s->runs, s->solved, s->optimal,
+            s->unsolvable, s->incomplete, s->errors, (long long)s->sum_value,
+            s->gmean_expanded, s->gmean_seconds, agree);
 }
 
 static void summary_csv(FILE *out, const struct ps_lab_layout *lay,
@@ -607,6 +679,7 @@ struct lab_pool {
     int npaths;
     struct ps_lab_row *rows;   /* npaths x nalgos */
     bool *done, *ok;
+    struct ps_progress *progress;
     int next;                  /* the next puzzle to take */
     pthread_mutex_t lock;
     pthread_cond_t finished;
@@ -623,6 +696,8 @@ static void *lab_worker(void *arg)
             break;
         bool ok = ps_lab_run_puzzle(p->setup, p->paths[i],
                                     &p->rows[(size_t)i * p->setup->nalgos]);
+        ps_progress_puzzle(p->progress, &p->rows[(size_t)i * p->setup->nalgos],
+                           p->setup->nalgos);
         pthread_mutex_lock(&p->lock);
         p->ok[i] = ok;
         p->done[i] = true;
@@ -666,6 +741,9 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     }
     pthread_mutex_init(&p.lock, NULL);
     pthread_cond_init(&p.finished, NULL);
+    struct ps_progress progress; /* before the workers report to it */
+    ps_progress_begin(&progress, stderr, "lab", npaths, setup->progress);
+    p.progress = &progress;
     if (jobs > npaths)
         jobs = npaths;
     pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
@@ -684,6 +762,8 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
             p.ok[i] = ps_lab_run_puzzle(setup, paths[i],
                                         &p.rows[(size_t)i * setup->nalgos]);
             p.done[i] = true;
+            ps_progress_puzzle(&progress, &p.rows[(size_t)i * setup->nalgos],
+                               setup->nalgos);
         } else if (!wait_for(&p, i)) {
             break;
         }
@@ -700,6 +780,7 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     for (int t = 0; t < started; t++)
         pthread_join(threads[t], NULL);
     free(threads);
+    ps_progress_end(&progress);
     if (!ps_lab_print_summary(out, lay, setup, p.rows, printed)) {
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;

@@ -38,6 +38,10 @@ struct ps_lab_setup {
      * variant[i].opt and is labelled variant[i].label; else algos[i], opt
      * and the algorithm's name. variant[i].algo == algos[i] then. */
     struct ps_variant variant[PS_LAB_MAX_ALGOS];
+    /* Progress on stderr (progress.h): puzzles done / total, elapsed, the
+     * last result, at most once a second, and a final line; off for
+     * --quiet. */
+    bool progress;
 };
 
 /* One puzzle x algorithm. */
@@ -65,12 +69,22 @@ struct ps_lab_layout {
     int puzzle_width;           /* text: the puzzle column's width */
     const char *value_key;      /* "score" or "cost" */
     int algo_width;             /* text: the algorithm column's width */
+    /* text: the directory every puzzle path starts with ("" = none), said
+     * once above the table and left out of the puzzle column. */
+    char puzzle_dir[256];
+    bool playouts;              /* text: a playouts column (score games) */
 };
 
-/* The layout for these puzzle paths (the widest names the column). */
+/* The text table's width: its columns are cut to fit (the puzzle column
+ * is shortened, counters that --csv and --json keep are left out). */
+#define PS_LAB_TEXT_WIDTH 100
+
+/* The layout for these puzzle paths (the widest names the column, within
+ * PS_LAB_TEXT_WIDTH; call ps_lab_layout_fit after widening algo_width). */
 void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
                         const struct ps_game *g, const char *const *paths,
                         int npaths);
+void ps_lab_layout_fit(struct ps_lab_layout *lay);
 /* The label and options of run i of a setup (its variant, or the plain
  * algorithm with the common options). */
 const char *ps_lab_label(const struct ps_lab_setup *setup, int i);

@@ -78,6 +78,7 @@ bool ps_replay_moves(const struct ps_game *g, const void *inst,
             g->format_move(inst, cur, moves[k], text, sizeof text);
             ps_error_set(err, NULL, 0, 0, "move %d (%s) is not legal here", k + 1,
                          text);
+            res->len = k;
             goto done;
         }
         if (!move_reads_back(g, inst, cur, moves[k], k, err)) {
@@ -120,6 +121,7 @@ bool ps_read_solution(const struct ps_game *g, const void *inst,
     size_t size = g->state_size(inst);
     unsigned char *cur = malloc(size), *next = malloc(size);
     int cap = 64, n = 0;
+    *n_out = 0;
     ps_move *moves = malloc((size_t)cap * sizeof *moves);
     if (!cur || !next || !moves) {
         ps_error_set(err, path, 0, 0, "out of memory");
@@ -143,6 +145,7 @@ bool ps_read_solution(const struct ps_game *g, const void *inst,
         if (!g->parse_move(inst, cur, buf, &m, &why)) {
             ps_error_set(err, path, ln.number, why.col > 0 ? why.col : 1,
                          "move %d: %s", n + 1, why.msg);
+            *n_out = n + 1;
             goto fail;
         }
         if (n == cap) {

@@ -21,14 +21,16 @@ struct ps_replay {
 
 /* Replay moves[0..n) from the initial state; every move must be one that
  * moves() lists. final_state (state_size bytes) receives the last state. On an
- * illegal move: false, err says which (1-based) and why. */
+ * illegal move: false, err says which (1-based) and why, res->len counts the
+ * legal moves before it. */
 bool ps_replay_moves(const struct ps_game *g, const void *inst,
                      const ps_move *moves, int n, void *final_state,
                      struct ps_replay *res, struct ps_error *err);
 
 /* Parse a solution file: one move per line in the game's text form, '#'
  * comments. Each line is read against the state it applies to. *moves is
- * malloc'd. Errors name path, line and the move number. */
+ * malloc'd. Errors name path, line and the move number; *n is then that
+ * move's 1-based number (0 when no move is at fault: out of memory). */
 bool ps_read_solution(const struct ps_game *g, const void *inst,
                       const char *path, const char *text, size_t len,
                       ps_move **moves, int *n, struct ps_error *err);

@@ -667,6 +667,26 @@ void ps_search_unnest(struct ps_search *s, struct ps_search *sub)
     ps_search_free(sub);
 }
 
+/* A search about to hold gigabytes: say so once, with the way to cap it
+ * (an exact search on a large puzzle can fill half the machine's memory,
+ * the default cap, before it stops). */
+static void memory_note(struct ps_search *s)
+{
+    s->memory_noted = true;
+    double mib = (double)s->stats.memory / (1 << 20);
+    fprintf(stderr, "psolve: note: %s holds %.0f MiB of tables and buffers "
+                    "and may grow ",
+            s->algo_name ? s->algo_name : "the search", mib);
+    if (s->limits.max_memory)
+        fprintf(stderr, "to %.0f MiB (--max-memory; the default is half of "
+                        "the memory this process may use)",
+                (double)s->limits.max_memory / (1 << 20));
+    else
+        fprintf(stderr, "without a cap");
+    fprintf(stderr, "; give --max-memory MB to cap it lower, e.g. "
+                    "--max-memory 1024\n");
+}
+
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)
 {
     if (s->limits.max_memory && s->stats.memory + bytes > s->limits.max_memory)
@@ -674,6 +694,8 @@ bool ps_memory_reserve(struct ps_search *s, uint64_t bytes)
     s->stats.memory += bytes;
     if (s->stats.memory > s->stats.peak_memory)
         s->stats.peak_memory = s->stats.memory;
+    if (s->stats.memory > PS_MEMORY_NOTE_BYTES && !s->memory_noted)
+        memory_note(s);
     return true;
 }
 

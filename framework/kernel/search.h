@@ -247,6 +247,7 @@ struct ps_search {
     /* --checkpoint / --resume (checkpoint.h), NULL = neither: shared by
      * the copies of the search an algorithm makes (its workers). */
     struct ps_checkpoint *checkpoint;
+    bool memory_noted; /* the PS_MEMORY_NOTE_BYTES note was printed */
 };
 
 struct ps_algorithm {
@@ -392,7 +393,10 @@ void ps_search_unnest(struct ps_search *s, struct ps_search *sub);
 /* Table memory accounting against --max-memory. False when the reservation
  * would pass the limit: the caller must not allocate, and decides whether
  * that ends the search (set s->stop = PS_STOP_MEMORY) or not (dfs searches
- * on without storing). */
+ * on without storing). The first time a search's reserved memory passes
+ * PS_MEMORY_NOTE_BYTES, a note on stderr says how much it holds, its cap
+ * and how to lower it (--max-memory). */
+#define PS_MEMORY_NOTE_BYTES ((uint64_t)2 << 30)
 bool ps_memory_reserve(struct ps_search *s, uint64_t bytes);
 void ps_memory_release(struct ps_search *s, uint64_t bytes);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool check_text(const char *path, const char *text, size_t len,
                        struct ps_error *err)
@@ -87,6 +88,24 @@ static void stream_keep(const char *path, const char *text, size_t len)
     pthread_mutex_unlock(&stream_lock);
 }
 
+/* What an opened file is when it cannot hold a puzzle: a directory, a
+ * device (/dev/zero would be read up to the size limit, /dev/null reads as
+ * empty); NULL for a file, a pipe, a FIFO or a terminal (one may type a
+ * board). */
+static const char *special_kind(FILE *f)
+{
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0)
+        return NULL;
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    if (S_ISBLK(st.st_mode))
+        return "a block device";
+    if (S_ISCHR(st.st_mode) && !isatty(fileno(f)))
+        return "a character device";
+    return NULL;
+}
+
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err)
 {
@@ -96,11 +115,11 @@ bool ps_read_text_file(const char *path, char **text, size_t *len,
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return ps_error_set(err, path, 0, 0, "cannot open: %s", strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    const char *kind = special_kind(f);
+    if (kind) {
         if (!is_stdin)
             fclose(f);
-        return ps_error_set(err, path, 0, 0, "is a directory");
+        return ps_error_set(err, path, 0, 0, "is %s, not a text file", kind);
     }
     bool stream = is_stream(path, f);
     size_t cap = 4096, n = 0;

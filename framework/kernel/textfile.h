@@ -18,7 +18,7 @@
  * missing or unreadable file, one over PS_MAX_INPUT_BYTES, and a binary file
  * (a NUL byte or another control character), naming line and column. A
  * UTF-8 byte order mark at the start is skipped, for every file format.
- * A directory is refused as such. A stream (stdin, a pipe, a FIFO) is read
+ * A directory or a device (not a terminal) is refused as such. A stream (stdin, a pipe, a FIFO) is read
  * once: a second call with the same path gets a copy of the same text. */
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err);

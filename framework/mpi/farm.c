@@ -15,6 +15,7 @@
 
 #include "mpi_frontend.h"
 #include "pool.h"
+#include "progress.h"
 #include "transport.h"
 
 struct farm {
@@ -26,6 +27,7 @@ struct farm {
     struct ps_lab_row *rows; /* npaths x nalgos */
     bool *done, *ok;
     int printed_puzzles, printed_rows;
+    struct ps_progress progress; /* rank 0's line on stderr */
 };
 
 /* A job is the puzzle's index; its result, the puzzle's rows. */
@@ -93,6 +95,7 @@ static void farm_output(void *arg, int job, const void *out, size_t len)
            n * sizeof *f->rows);
     f->ok[job] = ok;
     f->done[job] = true;
+    ps_progress_puzzle(&f->progress, &f->rows[(size_t)job * n], (int)n);
     farm_print_ready(f);
 }
 
@@ -145,8 +148,11 @@ int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
     if (!ps_mpi_agree())
         return ps_mpi_not_agreed();
     for (int i = 0; i < setup->nalgos; i++)
-        if (ps_mpi_is_distributed(setup->algos[i]))
-            return ps_lab_run(out, lay, setup, paths, npaths, 1, NULL, NULL);
+        if (ps_mpi_is_distributed(setup->algos[i])) {
+            struct ps_lab_setup one = *setup; /* progress from rank 0 only */
+            one.progress = setup->progress && ps_mpi_rank() == 0;
+            return ps_lab_run(out, lay, &one, paths, npaths, 1, NULL, NULL);
+        }
     struct farm f = {.setup = setup, .paths = paths, .npaths = npaths,
                      .out = out, .lay = lay};
     struct farm *ctx[PS_MPI_MAX_THREADS];
@@ -172,10 +178,12 @@ int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
     }
     if (status == PS_EXIT_OK)
         ps_lab_print_begin(out, lay, setup, npaths);
+    ps_progress_begin(&f.progress, stderr, "farm", npaths, setup->progress);
     if (!ps_pool_map(&pool, npaths, order, farm_input, farm_output, farm_stop,
                      &f))
         status = PS_EXIT_ERROR;
     ps_pool_end();
+    ps_progress_end(&f.progress);
     for (int i = 0; i < f.printed_puzzles; i++)
         if (!f.ok[i])
             status = PS_EXIT_ERROR;

@@ -11,10 +11,11 @@
 
 #include "lua_rules.h"
 
-/* Compiled in by CMakeLists.txt: the source tree's scripts, the build tree
- * (the source tree's scripts are used only by programs run from it), the
- * rules directory relative to the installed executable's directory, and
- * the configured install prefix's rules directory. */
+/* Compiled in by CMakeLists.txt, for the rule scripts and for the games
+ * written in Lua: the source tree's directory, the build tree (the source
+ * tree's files are used only by programs run from it), the directory
+ * relative to the installed executable's directory, and the configured
+ * install prefix's directory. */
 #ifndef PSOLVE_RULES_SOURCE_DIR
 #define PSOLVE_RULES_SOURCE_DIR ""
 #endif
@@ -27,15 +28,36 @@
 #ifndef PSOLVE_RULES_INSTALL_DIR
 #define PSOLVE_RULES_INSTALL_DIR ""
 #endif
+#ifndef PSOLVE_GAMES_SOURCE_DIR
+#define PSOLVE_GAMES_SOURCE_DIR ""
+#endif
+#ifndef PSOLVE_GAMES_FROM_BIN
+#define PSOLVE_GAMES_FROM_BIN "../share/psolve/games/lua"
+#endif
+#ifndef PSOLVE_GAMES_INSTALL_DIR
+#define PSOLVE_GAMES_INSTALL_DIR ""
+#endif
 
 #define BUILTIN_PREFIX "builtin:"
 #define MAX_DIRS 16
 #define MAX_PATH_LEN 4096
 
-/* The directories searched for NAME.lua, in order (docs/rules.md). */
+/* Where one kind of shipped Lua file is looked for. */
+struct data_kind {
+    const char *env; /* a ':'-separated list searched first, or NULL */
+    const char *source_dir, *from_bin, *install_dir;
+};
+static const struct data_kind rule_scripts = {
+    "PSOLVE_RULES_PATH", PSOLVE_RULES_SOURCE_DIR, PSOLVE_RULES_FROM_BIN,
+    PSOLVE_RULES_INSTALL_DIR};
+static const struct data_kind lua_games = {
+    NULL, PSOLVE_GAMES_SOURCE_DIR, PSOLVE_GAMES_FROM_BIN,
+    PSOLVE_GAMES_INSTALL_DIR};
+
+/* The directories searched, in order (docs/rules.md). */
 struct rules_dirs {
     char env[MAX_PATH_LEN];
-    char beside_exe[2 * PATH_MAX]; /* <exe dir>/PSOLVE_RULES_FROM_BIN */
+    char beside_exe[2 * PATH_MAX]; /* <exe dir>/from_bin */
     const char *dir[MAX_DIRS];
     int n;
 };
@@ -74,31 +96,35 @@ static void rules_dirs_add(struct rules_dirs *d, const char *dir)
         d->dir[d->n++] = dir;
 }
 
-static void rules_dirs_get(struct rules_dirs *d)
+static void data_dirs_get(struct rules_dirs *d, const struct data_kind *k)
 {
     d->n = 0;
-    const char *env = getenv("PSOLVE_RULES_PATH");
+    const char *env = k->env ? getenv(k->env) : NULL;
     snprintf(d->env, sizeof d->env, "%s", env ? env : "");
     for (char *save = NULL, *dir = strtok_r(d->env, ":", &save);
          dir && d->n < MAX_DIRS - 3; dir = strtok_r(NULL, ":", &save))
         d->dir[d->n++] = dir;
     char exe_dir[PATH_MAX], joined[2 * PATH_MAX];
     if (executable_dir(exe_dir)) {
-        /* A program run from its build tree reads the scripts being edited
+        /* A program run from its build tree reads the files being edited
          * in the source tree; a copied or installed one never does: the
          * build tree may have changed or gone. */
-        if (PSOLVE_RULES_SOURCE_DIR[0] && path_within(exe_dir, PSOLVE_BUILD_DIR)) {
-            rules_dirs_add(d, PSOLVE_RULES_SOURCE_DIR);
+        if (k->source_dir[0] && path_within(exe_dir, PSOLVE_BUILD_DIR)) {
+            rules_dirs_add(d, k->source_dir);
         } else {
-            snprintf(joined, sizeof joined, "%s/%s", exe_dir,
-                     PSOLVE_RULES_FROM_BIN);
+            snprintf(joined, sizeof joined, "%s/%s", exe_dir, k->from_bin);
             if (!realpath(joined, d->beside_exe)) /* shown as it is if missing */
                 snprintf(d->beside_exe, sizeof d->beside_exe, "%s", joined);
             rules_dirs_add(d, d->beside_exe);
         }
     }
-    if (PSOLVE_RULES_INSTALL_DIR[0])
-        rules_dirs_add(d, PSOLVE_RULES_INSTALL_DIR);
+    if (k->install_dir[0])
+        rules_dirs_add(d, k->install_dir);
+}
+
+static void rules_dirs_get(struct rules_dirs *d)
+{
+    data_dirs_get(d, &rule_scripts);
 }
 
 /* Where a spec's rules come from: a script file, or a built-in preset. */
@@ -280,27 +306,80 @@ static int compare_names(const void *a, const void *b)
     return strcmp(a, b);
 }
 
+/* The *.lua files of directory `dir`, without ".lua", sorted (the
+ * listing is stable): the number found, at most 64; -1 if the directory
+ * cannot be read. */
+static int lua_files(const char *dir, char names[64][64])
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 64;)
+        if (ends_with(e->d_name, ".lua") && strlen(e->d_name) < 64)
+            snprintf(names[n++], 64, "%.*s", (int)(strlen(e->d_name) - 4),
+                     e->d_name);
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], compare_names);
+    return n;
+}
+
 void ps_rules_list_scripts(FILE *out)
 {
     struct rules_dirs d;
     rules_dirs_get(&d);
     fprintf(out, "rule scripts (--rules NAME finds NAME.lua, first match wins):\n");
     for (int i = 0; i < d.n; i++) {
-        DIR *dir = opendir(d.dir[i]);
-        fprintf(out, "  %s%s\n", d.dir[i], dir ? "" : " (missing)");
-        if (!dir)
-            continue;
-        /* Sorted, so the listing is stable. */
         char names[64][64];
-        int n = 0;
-        for (struct dirent *e; (e = readdir(dir)) && n < 64;)
-            if (ends_with(e->d_name, ".lua") && strlen(e->d_name) < 64)
-                snprintf(names[n++], sizeof names[0], "%.*s",
-                         (int)(strlen(e->d_name) - 4), e->d_name);
-        closedir(dir);
-        qsort(names, (size_t)n, sizeof names[0], compare_names);
+        int n = lua_files(d.dir[i], names);
+        fprintf(out, "  %s%s\n", d.dir[i], n < 0 ? " (missing)" : "");
         for (int k = 0; k < n; k++)
             fprintf(out, "    --rules %s\n", names[k]);
+    }
+}
+
+/* The puzzles shipped beside game NAME.lua: NAME-*.txt, sorted. */
+static void list_puzzles_of(FILE *out, const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char found[16][128];
+    int n = 0;
+    size_t len = strlen(name);
+    for (struct dirent *e; (e = readdir(d)) && n < 16;)
+        if (strncmp(e->d_name, name, len) == 0 && e->d_name[len] == '-' &&
+            ends_with(e->d_name, ".txt") && strlen(e->d_name) < 128)
+            snprintf(found[n++], sizeof found[0], "%s", e->d_name);
+    closedir(d);
+    qsort(found, (size_t)n, sizeof found[0], compare_names);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "%s%s", k ? ", " : "      puzzles: ", found[k]);
+    if (n)
+        fputc('\n', out);
+}
+
+void ps_rules_list_lua_games(FILE *out,
+                             bool (*describe)(const char *path, char *buf,
+                                              size_t len))
+{
+    struct rules_dirs d;
+    data_dirs_get(&d, &lua_games);
+    fprintf(out, "games written in Lua (--game DIR/FILE.lua; docs/lua-games.md):\n");
+    for (int i = 0; i < d.n; i++) {
+        char names[64][64];
+        int n = lua_files(d.dir[i], names);
+        fprintf(out, "  %s%s\n", d.dir[i], n < 0 ? " (missing)" : "");
+        for (int k = 0; k < n; k++) {
+            char path[MAX_PATH_LEN + 64];
+            snprintf(path, sizeof path, "%s/%s.lua", d.dir[i], names[k]);
+            char what[300];
+            bool loads = describe(path, what, sizeof what);
+            fprintf(out, "    %-16s %s\n", path + strlen(d.dir[i]) + 1,
+                    loads ? what
+                          : "(does not load: psolve --game PATH says why)");
+            list_puzzles_of(out, d.dir[i], names[k]);
+        }
     }
 }
 

@@ -64,4 +64,15 @@ bool ps_rules_stamp_find(const char *text, size_t len, char *name,
 /* Print the directories searched for rule scripts and the scripts found. */
 void ps_rules_list_scripts(FILE *out);
 
+/* The same for the games written in Lua that psolve ships (games/lua/:
+ * the source tree's for a program run from its build tree, else
+ * ../share/psolve/games/lua beside the executable, then the install
+ * prefix's): each script with what `describe` says of it (the caller opens
+ * the game: the Lua game adapter lives above this folder, in games/lua) and
+ * its NAME-*.txt puzzles. describe writes "NAME: SUMMARY" into buf, or
+ * returns false when the script does not load. */
+void ps_rules_list_lua_games(FILE *out,
+                             bool (*describe)(const char *path, char *buf,
+                                              size_t len));
+
 #endif

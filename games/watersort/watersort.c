@@ -996,8 +996,9 @@ static bool ws_generate(const struct ps_gen_options *o, FILE *out,
                             max_colours, WS_MAX_TUBES);
     if (tubes < colours || tubes > WS_MAX_TUBES)
         return ps_error_set(err, NULL, 0, 0,
-                            "tubes must be %d (the colours)..%d", colours,
-                            WS_MAX_TUBES);
+                            "tubes must be %d (the colours)..%d: give "
+                            "--tubes %d or more, or fewer --colors",
+                            colours, WS_MAX_TUBES, colours);
     int n = colours * cap;
     unsigned char units[WS_MAX_COLOURS * WS_MAX_CAPACITY];
     for (int k = 0; k < n; k++)
