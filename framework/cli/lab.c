@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "textfile.h"
+#include "threads.h"
 
 /* ---- running one puzzle ---- */
 
@@ -612,7 +613,7 @@ struct lab_pool {
     pthread_cond_t finished;
 };
 
-static void *lab_worker(void *arg)
+static void lab_worker(void *arg)
 {
     struct lab_pool *p = arg;
     for (;;) {
@@ -633,7 +634,6 @@ static void *lab_worker(void *arg)
     pthread_mutex_lock(&p->lock);
     pthread_cond_broadcast(&p->finished);
     pthread_mutex_unlock(&p->lock);
-    return NULL;
 }
 
 /* Wait until puzzle i is done (true) or will never be (interrupted). */
@@ -668,19 +668,18 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     pthread_cond_init(&p.finished, NULL);
     if (jobs > npaths)
         jobs = npaths;
-    pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
-    int started = 0;
-    if (jobs > 1 && threads)
-        for (; started < jobs; started++)
-            if (pthread_create(&threads[started], NULL, lab_worker, &p) != 0)
-                break;
+    struct ps_threads fan;
+    ps_threads_start(&fan, jobs > 1 ? jobs : 0, lab_worker, &p, 0);
+    int started = ps_threads_started(&fan);
     ps_lab_print_begin(out, lay, setup, npaths);
     int printed = 0, status = PS_EXIT_OK;
     for (int i = 0; i < npaths; i++) {
         if (started == 0) {
-            /* No threads: run each puzzle here, in order. */
+            /* No threads: run each puzzle here, in order (taken from
+             * the pool: a worker run at the join finds none left). */
             if (ps_interrupted)
                 break;
+            p.next = i + 1;
             p.ok[i] = ps_lab_run_puzzle(setup, paths[i],
                                         &p.rows[(size_t)i * setup->nalgos]);
             p.done[i] = true;
@@ -697,9 +696,7 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
         if (!p.ok[i])
             status = PS_EXIT_ERROR;
     }
-    for (int t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
-    free(threads);
+    ps_threads_join(&fan);
     if (!ps_lab_print_summary(out, lay, setup, p.rows, printed)) {
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;
