@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dirlist.h"
 #include "textfile.h"
 #include "threads.h"
+#include "dirlist.h" /* a directory's puzzles */
 
 /* ---- running one puzzle ---- */
 
