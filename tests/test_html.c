@@ -58,8 +58,8 @@ static void solve_runs(const struct ps_game *g, const void *inst,
         ps_options_default(&opt);
         opt.threads = 1;
         opt.trace = trace;
-        opt.beam_width = 8;
-        opt.rollouts = 3;
+        test_option_int(&opt, "beam-width", 8);
+        test_option_int(&opt, "rollouts", 3);
         struct ps_search s;
         ps_search_init(&s, g, inst, NULL, &opt);
         s.trace.out = NULL; /* the page's copy only */

@@ -543,6 +543,19 @@ static void test_each_pruning_keeps_the_optimum(void **state)
         }
 }
 
+/* Options under which idastar and dfs run without their table (no-memo). */
+static struct ps_options options_no_memo(void)
+{
+    static struct ps_algo_book book;
+    struct ps_options o;
+    ps_options_default(&o);
+    ps_algo_book_init(&book, NULL);
+    char msg[200];
+    assert_true(ps_algo_book_set(&book, &o, "no-memo", NULL, msg, sizeof msg));
+    o.book = &book;
+    return o;
+}
+
 /* IDA*'s transposition table keeps it exact: on 120 random small levels
  * of each preset (pours of whole runs and of single balls), the same
  * optimum (or the same proof of no solution) with the table as without it
@@ -551,9 +564,7 @@ static void test_idastar_table_stays_exact(void **state)
 {
     (void)state;
     const char *presets[] = {"watersort", "ballsort"};
-    struct ps_options nomemo;
-    ps_options_default(&nomemo);
-    nomemo.no_memo = true;
+    struct ps_options nomemo = options_no_memo();
     uint64_t with = 0, without = 0;
     for (int p = 0; p < 2; p++) {
         struct ps_rng rng;
@@ -601,9 +612,7 @@ static void test_prunings_reduce_work(void **state)
     assert_non_null(nocommute);
     /* Without the transposition table, which finds most of the same
      * transpositions by itself (with it, the rule still saves the probes). */
-    struct ps_options nomemo;
-    ps_options_default(&nomemo);
-    nomemo.no_memo = true;
+    struct ps_options nomemo = options_no_memo();
     x = solve_with(on, "idastar", &nomemo);
     y = solve_with(nocommute, "idastar", &nomemo);
     assert_int_equal(x.cost, 35);

@@ -15,7 +15,7 @@ int cmd_bench(struct cli *c, const struct ps_game *g)
         return rc;
     struct ps_error err;
     ps_error_clear(&err);
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
                                        &err);
     if (!rules)
         return cli_print_error(&err);

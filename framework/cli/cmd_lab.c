@@ -21,7 +21,7 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
     struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
     struct ps_error err;
     ps_error_clear(&err);
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &setup.opt, c->given,
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
                                        &err);
     if (!rules)
         return cli_print_error(&err);

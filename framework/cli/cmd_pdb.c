@@ -108,7 +108,7 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
     int rc = cli_gen_values(c, g);
     if (rc >= 0)
         return rc;
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
                                        &err);
     if (!rules)
         return cli_print_error(&err);

@@ -48,7 +48,8 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
     ps_error_clear(&err);
     pz->game = g;
     pz->inst = NULL;
-    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
+    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
+                                     &err);
     char *text = NULL;
     size_t len;
     bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);

@@ -170,7 +170,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ps_options_default(&opt);
     opt.threads = 1;
     opt.seed = fuzz_seed(data, size);
-    opt.beam_width = 10; /* a wide beam spends the node budget in one level */
+    /* A wide beam spends the node budget in one level. */
+    static struct ps_algo_book book;
+    ps_algo_book_init(&book, NULL);
+    char msg[200];
+    ps_algo_book_set(&book, &opt, "beam-width", "10", msg, sizeof msg);
+    opt.book = &book;
     struct ps_run runs[FUZZ_MAX_ALGOS];
     int n = 0;
     for (const struct ps_algorithm *const *a = ps_algorithm_list();
