@@ -180,7 +180,7 @@ static void test_unsolvable_by_counts_without_search(void **state)
     (void)state;
     char why[128];
     void *in = load_level(NULL, "1 1 1\n2 2 2 2\n-\n");
-    assert_false(ws()->check(in, why, sizeof why));
+    assert_false(ws()->solvable(in, why, sizeof why));
     assert_non_null(strstr(why, "colour 1 has 3 units"));
     struct outcome o = solve(in, "bfs");
     assert_int_equal(o.status, PS_UNSOLVABLE);
@@ -188,7 +188,7 @@ static void test_unsolvable_by_counts_without_search(void **state)
     ws()->free_instance(in);
     /* Partial goal: two colours in one tube need two tubes. */
     in = load_level("partial", "1 2\n");
-    assert_false(ws()->check(in, why, sizeof why));
+    assert_false(ws()->solvable(in, why, sizeof why));
     assert_non_null(strstr(why, "need 2 tubes"));
     ws()->free_instance(in);
 }
@@ -221,7 +221,7 @@ static void test_unsolvable_by_exhaustive_search(void **state)
     (void)state;
     void *in = load_level(NULL, "capacity 2\n1 2\n2 1\n");
     char why[128];
-    assert_true(ws()->check(in, why, sizeof why));
+    assert_true(ws()->solvable(in, why, sizeof why));
     assert_int_equal(optimum(in), -1);
     struct outcome o = solve(in, "astar");
     assert_int_equal(o.status, PS_UNSOLVABLE);
@@ -645,7 +645,7 @@ static void test_generate(void **state)
     assert_string_equal(t1, t2); /* the seed decides */
     void *in = load_level(NULL, t1);
     char why[128];
-    assert_true(ws()->check(in, why, sizeof why)); /* counts always work */
+    assert_true(ws()->solvable(in, why, sizeof why)); /* counts always work */
     struct ps_fact facts[8];
     unsigned char st[256];
     ws()->initial_state(in, st);

@@ -20,7 +20,7 @@
  * answer, are the same for every thread count. A heuristic, like the Monte
  * Carlo family.
  *
- * Clearing objectives (PS_CLEARING): a short exact dfs runs first
+ * Clearing objectives (PS_BOUND_OFTEN_MET): a short exact dfs runs first
  * (beam_dfs_first), and a depth stops expanding once it has BEAM_ENOUGH x
  * width candidates (beam_expand).
  *
@@ -337,7 +337,7 @@ static int beam_expand(struct beam *b)
      * so the candidates, and the answer, are the same for every thread
      * count. */
     int round = n, enough = 0;
-    if ((s->flags & PS_CLEARING) && BEAM_ENOUGH > 0) {
+    if ((s->flags & PS_BOUND_OFTEN_MET) && BEAM_ENOUGH > 0) {
         round = b->width / 8 > 16 ? b->width / 8 : 16;
         enough = BEAM_ENOUGH * b->width;
     }
@@ -627,8 +627,8 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     return st == PS_OPTIMAL && sub->stop == PS_STOP_NONE;
 }
 
-/* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
- * copy of the search, for --beam-dfs nodes (and at most 5% of --time),
+/* Clearing objectives (PS_BOUND_OFTEN_MET): before any beam, the exact dfs
+ * on a copy of the search, for --beam-dfs nodes (and at most 5% of --time),
  * and its best line offered. A board it clears is worth the start's upper
  * bound, so the offer ends the run as proven (PS_STOP_PROVEN); otherwise
  * the beam goes on as before, with that line to beat. The node budget, not
@@ -638,7 +638,8 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
  * best (a small board it shows cannot be cleared, say). */
 static bool beam_dfs_first(struct ps_search *s)
 {
-    if (!(s->flags & PS_CLEARING) || beam_opt(s)->dfs_nodes <= 0 || !s->bounded)
+    if (!(s->flags & PS_BOUND_OFTEN_MET) || beam_opt(s)->dfs_nodes <= 0 ||
+        !s->bounded)
         return false;
     struct ps_search sub;
     bool exhausted =

@@ -436,7 +436,8 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     ps_search_trace_event(s, &(struct ps_trace_event){.kind = PS_TRACE_BEGIN});
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
-    if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
+    if (s->game->solvable &&
+        !s->game->solvable(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
         ps_memory_release(s, pdb_bytes);
         if (g->end_search)

@@ -220,8 +220,13 @@ struct ps_search {
      * no move), when known. A line offered at this value is proven best. */
     bool bounded;
     ps_value root_bound;
-    /* dfs: start from this state instead of the game's start (beam's
-     * end-game pass); NULL = the start. */
+    /* A run rooted elsewhere: the state to start from instead of the
+     * game's initial state; NULL = the initial state. A property of one
+     * run, so the driver's and not the game's: the lines such a run offers
+     * start from root_state, so only an algorithm running a copy of its own
+     * search sets it (beam's end-game pass), and maps the lines back.
+     * Honoured by dfs only; no other algorithm may be given a run with it
+     * set. */
     const unsigned char *root_state;
     /* Set in a search nested in another (ps_search_nest): dfs then takes
      * no beam incumbent of its own. */
