@@ -752,6 +752,12 @@ static void test_suggest(void **state)
     assert_string_equal(ps_suggest("gravty", names, 3), "gravity");
     assert_null(ps_suggest("colours", names, 3));
     assert_null(ps_suggest("xy", names, 3));
+    /* The one plain-name check (game names, heuristics, --rules NAME). */
+    assert_true(ps_name_is_plain("ball-sort_2"));
+    assert_false(ps_name_is_plain(""));
+    assert_false(ps_name_is_plain("../x"));
+    assert_false(ps_name_is_plain("a.lua"));
+    assert_false(ps_name_is_plain("pdb:6-6-3"));
 }
 
 /* ---- finding scripts ---- */

@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* usleep */
 /*
  * test_serve.c - psolve serve's HTTP API against a server this test starts
  * on a free loopback port (--port 0): every endpoint, the token, foreign
@@ -8,6 +7,7 @@
  * `psolve --json`, and a clean exit on SIGTERM. Every wait is bounded by a
  * count of polls, none asserts a speed.
  */
+#define _GNU_SOURCE /* usleep */
 #include "support.h"
 
 #include <arpa/inet.h>

@@ -27,13 +27,13 @@
  * --beam-endgame N: after the beams, the best line's end game is solved
  * exactly by dfs from ever earlier positions of it (beam_endgame).
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "beam.h"
 #include "playout.h"
+#include "threads.h"
 #include "worker.h"
 
 /* Clearing objectives: a depth has enough candidates at this many times the
@@ -212,7 +212,7 @@ static void slice_consider(struct beam_slice *sl, int i, bool move_played,
 }
 
 /* Expand positions [first, last) into sl->cand. */
-static void *slice_expand(void *arg)
+static void slice_expand(void *arg)
 {
     struct beam_slice *sl = arg;
     struct beam *b = sl->b;
@@ -244,7 +244,7 @@ static void *slice_expand(void *arg)
              * playout per child), so the clock is consulted per child too:
              * ps_search_stopped paces itself by the time its calls take. */
             if (k > 0 && slice_stopped(sl))
-                return NULL;
+                return;
             ps_value gain = g->apply(s->inst, st, sl->moves[k], sl->tmp);
             sl->generated++;
             struct beam_cand *c = &sl->cand[sl->nc++];
@@ -263,11 +263,10 @@ static void *slice_expand(void *arg)
             c->move = sl->moves[k];
         }
     }
-    return NULL;
 }
 
 /* Build kept children [first, last) into b->next. */
-static void *slice_build(void *arg)
+static void slice_build(void *arg)
 {
     struct beam_slice *sl = arg;
     struct beam *b = sl->b;
@@ -277,24 +276,16 @@ static void *slice_build(void *arg)
         g->apply(b->s->inst, beam_state(b, b->cur, c->parent), c->move,
                  beam_state(b, b->next, k));
     }
-    return NULL;
 }
 
-/* Run fn on slices 0..n-1, slice 0 on this thread. A thread that cannot be
- * started leaves its slice to this thread, after its own. */
-static void run_slices(struct beam *b, int n, void *(*fn)(void *))
+/* Run fn on slices 0..n-1, slice 0 on this thread (a slice whose thread
+ * cannot start runs here too: threads.h). */
+static void run_slices(struct beam *b, int n, ps_task_fn *fn)
 {
-    pthread_t ids[PS_MAX_THREADS];
-    bool started[PS_MAX_THREADS] = {false};
-    for (int t = 1; t < n; t++)
-        started[t] = pthread_create(&ids[t], NULL, fn, &b->slices[t]) == 0;
+    struct ps_threads t;
+    ps_threads_start(&t, n - 1, fn, &b->slices[1], sizeof b->slices[0]);
     fn(&b->slices[0]);
-    for (int t = 1; t < n; t++) {
-        if (started[t])
-            pthread_join(ids[t], NULL);
-        else
-            fn(&b->slices[t]);
-    }
+    ps_threads_join(&t);
 }
 
 /* Split [0, n) into at most b->threads slices, none smaller than `grain`;

@@ -67,6 +67,7 @@
 
 #include "beam.h"
 #include "greedy.h"
+#include "deepening.h"
 #include "table.h"
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
@@ -110,7 +111,7 @@ struct dfs {
     int candidates;         /* 0 = all moves */
     int max_depth;          /* 0 = none */
     bool depth_cut;         /* cost games: --max-depth cut something */
-    ps_value threshold, next_threshold;
+    struct ps_deepening deep; /* cost games: the round's threshold */
     struct ps_greedy greedy;
 };
 
@@ -751,13 +752,8 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
         return false;
     const void *state = state_at(d, depth);
     ps_value h = d->use_h ? ps_search_h(s, state) : 0;
-    if (g + h > d->threshold) {
-        if (g + h < d->next_threshold)
-            d->next_threshold = g + h;
-        s->stats.pruned++;
-        s->stats.pruned_bound++;
+    if (ps_deepening_cut(&d->deep, s, g + h))
         return false;
-    }
     if (gm->is_goal(d->inst, state)) {
         ps_search_offer(s, d->path, depth, g);
         return true;
@@ -796,42 +792,40 @@ static bool cost_node(struct dfs *d, int depth, ps_value g)
     return false;
 }
 
+/* One round of ps_deepen, with a clear table. */
+static enum ps_round cost_round(void *arg)
+{
+    struct dfs *d = arg;
+    d->depth_cut = false;
+    if (d->memo) {
+        ps_table_clear(&d->tt);
+        d->table_full = false;
+    }
+    if (cost_node(d, 0, 0))
+        return PS_ROUND_FOUND;
+    return d->s->stop != PS_STOP_NONE ? PS_ROUND_STOPPED : PS_ROUND_NOT_FOUND;
+}
+
 static enum ps_status cost_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
-    d->threshold = d->use_h ? ps_search_h(s, root) : 0;
-    for (;;) {
-        s->stats.iterations++;
-        ps_search_trace_event(s, &(struct ps_trace_event){
-                                     .kind = PS_TRACE_ITERATION,
-                                     .has = PS_TF_ITERATION | PS_TF_BOUND,
-                                     .iteration = s->stats.iterations,
-                                     .bound = d->threshold});
-        d->next_threshold = INT64_MAX;
-        d->depth_cut = false;
-        if (d->memo) {
-            ps_table_clear(&d->tt);
-            d->table_full = false;
-        }
-        uint64_t expanded = s->stats.expanded, generated = s->stats.generated;
-        bool found = cost_node(d, 0, 0);
-        ps_iteration_done(s, d->threshold, expanded, generated);
-        if (found)
-            return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
-        if (s->stop != PS_STOP_NONE)
-            return PS_INCOMPLETE;
-        if (d->next_threshold == INT64_MAX && !d->depth_cut)
-            return PS_UNSOLVABLE;
-        if (d->next_threshold == INT64_MAX) {
-            /* Not a proof: a longer path may reach a goal. */
-            size_t used = strlen(s->note);
-            snprintf(s->note + used, sizeof s->note - used,
-                     "; no solution within --max-depth %d", d->max_depth);
-            return PS_HEURISTIC;
-        }
-        d->threshold = d->next_threshold;
+    ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
+    switch (ps_deepen(s, &d->deep, h0, cost_round, d)) {
+    case PS_ROUND_FOUND:
+        return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
+    case PS_ROUND_STOPPED:
+        return PS_INCOMPLETE;
+    case PS_ROUND_NOT_FOUND:
+        break;
     }
+    if (!d->depth_cut)
+        return PS_UNSOLVABLE;
+    /* Not a proof: a longer path may reach a goal. */
+    size_t used = strlen(s->note);
+    snprintf(s->note + used, sizeof s->note - used,
+             "; no solution within --max-depth %d", d->max_depth);
+    return PS_HEURISTIC;
 }
 
 /* ---- the algorithm ---- */

@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
-
-#define NO_BOUND INT64_MAX
+#include "deepening.h"
 
 /* idastar's own options (its table is at the end of the file) */
 struct idastar_options {
@@ -81,7 +79,8 @@ struct ida {
     int levels, cap;
     ps_move *path;         /* for offering a solution */
     uint64_t reserved;
-    ps_value bound, next_bound;
+    struct ps_deepening deep; /* the round's bound, the next one */
+    ps_value h0;           /* of the root */
     bool use_h;            /* read the run's heuristic (ps_search_h_exact) */
     struct ida_tt tt;      /* e == NULL: none (--no-memo, or no memory) */
     /* cover_prepare's list: max_moves children and their hashes. */
@@ -92,8 +91,6 @@ struct ida {
     int nentries;          /* pattern database entries per state, or 0 */
     int64_t traced;        /* --trace: expansions shown, the next id */
 };
-
-enum ida_result { IDA_FOUND, IDA_NOT_FOUND, IDA_STOPPED };
 
 
 static size_t level_bytes(const struct ida *d)
@@ -280,7 +277,7 @@ static void ida_trace_expand(struct ida *d, int depth, ps_value g, ps_value h)
         .g = g,
         .h = h,
         .key = (double)(g + h),
-        .bound = d->bound,
+        .bound = d->deep.bound,
         .move = depth > 0 ? move : NULL,
         .state = l->state});
 }
@@ -392,26 +389,21 @@ static enum tt_answer tt_probe(struct ida *d, int depth, ps_value g,
 
 /* Search below level `depth` (its state in place, reached at cost g, with
  * heuristic h) for a goal within the bound. */
-static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
-                                  ps_value h)
+static enum ps_round ida_search(struct ida *d, int depth, ps_value g,
+                                ps_value h)
 {
     struct ps_search *s = d->s;
     const struct ps_game *game = s->game;
-    if (g + h > d->bound) {
-        if (g + h < d->next_bound)
-            d->next_bound = g + h;
-        s->stats.pruned++;
-        s->stats.pruned_bound++;
-        return IDA_NOT_FOUND;
-    }
+    if (ps_deepening_cut(&d->deep, s, g + h))
+        return PS_ROUND_NOT_FOUND;
     if (game->is_goal(s->inst, d->level[depth].state)) {
         for (int k = 0; k < depth; k++)
             d->path[k] = d->level[k].taken;
         ps_search_offer(s, d->path, depth, g);
-        return IDA_FOUND;
+        return PS_ROUND_FOUND;
     }
     if (ps_search_stopped(s) || !ida_grow(d, depth + 1))
-        return IDA_STOPPED;
+        return PS_ROUND_STOPPED;
     bool partial = false;
     if (d->tt.e && g <= INT32_MAX) {
         const unsigned char *first_state, *first_parent;
@@ -420,7 +412,7 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
                                     &first_move);
         if (a == TT_CUT) {
             s->stats.duplicates++;
-            return IDA_NOT_FOUND;
+            return PS_ROUND_NOT_FOUND;
         }
         if (a == TT_PARTIAL) {
             cover_prepare(d, first_state, first_parent, first_move);
@@ -442,11 +434,18 @@ static enum ida_result ida_search(struct ida *d, int depth, ps_value g,
                    l->entries + (size_t)(1 + i) * (size_t)d->nentries,
                    (size_t)d->nentries * sizeof *next->entries);
         l->taken = l->moves[i];
-        enum ida_result r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
-        if (r != IDA_NOT_FOUND)
+        enum ps_round r = ida_search(d, depth + 1, g + l->costs[i], l->h[i]);
+        if (r != PS_ROUND_NOT_FOUND)
             return r;
     }
-    return IDA_NOT_FOUND;
+    return PS_ROUND_NOT_FOUND;
+}
+
+/* One round of ps_deepen: the search from the root. */
+static enum ps_round ida_round(void *arg)
+{
+    struct ida *d = arg;
+    return ida_search(d, 0, 0, d->h0);
 }
 
 static enum ps_status idastar_run(struct ps_search *s)
@@ -475,27 +474,9 @@ static enum ps_status idastar_run(struct ps_search *s)
     if (d.max_moves >= 8)
         tt_init(&d);
     s->used_heuristic = d.use_h;
-    ps_value h0 = d.use_h ? ps_search_h(s, root->state) : 0;
-    d.bound = h0;
-    for (;;) {
-        s->stats.iterations++;
-        ps_search_trace_event(s, &(struct ps_trace_event){
-                                     .kind = PS_TRACE_ITERATION,
-                                     .has = PS_TF_ITERATION | PS_TF_BOUND,
-                                     .iteration = s->stats.iterations,
-                                     .bound = d.bound});
-        d.next_bound = NO_BOUND;
-        uint64_t expanded = s->stats.expanded, generated = s->stats.generated;
-        enum ida_result r = ida_search(&d, 0, 0, h0);
-        ps_iteration_done(s, d.bound, expanded, generated);
-        if (r != IDA_NOT_FOUND)
-            break;
-        if (d.next_bound == NO_BOUND) {
-            st = PS_UNSOLVABLE;
-            break;
-        }
-        d.bound = d.next_bound;
-    }
+    d.h0 = d.use_h ? ps_search_h(s, root->state) : 0;
+    if (ps_deepen(s, &d.deep, d.h0, ida_round, &d) == PS_ROUND_NOT_FOUND)
+        st = PS_UNSOLVABLE;
 done:
     ps_memory_release(s, d.reserved);
     for (int k = 0; k < d.levels; k++) {

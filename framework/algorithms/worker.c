@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "threads.h"
+
 struct ps_mc_shared {
     pthread_mutex_t lock;         /* main->best while the workers run */
     atomic_int stop;              /* main's stop reason, for the workers */
@@ -139,13 +141,12 @@ bool ps_worker_again(struct ps_worker *w)
            !ps_worker_stopped(w);
 }
 
-static void *worker_main(void *p)
+static void worker_main(void *p)
 {
     struct ps_worker *w = p;
     w->shared->fn(w);
     publish(w);
     atomic_fetch_sub(&w->shared->running, 1);
-    return NULL;
 }
 
 /* What every worker reserves for itself: its line and playout scratch. */
@@ -329,11 +330,9 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
     sh.run = s;
     pthread_mutex_init(&sh.lock, NULL);
     struct ps_worker *workers = calloc((size_t)threads, sizeof *workers);
-    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
     struct ps_error err;
     ps_error_clear(&err);
-    int started = 0;
-    if (!workers || !ids) {
+    if (!workers) {
         s->stop = PS_STOP_MEMORY;
         goto done;
     }
@@ -352,24 +351,20 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
              ps_playout_policy_name(&workers[0].po), threads,
              threads == 1 ? "" : "s");
     atomic_store(&sh.running, threads);
-    for (; started < threads; started++)
-        if (pthread_create(&ids[started], NULL, worker_main, &workers[started])) {
-            /* The others still run; count this one as done. */
-            atomic_fetch_sub(&sh.running, threads - started);
-            break;
-        }
-    if (started == 0)
-        s->stop = PS_STOP_MEMORY;
+    struct ps_threads fan;
+    ps_threads_start(&fan, threads, worker_main, workers, sizeof *workers);
+    /* A worker whose thread cannot start runs on this thread after the
+     * watch, at the join (threads.h): the watch waits for the others. */
+    atomic_fetch_sub(&sh.running, threads - ps_threads_started(&fan));
     watch_workers(s, &sh);
-    for (int i = 0; i < started; i++)
-        pthread_join(ids[i], NULL);
+    ps_threads_join(&fan);
     /* The improvements were recorded as the workers found them; merging
      * offers them again and must not repeat them. */
     struct ps_anytime *anytime = s->anytime;
     int trace_limit = s->trace.limit;
     s->anytime = NULL;
     s->trace.limit = 0;
-    for (int i = 0; i < started; i++)
+    for (int i = 0; i < threads; i++)
         merge_worker(s, &workers[i]);
     s->anytime = anytime;
     s->trace.limit = trace_limit;
@@ -381,7 +376,6 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
 done:
     offer_empty_line(s);
     free(workers);
-    free(ids);
     pthread_mutex_destroy(&sh.lock);
     return PS_HEURISTIC;
 }

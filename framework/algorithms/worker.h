@@ -14,7 +14,8 @@
  * tick; its node budget is max_nodes / threads, so a seeded run with a node
  * limit repeats exactly for the same thread count), its own PRNG stream
  * (ps_rng_seed_stream(seed, index)) and its own playout scratch. The calling
- * thread prints progress and watches the clock and Ctrl-C. At the end the
+ * thread prints progress and watches the clock and Ctrl-C (a worker whose
+ * thread cannot start runs on it after the others: threads.h). At the end the
  * statistics are summed and the best solutions merged in worker order, so
  * that ties go to the lowest worker, whatever thread finished first. */
 struct ps_mc_shared;

@@ -13,6 +13,47 @@
 #include "textfile.h"
 #include "report.h"
 
+/* After the runs: the result (text or --json) or the side-by-side table,
+ * the --trace-json file closed, the --html page. Returns `status`, or
+ * PS_EXIT_ERROR where one of them fails. */
+static int solve_output(struct cli *c, const struct ps_game *g,
+                        const void *inst, struct ps_run *runs,
+                        struct ps_html_capture *captures, int nalgos,
+                        FILE *trace_file, int status)
+{
+    if (nalgos == 1) {
+        if (c->json)
+            ps_report_json(stdout, g, inst, &runs[0], c->files[0]);
+        else
+            ps_report_text(stdout, g, inst, &runs[0], c->files[0]);
+    } else {
+        if (c->json)
+            ps_report_table_json(stdout, g, inst, runs, nalgos, c->files[0]);
+        else
+            ps_report_table(stdout, g, inst, runs, nalgos, c->csv);
+        if (!ps_runs_agree(runs, nalgos, NULL)) {
+            fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
+            status = PS_EXIT_ERROR;
+        }
+    }
+    struct ps_error werr;
+    ps_error_clear(&werr);
+    if (trace_file && !ps_output_close(trace_file, c->trace_json, true, &werr))
+        status = cli_print_error(&werr);
+    if (c->html) {
+        struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
+                                     .puzzle = c->files[0], .runs = runs,
+                                     .captures = captures, .nruns = nalgos};
+        if (!cli_write_html(c, &rep))
+            status = PS_EXIT_ERROR;
+        /* A script's show that failed drawing the frames (an endless loop
+         * stopped by the sandbox): the page's drawings are missing. */
+        if (cli_report_game_fault(g, inst))
+            status = PS_EXIT_ERROR;
+    }
+    return status;
+}
+
 static bool is_directory(const char *path)
 {
     struct stat st;
@@ -108,40 +149,13 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
             break;
         }
     }
-    if (nalgos == 1) {
-        if (c->json)
-            ps_report_json(stdout, g, inst, &runs[0], c->files[0]);
-        else
-            ps_report_text(stdout, g, inst, &runs[0], c->files[0]);
-    } else {
-        if (c->json)
-            ps_report_table_json(stdout, g, inst, runs, nalgos, c->files[0]);
-        else
-            ps_report_table(stdout, g, inst, runs, nalgos, c->csv);
-        if (!ps_runs_agree(runs, nalgos, NULL)) {
-            fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
-            status = PS_EXIT_ERROR;
-        }
-    }
-    struct ps_error werr;
-    ps_error_clear(&werr);
-    if (trace_file && !ps_output_close(trace_file, c->trace_json, true, &werr))
-        status = cli_print_error(&werr);
-    if (c->html) {
-        struct ps_html_report rep = {.command = "solve", .game = g, .inst = inst,
-                                     .puzzle = c->files[0], .runs = runs,
-                                     .captures = captures, .nruns = nalgos};
-        if (!cli_write_html(c, &rep))
-            status = PS_EXIT_ERROR;
-        /* A script's show that failed drawing the frames (an endless loop
-         * stopped by the sandbox): the page's drawings are missing. */
-        if (cli_report_game_fault(g, inst))
-            status = PS_EXIT_ERROR;
-        for (int i = 0; i < nalgos; i++)
+    status = solve_output(c, g, inst, runs, captures, nalgos, trace_file,
+                          status);
+    for (int i = 0; i < nalgos; i++) {
+        if (c->html)
             ps_html_capture_free(&captures[i]);
-    }
-    for (int i = 0; i < nalgos; i++)
         ps_run_free(&runs[i]);
+    }
     cli_puzzle_close(&pz);
     return status;
 }

@@ -3,7 +3,6 @@
  */
 #include "lab.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,6 +11,8 @@
 
 #include "progress.h"
 #include "textfile.h"
+#include "threads.h"
+#include "dirlist.h" /* a directory's puzzles */
 
 /* ---- running one puzzle ---- */
 
@@ -122,13 +123,8 @@ static bool is_puzzle_name(const char *name)
     return name[0] != '.' && n > 4 && strcmp(name + n - 4, ".txt") == 0;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool push_path(char ***paths, int *n, int *cap, const char *dir,
-                      const char *name)
+/* Push a copy of path. */
+static bool push_path(char ***paths, int *n, int *cap, const char *path)
 {
     if (*n == *cap) {
         int ncap = *cap ? 2 * *cap : 64;
@@ -138,15 +134,9 @@ static bool push_path(char ***paths, int *n, int *cap, const char *dir,
         *paths = np;
         *cap = ncap;
     }
-    size_t len = (dir ? strlen(dir) + 1 : 0) + strlen(name) + 1;
-    char *p = malloc(len);
+    char *p = strdup(path);
     if (!p)
         return false;
-    if (dir)
-        snprintf(p, len, "%s%s%s", dir,
-                 dir[0] && dir[strlen(dir) - 1] == '/' ? "" : "/", name);
-    else
-        snprintf(p, len, "%s", name);
     (*paths)[(*n)++] = p;
     return true;
 }
@@ -155,33 +145,26 @@ static bool push_path(char ***paths, int *n, int *cap, const char *dir,
 static bool push_directory(char ***paths, int *n, int *cap, const char *dir,
                            struct ps_error *err)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return ps_error_set(err, dir, 0, 0, "cannot read the directory");
-    int first = *n;
-    bool ok = true;
-    bool special = false;
-    for (struct dirent *e; ok && !special && (e = readdir(d)) != NULL;)
-        if (is_puzzle_name(e->d_name)) {
-            ok = push_path(paths, n, cap, dir, e->d_name);
-            /* A FIFO named *.txt would hang the run waiting for a writer. */
-            struct stat st;
-            special = ok && (stat((*paths)[*n - 1], &st) != 0 ||
-                             !S_ISREG(st.st_mode));
-        }
-    closedir(d);
-    if (!ok)
-        return ps_error_set(err, dir, 0, 0, "out of memory");
-    if (special)
-        return ps_error_set(err, (*paths)[*n - 1], 0, 0,
-                            "not a regular file (a FIFO, a device or a "
-                            "directory): a directory's puzzles must be plain "
-                            "files");
-    if (*n == first)
-        return ps_error_set(err, dir, 0, 0, "no puzzle files (*.txt) in the "
-                                            "directory");
-    qsort(*paths + first, (size_t)(*n - first), sizeof **paths, compare_names);
-    return true;
+    char **files;
+    int nfiles;
+    if (!ps_dir_list(dir, is_puzzle_name, "directory", &files, &nfiles, err))
+        return false;
+    bool ok = nfiles > 0 ||
+              ps_error_set(err, dir, 0, 0,
+                           "no puzzle files (*.txt) in the directory");
+    for (int i = 0; ok && i < nfiles; i++) {
+        /* A FIFO named *.txt would hang the run waiting for a writer. */
+        struct stat st;
+        if (stat(files[i], &st) != 0 || !S_ISREG(st.st_mode))
+            ok = ps_error_set(err, files[i], 0, 0,
+                              "not a regular file (a FIFO, a device or a "
+                              "directory): a directory's puzzles must be "
+                              "plain files");
+        else if (!push_path(paths, n, cap, files[i]))
+            ok = ps_error_set(err, dir, 0, 0, "out of memory");
+    }
+    ps_dir_list_free(files, nfiles);
+    return ok;
 }
 
 bool ps_lab_collect(const char *const *args, int nargs, char ***paths,
@@ -194,7 +177,7 @@ bool ps_lab_collect(const char *const *args, int nargs, char ***paths,
         struct stat st;
         bool ok = stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)
                       ? push_directory(paths, npaths, &cap, args[i], err)
-                      : push_path(paths, npaths, &cap, NULL, args[i]) ||
+                      : push_path(paths, npaths, &cap, args[i]) ||
                             ps_error_set(err, NULL, 0, 0, "out of memory");
         if (!ok) {
             for (int k = 0; k < *npaths; k++)
@@ -685,7 +668,7 @@ struct lab_pool {
     pthread_cond_t finished;
 };
 
-static void *lab_worker(void *arg)
+static void lab_worker(void *arg)
 {
     struct lab_pool *p = arg;
     for (;;) {
@@ -708,7 +691,6 @@ static void *lab_worker(void *arg)
     pthread_mutex_lock(&p->lock);
     pthread_cond_broadcast(&p->finished);
     pthread_mutex_unlock(&p->lock);
-    return NULL;
 }
 
 /* Wait until puzzle i is done (true) or will never be (interrupted). */
@@ -746,19 +728,18 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
     p.progress = &progress;
     if (jobs > npaths)
         jobs = npaths;
-    pthread_t *threads = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof *threads);
-    int started = 0;
-    if (jobs > 1 && threads)
-        for (; started < jobs; started++)
-            if (pthread_create(&threads[started], NULL, lab_worker, &p) != 0)
-                break;
+    struct ps_threads fan;
+    ps_threads_start(&fan, jobs > 1 ? jobs : 0, lab_worker, &p, 0);
+    int started = ps_threads_started(&fan);
     ps_lab_print_begin(out, lay, setup, npaths);
     int printed = 0, status = PS_EXIT_OK;
     for (int i = 0; i < npaths; i++) {
         if (started == 0) {
-            /* No threads: run each puzzle here, in order. */
+            /* No threads: run each puzzle here, in order (taken from
+             * the pool: a worker run at the join finds none left). */
             if (ps_interrupted)
                 break;
+            p.next = i + 1;
             p.ok[i] = ps_lab_run_puzzle(setup, paths[i],
                                         &p.rows[(size_t)i * setup->nalgos]);
             p.done[i] = true;
@@ -777,9 +758,7 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
         if (!p.ok[i])
             status = PS_EXIT_ERROR;
     }
-    for (int t = 0; t < started; t++)
-        pthread_join(threads[t], NULL);
-    free(threads);
+    ps_threads_join(&fan);
     ps_progress_end(&progress);
     if (!ps_lab_print_summary(out, lay, setup, p.rows, printed)) {
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");

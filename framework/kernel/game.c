@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "suggest.h"
 
 unsigned ps_game_flags(const struct ps_game *g, const void *inst)
 {
@@ -60,17 +61,6 @@ bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
 static const char *game_name(const struct ps_game *g)
 {
     return g->name ? g->name : "(unnamed)";
-}
-
-static bool name_is_plain(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-            return false;
-    return true;
 }
 
 /* A rule key is read from a Lua table: an identifier. */
@@ -178,7 +168,7 @@ static bool check_heuristics(const struct ps_game *g, struct ps_error *err)
 {
     const char *name = game_name(g);
     for (const struct ps_heuristic *h = g->heuristics; h && h->name; h++) {
-        if (!name_is_plain(h->name))
+        if (!ps_name_is_plain(h->name))
             return ps_error_set(err, NULL, 0, 0,
                                 "game %s: heuristic '%s': a name is letters, "
                                 "digits, '_' and '-'",
@@ -289,7 +279,7 @@ static bool check_abstraction(const struct ps_game *g, struct ps_error *err)
                             "goals, predecessors and entries",
                             name);
     for (const struct ps_pattern_set *p = a->sets; p->name; p++) {
-        if (strncmp(p->name, "pdb:", 4) != 0 || !name_is_plain(p->name + 4))
+        if (strncmp(p->name, "pdb:", 4) != 0 || !ps_name_is_plain(p->name + 4))
             return ps_error_set(err, NULL, 0, 0,
                                 "game %s: pattern set '%s': a name is 'pdb:' "
                                 "then letters, digits, '_' and '-'",
@@ -380,7 +370,7 @@ bool ps_game_check(const struct ps_game *g, struct ps_error *err)
     if (!g)
         return ps_error_set(err, NULL, 0, 0, "no game (a NULL ps_game)");
     REQUIRE(name);
-    if (!name_is_plain(g->name))
+    if (!ps_name_is_plain(g->name))
         return ps_error_set(err, NULL, 0, 0,
                             "game '%s': a name is letters, digits, '_' and '-'",
                             g->name);

@@ -2,7 +2,6 @@
  * one with dlopen, ask it for its game through the one symbol psolve_plugin,
  * and register the game after checking its version and its contract. */
 #define _GNU_SOURCE /* dladdr1, to ask whether psolve_plugin is a function */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dirlist.h"
 #include "game.h"
 #include "plugin_guard.h"
 
@@ -93,45 +93,28 @@ bool ps_plugin_load(const char *path, struct ps_error *err)
     return true;
 }
 
-static int compare_names(const void *a, const void *b)
+static bool is_plugin_name(const char *name)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    size_t len = strlen(name);
+    return len > 3 && strcmp(name + len - 3, ".so") == 0;
 }
 
 /* Every NAME.so in dir, in name order (so the games are listed alike on
  * every machine). */
 static bool load_directory(const char *dir, struct ps_error *err)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return ps_error_set(err, dir, 0, 0, "cannot read the plug-in directory");
-    enum { MAX_FILES = PS_MAX_ADDED_GAMES + 1 };
-    char *names[MAX_FILES];
-    int n = 0;
-    bool ok = true;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t len = strlen(e->d_name);
-        if (len <= 3 || strcmp(e->d_name + len - 3, ".so") != 0)
-            continue;
-        if (n == MAX_FILES) {
-            ok = ps_error_set(err, dir, 0, 0, "more than %d plug-ins",
-                              PS_MAX_ADDED_GAMES);
-            break;
-        }
-        char *path = malloc(strlen(dir) + len + 2);
-        if (!path) {
-            ok = ps_error_set(err, NULL, 0, 0, "out of memory");
-            break;
-        }
-        sprintf(path, "%s/%s", dir, e->d_name);
-        names[n++] = path;
-    }
-    closedir(d);
-    qsort(names, (size_t)n, sizeof names[0], compare_names);
-    for (int i = 0; i < n; i++) {
-        ok = ok && ps_plugin_load(names[i], err);
-        free(names[i]);
-    }
+    char **paths;
+    int n;
+    if (!ps_dir_list(dir, is_plugin_name, "plug-in directory", &paths, &n,
+                     err))
+        return false;
+    /* One more than the registry holds: its own message names the game. */
+    bool ok = n <= PS_MAX_ADDED_GAMES + 1 ||
+              ps_error_set(err, dir, 0, 0, "more than %d plug-ins",
+                           PS_MAX_ADDED_GAMES);
+    for (int i = 0; ok && i < n; i++)
+        ok = ps_plugin_load(paths[i], err);
+    ps_dir_list_free(paths, n);
     return ok;
 }
 

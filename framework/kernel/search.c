@@ -1,3 +1,8 @@
+/*
+ * search.c - the driver of every search (search.h): a run's context, its
+ * limits and stop checks (time, nodes, memory, Ctrl-C), the best solution
+ * and its offers, progress lines, --layers rows and the trace's entry points.
+ */
 #include "search.h"
 
 #include "replay.h"
@@ -5,7 +10,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t ps_interrupted = 0;
@@ -64,13 +68,6 @@ const char *ps_signal_name(int sig)
     case SIGHUP: return "SIGHUP";
     default: return "a signal";
     }
-}
-
-double ps_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,

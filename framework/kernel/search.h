@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "checkpoint.h"
+#include "clock.h"
 #include "game.h"
 #include "options.h"
 #include "pdb.h"
@@ -343,8 +344,6 @@ extern volatile sig_atomic_t ps_interrupted;
 extern volatile sig_atomic_t ps_signal_count;
 void ps_install_interrupt_handler(void);
 const char *ps_signal_name(int sig); /* "SIGTERM", ... */
-
-double ps_now(void); /* monotonic seconds */
 
 void ps_options_default(struct ps_options *o);
 /* The running algorithm's own options: its options struct, e.g.

@@ -1,5 +1,6 @@
 /*
- * suggest.c - "did you mean": the nearest name by edit distance (suggest.h).
+ * suggest.c - "did you mean": the nearest name by edit distance, and the
+ * plain-name check (suggest.h).
  */
 #include "suggest.h"
 
@@ -51,4 +52,15 @@ const char *ps_suggest(const char *word, const char *const *names, size_t n)
         }
     }
     return best;
+}
+
+bool ps_name_is_plain(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+            return false;
+    return true;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search.h"
+#include "clock.h"
 
 static const char *const kind_names[] = {
     [PS_TRACE_BEGIN] = "begin",         [PS_TRACE_EXPAND] = "expand",

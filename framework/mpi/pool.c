@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threads.h"
 #include "transport.h"
 
 struct task {
@@ -30,11 +31,11 @@ struct executor {
     struct task *todo, *todo_tail, *done;
     int busy;      /* submitted and not yet collected */
     bool closing;
-    pthread_t *ids;
-    int started;
+    struct ps_threads fan;
 };
 
-static void *executor_thread(void *arg);
+static void executor_thread(void *arg);
+static void executor_stop(struct executor *ex);
 
 struct thread_arg {
     struct executor *ex;
@@ -48,16 +49,16 @@ static bool executor_start(struct executor *ex, struct ps_pool *pool,
     ex->pool = pool;
     pthread_mutex_init(&ex->lock, NULL);
     pthread_cond_init(&ex->work, NULL);
-    ex->ids = calloc((size_t)pool->threads, sizeof *ex->ids);
-    if (!ex->ids)
-        return false;
-    for (int i = 0; i < pool->threads; i++) {
+    for (int i = 0; i < pool->threads; i++)
         args[i] = (struct thread_arg){ex, i};
-        if (pthread_create(&ex->ids[i], NULL, executor_thread, &args[i]) != 0)
-            break;
-        ex->started++;
-    }
-    return ex->started > 0;
+    ps_threads_start(&ex->fan, pool->threads, executor_thread, args,
+                     sizeof *args);
+    /* The caller's loop waits for the queue: it needs one thread at least
+     * (those that did not start run at the join, and find the queue shut). */
+    if (ps_threads_started(&ex->fan) > 0)
+        return true;
+    executor_stop(ex);
+    return false;
 }
 
 static void executor_stop(struct executor *ex)
@@ -66,14 +67,12 @@ static void executor_stop(struct executor *ex)
     ex->closing = true;
     pthread_cond_broadcast(&ex->work);
     pthread_mutex_unlock(&ex->lock);
-    for (int i = 0; i < ex->started; i++)
-        pthread_join(ex->ids[i], NULL);
-    free(ex->ids);
+    ps_threads_join(&ex->fan);
     pthread_mutex_destroy(&ex->lock);
     pthread_cond_destroy(&ex->work);
 }
 
-static void *executor_thread(void *arg)
+static void executor_thread(void *arg)
 {
     struct thread_arg *ta = arg;
     struct executor *ex = ta->ex;
@@ -84,7 +83,7 @@ static void *executor_thread(void *arg)
         struct task *t = ex->todo;
         if (!t) {
             pthread_mutex_unlock(&ex->lock);
-            return NULL;
+            return;
         }
         ex->todo = t->next;
         if (!ex->todo)

@@ -1,3 +1,8 @@
+/*
+ * lua_sandbox.c - the sandbox of lua_sandbox.h: trimmed libraries, the
+ * capped allocator, the instruction and clock hook (with its watchdog
+ * thread), and pcall with a traceback.
+ */
 #include "lua_sandbox.h"
 
 #include <errno.h>

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lua_rules.h"
+#include "suggest.h"
 
 /* Compiled in by CMakeLists.txt, for the rule scripts and for the games
  * written in Lua: the source tree's directory, the build tree (the source
@@ -139,17 +140,6 @@ static bool ends_with(const char *s, const char *tail)
     return ls >= lt && strcmp(s + ls - lt, tail) == 0;
 }
 
-static bool plain_name(const char *s)
-{
-    if (!*s)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
-            return false;
-    return true;
-}
-
 static bool has_preset(const struct ps_game *g, const char *name)
 {
     for (const struct ps_preset *p = g->presets; p && p->name; p++)
@@ -162,7 +152,7 @@ static bool has_preset(const struct ps_game *g, const char *name)
  * a plain name, so a script can only name scripts in those directories. */
 static bool script_by_name(const char *name, char *path, size_t len)
 {
-    if (!plain_name(name))
+    if (!ps_name_is_plain(name))
         return false;
     struct rules_dirs d;
     rules_dirs_get(&d);
@@ -192,7 +182,7 @@ static bool rules_locate(const struct ps_game *g, const char *spec,
         strcpy(src->script, spec);
         return true;
     }
-    if (!plain_name(spec))
+    if (!ps_name_is_plain(spec))
         return ps_error_set(err, NULL, 0, 0,
                             "bad --rules '%s': give a NAME (letters, digits, "
                             "'_', '-'), a PATH.lua, or builtin:NAME",

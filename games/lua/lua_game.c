@@ -1,3 +1,7 @@
+/*
+ * lua_game.c - the adapter of lua_game.h: a Lua script's table of functions
+ * as a struct ps_game (states interned as ids, moves as indices).
+ */
 #include "lua_game.h"
 
 #include <lauxlib.h>

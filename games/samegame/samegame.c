@@ -324,98 +324,107 @@ static void sg_prepare_bound(struct sg_instance *in)
 
 static int planes_engine_choice(const struct sg_instance *in);
 
-static void *sg_load(const void *rules, const char *path, const char *text,
-                     size_t len, struct ps_error *err)
-{
-    struct sg_instance *in = calloc(1, sizeof *in);
-    uint8_t *grid = calloc(SG_MAX_CELLS, 1); /* row-major, row 0 = top */
-    int *col_of_cell = calloc(SG_MAX_CELLS, sizeof *col_of_cell);
+/* A board file read as text: cells row-major, row 0 = top, rows
+ * SG_MAX_COLS apart while reading and `cols` apart once complete; the text
+ * column of each cell and the line of each row, for messages. */
+struct sg_grid {
+    uint8_t *cell;
+    int *col_of_cell;
     int line_of_row[SG_MAX_ROWS];
-    if (!in || !grid || !col_of_cell) {
-        ps_error_set(err, path, 0, 0, "out of memory");
-        goto fail;
-    }
-    in->rules = *(const struct sg_rules *)rules;
+    int rows, cols;
+    int saw_letter_line, saw_digit_line; /* the first of each notation */
+};
 
+/* One line's cells into row `gr->rows` of the grid; its width, or -1 with
+ * err. */
+static int sg_read_row(struct sg_grid *gr, const struct ps_line *ln,
+                       const char *path, struct ps_error *err)
+{
+    uint8_t *cells = gr->cell + gr->rows * SG_MAX_COLS;
+    int *cols_of = gr->col_of_cell + gr->rows * SG_MAX_COLS;
+    int w = 0;
+    for (size_t i = 0; i < ln->len; i++) {
+        char ch = ln->text[i];
+        int col = (int)i + 1;
+        if (ch == ' ' || ch == '\t')
+            continue;
+        bool is_letter;
+        int colour = colour_of_char(ch, &is_letter);
+        if (colour < 0) {
+            ps_error_set(err, path, ln->number, col,
+                         "unknown cell '%c' (use 1-9, the letters RGBYPOCMW, "
+                         "or . or 0 for empty)",
+                         ch);
+            return -1;
+        }
+        if (colour > 0 && is_letter && !gr->saw_letter_line)
+            gr->saw_letter_line = ln->number;
+        if (colour > 0 && !is_letter && !gr->saw_digit_line)
+            gr->saw_digit_line = ln->number;
+        if (gr->saw_letter_line && gr->saw_digit_line) {
+            ps_error_set(err, path, ln->number, col,
+                         "board mixes digit colours and letter colours "
+                         "(lines %d and %d); use one notation",
+                         gr->saw_digit_line, gr->saw_letter_line);
+            return -1;
+        }
+        if (w == SG_MAX_COLS) {
+            ps_error_set(err, path, ln->number, col,
+                         "board has more than %d columns", SG_MAX_COLS);
+            return -1;
+        }
+        cells[w] = (uint8_t)colour;
+        cols_of[w] = col;
+        w++;
+    }
+    return w;
+}
+
+/* The board's rows, all equally long, compacted to their width. */
+static bool sg_read_grid(struct sg_grid *gr, const char *path,
+                         const char *text, size_t len, struct ps_error *err)
+{
     struct ps_line_reader rd;
     struct ps_line ln;
-    int rows = 0, cols = -1, first_width_line = 0;
-    int saw_letter_line = 0, saw_digit_line = 0;
+    int first_width_line = 0;
+    gr->rows = 0;
+    gr->cols = -1;
     ps_lines_begin(&rd, text, len);
     while (ps_lines_next(&rd, &ln)) {
-        if (rows == SG_MAX_ROWS) {
-            ps_error_set(err, path, ln.number, 1,
-                         "board has more than %d rows", SG_MAX_ROWS);
-            goto fail;
-        }
-        int w = 0;
-        for (size_t i = 0; i < ln.len; i++) {
-            char ch = ln.text[i];
-            int col = (int)i + 1;
-            if (ch == ' ' || ch == '\t')
-                continue;
-            bool is_letter;
-            int colour = colour_of_char(ch, &is_letter);
-            if (colour < 0) {
-                ps_error_set(err, path, ln.number, col,
-                             "unknown cell '%c' (use 1-9, the letters RGBYPOCMW, "
-                             "or . or 0 for empty)",
-                             ch);
-                goto fail;
-            }
-            if (colour > 0 && is_letter && !saw_letter_line)
-                saw_letter_line = ln.number;
-            if (colour > 0 && !is_letter && !saw_digit_line)
-                saw_digit_line = ln.number;
-            if (saw_letter_line && saw_digit_line) {
-                ps_error_set(err, path, ln.number, col,
-                             "board mixes digit colours and letter colours "
-                             "(lines %d and %d); use one notation",
-                             saw_digit_line, saw_letter_line);
-                goto fail;
-            }
-            if (w == SG_MAX_COLS) {
-                ps_error_set(err, path, ln.number, col,
-                             "board has more than %d columns", SG_MAX_COLS);
-                goto fail;
-            }
-            grid[rows * SG_MAX_COLS + w] = (uint8_t)colour;
-            col_of_cell[rows * SG_MAX_COLS + w] = col;
-            w++;
-        }
-        if (cols < 0) {
-            cols = w;
+        if (gr->rows == SG_MAX_ROWS)
+            return ps_error_set(err, path, ln.number, 1,
+                                "board has more than %d rows", SG_MAX_ROWS);
+        int w = sg_read_row(gr, &ln, path, err);
+        if (w < 0)
+            return false;
+        if (gr->cols < 0) {
+            gr->cols = w;
             first_width_line = ln.number;
-        } else if (w != cols) {
-            ps_error_set(err, path, ln.number, (int)ln.len,
-                         "row has %d cells but line %d has %d (rows must be "
-                         "equally long)",
-                         w, first_width_line, cols);
-            goto fail;
+        } else if (w != gr->cols) {
+            return ps_error_set(err, path, ln.number, (int)ln.len,
+                                "row has %d cells but line %d has %d (rows "
+                                "must be equally long)",
+                                w, first_width_line, gr->cols);
         }
-        line_of_row[rows] = ln.number;
-        rows++;
+        gr->line_of_row[gr->rows++] = ln.number;
     }
-    if (rows == 0) {
-        ps_error_set(err, path, 0, 0, "no board rows in the file");
-        goto fail;
-    }
-    /* Compact the rows to the real width. */
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) {
-            grid[r * cols + c] = grid[r * SG_MAX_COLS + c];
-            col_of_cell[r * cols + c] = col_of_cell[r * SG_MAX_COLS + c];
+    if (gr->rows == 0)
+        return ps_error_set(err, path, 0, 0, "no board rows in the file");
+    for (int r = 0; r < gr->rows; r++)
+        for (int c = 0; c < gr->cols; c++) {
+            gr->cell[r * gr->cols + c] = gr->cell[r * SG_MAX_COLS + c];
+            gr->col_of_cell[r * gr->cols + c] =
+                gr->col_of_cell[r * SG_MAX_COLS + c];
         }
-    in->rows = rows;
-    in->cols = cols;
-    in->ncells = rows * cols;
-    for (int i = 0; i < in->ncells; i++) {
-        in->col_of[i] = (uint8_t)(i / rows);
-        in->row_of[i] = (uint8_t)(i % rows);
-    }
-    if (!check_settled(in, grid, line_of_row, col_of_cell, path, err))
-        goto fail;
+    return true;
+}
 
+/* The start state of the board in `grid` (row-major, row 0 = top): its
+ * size follows the colours used. */
+static bool sg_set_start(struct sg_instance *in, const uint8_t *grid,
+                         const char *path, struct ps_error *err)
+{
+    const int rows = in->rows, cols = in->cols;
     in->colours = 0;
     for (int i = 0; i < in->ncells; i++)
         if (grid[i] > in->colours)
@@ -424,10 +433,8 @@ static void *sg_load(const void *rules, const char *path, const char *text,
     in->state_size = (in->header + (size_t)cols + (size_t)in->ncells + 7) &
                      ~(size_t)7;
     in->start = calloc(1, in->state_size);
-    if (!in->start) {
-        ps_error_set(err, path, 0, 0, "out of memory");
-        goto fail;
-    }
+    if (!in->start)
+        return ps_error_set(err, path, 0, 0, "out of memory");
     uint8_t *h = heights_of(in, in->start), *cell = cells_of(in, in->start);
     int left = 0, count[SG_MAX_COLORS + 1] = {0};
     for (int c = 0; c < cols; c++)
@@ -443,14 +450,41 @@ static void *sg_load(const void *rules, const char *path, const char *text,
     *cells_left_of(in->start) = (uint16_t)left;
     for (int k = 1; k <= in->colours; k++)
         set_colour_count(in->start, k, count[k]);
+    return true;
+}
+
+static void *sg_load(const void *rules, const char *path, const char *text,
+                     size_t len, struct ps_error *err)
+{
+    struct sg_instance *in = calloc(1, sizeof *in);
+    struct sg_grid gr = {.cell = calloc(SG_MAX_CELLS, 1),
+                         .col_of_cell = calloc(SG_MAX_CELLS, sizeof(int))};
+    if (!in || !gr.cell || !gr.col_of_cell) {
+        ps_error_set(err, path, 0, 0, "out of memory");
+        goto fail;
+    }
+    in->rules = *(const struct sg_rules *)rules;
+    if (!sg_read_grid(&gr, path, text, len, err))
+        goto fail;
+    in->rows = gr.rows;
+    in->cols = gr.cols;
+    in->ncells = gr.rows * gr.cols;
+    for (int i = 0; i < in->ncells; i++) {
+        in->col_of[i] = (uint8_t)(i / gr.rows);
+        in->row_of[i] = (uint8_t)(i % gr.rows);
+    }
+    if (!check_settled(in, gr.cell, gr.line_of_row, gr.col_of_cell, path,
+                       err) ||
+        !sg_set_start(in, gr.cell, path, err))
+        goto fail;
     sg_prepare_bound(in);
     in->engine = planes_engine_choice(in);
-    free(grid);
-    free(col_of_cell);
+    free(gr.cell);
+    free(gr.col_of_cell);
     return in;
 fail:
-    free(grid);
-    free(col_of_cell);
+    free(gr.cell);
+    free(gr.col_of_cell);
     sg_free_instance(in);
     return NULL;
 }

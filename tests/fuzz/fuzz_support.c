@@ -1,3 +1,7 @@
+/*
+ * fuzz_support.c - what the libFuzzer harnesses share (fuzz_support.h):
+ * picking a game and rules from a byte, and the vtable oracles.
+ */
 #include "fuzz_support.h"
 
 #include <stdarg.h>
