@@ -49,8 +49,8 @@
  * built for 2 has a shorter struct). 4: the slot abstraction (pattern
  * databases), the slot gen_options, and struct ps_gen_options holds the
  * values the game's table names. 5: the walk slots, for nrpa, and
- * evaluate_moves. */
-#define PS_API_VERSION 5
+ * evaluate_moves. 6: the slots state_pack and state_unpack. */
+#define PS_API_VERSION 6
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -495,6 +495,23 @@ struct ps_game {
      * between the children (beam's evaluation). Only with evaluate. */
     void (*evaluate_moves)(const void *inst, const void *state,
                            const ps_move *moves, int n, ps_value *out);
+
+    /* --- states that travel (since API version 6) --- */
+    /* [optional, both or none: NULL = a state's state_size bytes are the
+     * state, in any process] For a game whose state bytes mean something
+     * only in the process that made them (a Lua game's are ids into its
+     * interpreter), the state as bytes another process of the same
+     * program, with the same instance loaded, can read (psolve-mpi sends
+     * states between ranks so). state_pack writes at most `cap` bytes to
+     * buf and returns the length the state needs (more than cap: nothing
+     * usable was written, call again with that much room), 0 when it
+     * cannot be packed (the fault slot says why). state_unpack rebuilds
+     * the state from len bytes into `state`; false when they are not one
+     * (the fault slot says why). Use ps_game_state_pack/_unpack. */
+    size_t (*state_pack)(const void *inst, const void *state, void *buf,
+                         size_t cap);
+    bool (*state_unpack)(const void *inst, const void *buf, size_t len,
+                         void *state);
 };
 
 /* Does g keep the contract above? False with err naming the game and the
@@ -540,6 +557,13 @@ bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
 /* The instance's fault (PS_FAULT_NONE when the game has no fault slot). */
 enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
                             struct ps_error *err);
+/* A state as bytes for another process (state_pack, or its own bytes):
+ * the length it needs, written to buf when <= cap; 0 on failure. */
+size_t ps_game_state_pack(const struct ps_game *g, const void *inst,
+                          const void *state, void *buf, size_t cap);
+/* The state from such bytes; false when they are not one. */
+bool ps_game_state_unpack(const struct ps_game *g, const void *inst,
+                          const void *buf, size_t len, void *state);
 /* The first game whose detect() claims the file text, or NULL; `tried`
  * (len bytes) lists the names of the games that were asked. */
 const struct ps_game *ps_game_detect(const char *text, size_t len, char *tried,
