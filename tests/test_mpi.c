@@ -3,8 +3,9 @@
  * MPI): HDA* with 1-4 ranks gives A*'s optimum on every Water Sort level and
  * on a set of 15-puzzles and proves the unsolvable ones unsolvable; the
  * farm's rows are psolve's rows; dnrpa and dnmcs give the same game for any
- * number of ranks and threads with a fixed seed and budget; bad input is an
- * error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
+ * number of ranks and threads with a fixed seed and budget; Lua games run
+ * distributed (hdastar gives astar's optimum, a script's error in a task is
+ * the run's error); bad input is an error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
  * and iteration budgets only: nothing depends on the clock.
  */
 #include "support.h"
@@ -139,6 +140,65 @@ static void test_hdastar_budget(void **unused)
                         PSOLVE_MPI_BIN, dir),
                      4);
     assert_int_equal(sh("grep -q '^# status: incomplete' %s/budget.txt", dir), 0);
+}
+
+/* Issue 23 #10: hdastar failed on every Lua game (states travelled as
+ * per-rank ids). Every shipped Lua game (games/lua/NAME.lua, its puzzles
+ * NAME-*.txt) and one whose states are nested tables, on 2 and 3 ranks:
+ * astar's optimal cost, verified. */
+#define LUA_ANSWER " | grep -E '^# (status|cost|verified):'"
+static void test_hdastar_lua_games(void **unused)
+{
+    (void)unused;
+    assert_int_equal(
+        sh("n=0; for g in games/lua/*.lua tests/data/mpi/lua/*.lua; do "
+           "for p in ${g%%.lua}-*.txt; do [ -e $p ] || continue; n=$((n+1)); "
+           "%s --quiet --game $g --algo astar $p" LUA_ANSWER " > %s/la.txt; "
+           "grep -q '^# status: optimal' %s/la.txt || exit 1; "
+           "for np in 2 3; do " TIMEOUT MPIRUN " $np %s --quiet --game $g "
+           "--algo hdastar $p" LUA_ANSWER " > %s/lh.txt; "
+           "diff %s/la.txt %s/lh.txt >&2 || { echo $g $np >&2; exit 1; }; "
+           "done; done; done; test $n -eq 5",
+           PSOLVE_BIN, dir, dir, PSOLVE_MPI_BIN, dir, dir, dir),
+        0);
+    /* A state that cannot travel (it holds a function): a clear error. */
+    assert_int_equal(sh("sed 's/up = true,$/up = print,/; s/s.up == true and //' "
+                        "tests/data/mpi/lua/table_state.lua > %s/fn.lua && "
+                        TIMEOUT MPIRUN " 2 %s --quiet --game %s/fn.lua --algo "
+                        "hdastar tests/data/mpi/lua/table_state-7.txt "
+                        "> %s/fn.out 2> %s/fn.err",
+                        dir, PSOLVE_MPI_BIN, dir, dir, dir),
+                     1);
+    assert_int_equal(sh("grep -q 'cannot be sent to another process' %s/fn.err",
+                        dir),
+                     0);
+    assert_int_equal(sh("grep -q '^# status: optimal' %s/fn.out", dir), 1);
+}
+
+/* Issue 23 #10: a Lua error that a dnrpa or dnmcs task meets on another
+ * rank printed that rank's error next to rank 0's answer. It is the run's
+ * error now: exit 1, said once, no optimal. --tasks 1 puts dnrpa's every
+ * task on the last rank. */
+static void test_lua_task_error(void **unused)
+{
+    (void)unused;
+    const char *algos[] = {"dnrpa --tasks 1 --level 2 --iterations 3",
+                           "dnmcs --level 1"};
+    for (int a = 0; a < 2; a++)
+        for (int np = 2; np <= 3; np++) {
+            assert_int_equal(sh(TIMEOUT MPIRUN " %d %s --quiet --game "
+                                "tests/data/mpi/lua/pick_fails.lua --algo %s "
+                                "tests/data/mpi/lua/pick.txt > %s/te.out "
+                                "2> %s/te.err",
+                                np, PSOLVE_MPI_BIN, algos[a], dir, dir),
+                             1);
+            assert_int_equal(sh("test $(grep -c 'error: moves: a pile of "
+                                "five' %s/te.err) -eq 1", dir),
+                             0);
+            assert_int_equal(sh("grep -q '^# stopped: error' %s/te.out", dir),
+                             0);
+            assert_int_equal(sh("grep -q 'optimal' %s/te.out", dir), 1);
+        }
 }
 
 /* The farm: the same rows as psolve's lab, whatever rank ran which. */
@@ -279,6 +339,8 @@ int main(void)
         cmocka_unit_test(test_hdastar_watersort),
         cmocka_unit_test(test_hdastar_npuzzle),
         cmocka_unit_test(test_hdastar_budget),
+        cmocka_unit_test(test_hdastar_lua_games),
+        cmocka_unit_test(test_lua_task_error),
         cmocka_unit_test(test_farm_rows),
         cmocka_unit_test(test_dnrpa_same_for_any_ranks),
         cmocka_unit_test(test_dnrpa_huge_tasks_refused),

@@ -80,7 +80,7 @@ static bool dnmcs_compute(void *ctx, const void *in, size_t len, void **out,
         int n = 0;
         bool found = ps_nmcs_child(c, t.level, child, t.depth, so_far, &v,
                                    &line, &n);
-        ok = ps_mcjob_encode(found, v, line, n, &w.s.stats, out, out_len);
+        ok = ps_mcjob_encode(found, v, line, n, &w.s, out, out_len);
     }
     free(child);
     free(scratch);

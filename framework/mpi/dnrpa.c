@@ -70,7 +70,7 @@ static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
         bool found = ps_nrpa_search(c, t.level, &v);
         int n;
         const ps_move *line = ps_nrpa_line(c, t.level, &n);
-        ok = ps_mcjob_encode(found, v, line, n, &w.s.stats, out, out_len);
+        ok = ps_mcjob_encode(found, v, line, n, &w.s, out, out_len);
     }
     ps_nrpa_free(c);
     ps_worker_free_solo(&w);

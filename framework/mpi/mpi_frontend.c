@@ -49,7 +49,12 @@ static enum ps_status mpi_run_search(struct ps_search *s,
         s->stop = PS_STOP_INTERRUPT;
         return PS_INCOMPLETE;
     }
-    return ps_search_run(s, a);
+    enum ps_status st = ps_search_run(s, a);
+    /* dnrpa and dnmcs: every fault a task met went back to rank 0 in its
+     * result, and rank 0 reports it; said once, not once per rank. */
+    if (ps_mpi_rank() != 0 && a != &ps_algo_hdastar)
+        ps_error_clear(&s->error);
+    return st;
 }
 
 const struct ps_frontend ps_mpi_frontend = {
