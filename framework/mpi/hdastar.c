@@ -84,6 +84,17 @@ static int owner_of(const struct hd *d, uint64_t hash)
     return (int)(ps_hash_mix(hash) % (uint64_t)d->size);
 }
 
+/* A state that did not pack or unpack: the game's fault says why. */
+static void hd_state_failed(struct hd *d)
+{
+    struct ps_search *s = d->s;
+    struct ps_error err;
+    enum ps_fault f = ps_game_fault(s->game, s->inst, &err);
+    if (f == PS_FAULT_NONE)
+        ps_error_set(&err, NULL, 0, 0, "a state did not travel to its owner");
+    ps_search_fault(s, f == PS_FAULT_NONE ? PS_FAULT_ERROR : f, &err);
+}
+
 /* state packed into d->wire (d->wire_len bytes); false (the search
  * stopped) when out of memory or the game cannot pack it. */
 static bool hd_pack(struct hd *d, const void *state)
@@ -93,7 +104,7 @@ static bool hd_pack(struct hd *d, const void *state)
         size_t n = ps_game_state_pack(s->game, s->inst, state, d->wire,
                                       d->wire_cap);
         if (n == 0) {
-            d->s->stop = PS_STOP_ERROR; /* the game's fault says why */
+            hd_state_failed(d);
             return false;
         }
         if (n <= d->wire_cap) {
@@ -116,7 +127,7 @@ static bool hd_unpack(struct hd *d, const void *buf, size_t len, void *state)
     const struct ps_search *s = d->s;
     if (ps_game_state_unpack(s->game, s->inst, buf, len, state))
         return true;
-    d->s->stop = PS_STOP_ERROR;
+    hd_state_failed(d);
     return false;
 }
 
@@ -511,7 +522,8 @@ static void hd_trace(struct hd *d, int winner)
                             states + n * s->state_size);
         free(buf);
         if (!ok) {
-            s->stop = PS_STOP_ERROR; /* the game's fault says why */
+            if (s->stop != PS_STOP_ERROR)
+                hd_state_failed(d);
             break;
         }
         n++;
@@ -527,6 +539,30 @@ static void hd_trace(struct hd *d, int winner)
     for (int r = 1; r < d->size; r++)
         ps_mpi_send(r, PS_TAG_TRACE, &end, sizeof end);
     free(states);
+}
+
+/* The error the lowest rank met (a script's) goes to rank 0, which
+ * reports it: said once, by rank 0, as dnrpa's and dnmcs's. */
+static void hd_gather_error(struct hd *d)
+{
+    struct ps_search *s = d->s;
+    bool have = s->stop == PS_STOP_ERROR && s->error.msg[0];
+    int64_t who = have ? -(int64_t)d->rank : -(int64_t)d->size;
+    ps_mpi_max(&who, 1);
+    int r = (int)-who;
+    if (r == 0 || r >= d->size)
+        return;
+    if (d->rank == r) {
+        ps_mpi_send(0, PS_TAG_ERROR, &s->error, sizeof s->error);
+    } else if (d->rank == 0) {
+        int src, tag;
+        size_t len;
+        struct ps_error err;
+        ps_mpi_wait(PS_TAG_ERROR, &src, &tag, &len);
+        ps_mpi_recv(src, tag, &err, sizeof err);
+        err.file[sizeof err.file - 1] = err.msg[sizeof err.msg - 1] = '\0';
+        ps_search_fault(s, PS_FAULT_ERROR, &err);
+    }
 }
 
 /* Sum the ranks' statistics into rank 0's. */
@@ -597,6 +633,8 @@ static enum ps_status hdastar_run(struct ps_search *s)
             hd_serve_trace(&d);
     }
     s->limits.max_nodes = nodes;
+    if (stop == PS_STOP_ERROR)
+        hd_gather_error(&d);
     hd_merge_stats(s);
     if (d.rank == 0 && stop != PS_STOP_NONE && s->stop == PS_STOP_NONE)
         s->stop = stop; /* another rank's limit ended the run */

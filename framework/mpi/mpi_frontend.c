@@ -50,9 +50,9 @@ static enum ps_status mpi_run_search(struct ps_search *s,
         return PS_INCOMPLETE;
     }
     enum ps_status st = ps_search_run(s, a);
-    /* dnrpa and dnmcs: every fault a task met went back to rank 0 in its
-     * result, and rank 0 reports it; said once, not once per rank. */
-    if (ps_mpi_rank() != 0 && a != &ps_algo_hdastar)
+    /* Every fault a rank met went to rank 0 (a task's result; hdastar's
+     * error at its end), and rank 0 reports it: said once, not per rank. */
+    if (ps_mpi_rank() != 0)
         ps_error_clear(&s->error);
     return st;
 }
