@@ -25,7 +25,7 @@ int cli_checkpoint_setup(const struct cli *c, const struct ps_algorithm *a,
     if (a->checkpoint == PS_CHECKPOINT_NONE) {
         fprintf(stderr,
                 "psolve: --checkpoint and --resume: %s keeps no checkpoint "
-                "(nrpa and nmcs do)\n",
+                "(nrpa, nmcs, beam and dnrpa do)\n",
                 a->name);
         return PS_EXIT_USAGE;
     }

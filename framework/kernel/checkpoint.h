@@ -1,6 +1,6 @@
 /*
  * checkpoint.h - --checkpoint FILE and --resume FILE for the long Monte
- * Carlo runs (nrpa, nmcs; beam not yet): the state an algorithm needs to go on,
+ * Carlo runs (nrpa, nmcs, beam, dnrpa): the state an algorithm needs to go on,
  * saved at its safe points and written to disk every --checkpoint-every
  * seconds and at the end of the run, atomically (savefile.h). The file
  * format is in docs/checkpoint.md.
