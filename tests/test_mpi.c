@@ -5,7 +5,8 @@
  * farm's rows are psolve's rows; dnrpa and dnmcs give the same game for any
  * number of ranks and threads with a fixed seed and budget; Lua games run
  * distributed (hdastar gives astar's optimum, a script's error in a task is
- * the run's error); bad input is an error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
+ * the run's error); dnrpa resumes from a checkpoint as if never stopped;
+ * bad input is an error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
  * and iteration budgets only: nothing depends on the clock.
  */
 #include "support.h"
@@ -294,6 +295,50 @@ static void test_dnmcs_same_for_any_ranks(void **unused)
     assert_int_equal(sh("grep -q '^# verified: yes' %s/dnmcs2.txt", dir), 0);
 }
 
+/* --checkpoint and --resume for dnrpa (docs/checkpoint.md): a run stopped
+ * by a node budget on 2 ranks and resumed on 3 under the whole budget ends
+ * as the run never stopped; only rank 0 reads and writes the file, and a
+ * file of another run is refused once, with exit 2. */
+#define DNRPA_CK "--quiet --algo dnrpa --level 2 --iterations 20 --tasks 4 " \
+                 "--seed 5"
+#define TIMELESS " | grep -v -e seconds -e memory -e '^# note'"
+static void test_dnrpa_checkpoint(void **unused)
+{
+    (void)unused;
+    const char *board = "games/samegame/examples/samegame-10x10.txt";
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s " DNRPA_CK " --max-nodes 40000 "
+                        "%s" TIMELESS " > %s/ck_whole.txt",
+                        PSOLVE_MPI_BIN, board, dir),
+                     0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s " DNRPA_CK " --max-nodes 15000 "
+                        "--checkpoint %s/dnrpa.ck --checkpoint-every 0.001 %s "
+                        "> /dev/null",
+                        PSOLVE_MPI_BIN, dir, board),
+                     4);
+    /* The file's state is late in the part run: resumed under 1,000 nodes
+     * the run stops at once with the counters it read. */
+    assert_int_equal(sh(TIMEOUT MPIRUN " 3 %s " DNRPA_CK " --max-nodes 1000 "
+                        "--resume %s/dnrpa.ck %s > %s/ck_late.txt",
+                        PSOLVE_MPI_BIN, dir, board, dir),
+                     4);
+    assert_int_equal(sh("test $(sed -n 's/^# expanded: //p' %s/ck_late.txt) "
+                        "-gt 7500", dir),
+                     0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 3 %s " DNRPA_CK " --max-nodes 40000 "
+                        "--resume %s/dnrpa.ck %s" TIMELESS " > %s/ck_resumed.txt",
+                        PSOLVE_MPI_BIN, dir, board, dir),
+                     0);
+    assert_same("ck_whole.txt", "ck_resumed.txt");
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s --quiet --algo dnrpa --level 2 "
+                        "--iterations 20 --tasks 5 --seed 5 --resume "
+                        "%s/dnrpa.ck %s > /dev/null 2> %s/ck_err.txt",
+                        PSOLVE_MPI_BIN, dir, board, dir),
+                     2);
+    assert_int_equal(sh("test $(grep -c 'cannot resume: .*its options is' "
+                        "%s/ck_err.txt) -eq 1", dir),
+                     0);
+}
+
 static void test_bad_input(void **unused)
 {
     (void)unused;
@@ -350,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_dnrpa_same_for_any_ranks),
         cmocka_unit_test(test_dnrpa_huge_tasks_refused),
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
+        cmocka_unit_test(test_dnrpa_checkpoint),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_signals),
     };

@@ -454,10 +454,9 @@ struct beam_saved {
 static void beam_checkpoint(struct beam *b)
 {
     struct ps_search *s = b->s;
-    if (!ps_checkpoint_wanted(s, 0))
+    struct ps_ckpt_buf buf;
+    if (!ps_checkpoint_search_save(s, 0, &buf))
         return;
-    struct ps_ckpt_buf buf = {0};
-    ps_ckpt_put_search(&buf, s);
     ps_ckpt_put_u64(&buf, (uint64_t)b->width);
     ps_ckpt_put_u64(&buf, b->narrowed);
     ps_ckpt_put_u64(&buf, (uint64_t)b->depth);
@@ -496,9 +495,8 @@ static void *beam_get_array(struct ps_ckpt_reader *r, size_t n, size_t size)
 static bool beam_resume(struct ps_search *s, struct beam_saved *sv)
 {
     struct ps_ckpt_reader r;
-    if (!ps_checkpoint_resume(s, 0, 1, &r))
+    if (!ps_checkpoint_search_resume(s, 0, 1, &r))
         return false;
-    ps_ckpt_get_search(&r, s);
     sv->width = (int)ps_ckpt_get_count(&r, 1u << 28);
     sv->narrowed = ps_ckpt_get_u64(&r) != 0;
     sv->depth = (int)ps_ckpt_get_count(&r, (uint64_t)s->game->max_depth(s->inst));

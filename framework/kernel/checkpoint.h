@@ -165,5 +165,12 @@ bool ps_checkpoint_worker_resume(struct ps_search *s, int part, int nparts,
                                  struct ps_rng *rng, struct ps_ckpt_reader *r);
 bool ps_checkpoint_read_end(struct ps_search *s, int part,
                             const struct ps_ckpt_reader *r);
+/* The same for a search that keeps no PRNG of its own (beam, dnrpa: a
+ * random stream there is a place in the run): the counters and the best
+ * line only. */
+bool ps_checkpoint_search_save(const struct ps_search *s, int part,
+                               struct ps_ckpt_buf *b);
+bool ps_checkpoint_search_resume(struct ps_search *s, int part, int nparts,
+                                 struct ps_ckpt_reader *r);
 
 #endif

@@ -57,10 +57,18 @@ static enum ps_status mpi_run_search(struct ps_search *s,
     return st;
 }
 
+/* The checkpointed state is rank 0's (dnrpa's top level; a plain
+ * algorithm runs there alone): the other ranks neither read nor write. */
+static bool mpi_keeps_checkpoints(void)
+{
+    return ps_mpi_rank() == 0;
+}
+
 const struct ps_frontend ps_mpi_frontend = {
     .algorithms = distributed,
     .run_search = mpi_run_search,
     .run_lab = ps_mpi_run_lab,
+    .keeps_checkpoints = mpi_keeps_checkpoints,
 };
 
 int main(int argc, char **argv)
