@@ -95,6 +95,23 @@ static void hd_state_failed(struct hd *d)
     ps_search_fault(s, f == PS_FAULT_NONE ? PS_FAULT_ERROR : f, &err);
 }
 
+/* Room for `need` bytes in *buf (*cap of them now); false (the search
+ * stopped) when out of memory. */
+static bool hd_room(struct hd *d, unsigned char **buf, size_t *cap,
+                    size_t need)
+{
+    if (need <= *cap)
+        return true;
+    unsigned char *more = realloc(*buf, need);
+    if (!more) {
+        d->s->stop = PS_STOP_MEMORY;
+        return false;
+    }
+    *buf = more;
+    *cap = need;
+    return true;
+}
+
 /* state packed into d->wire (d->wire_len bytes); false (the search
  * stopped) when out of memory or the game cannot pack it. */
 static bool hd_pack(struct hd *d, const void *state)
@@ -111,13 +128,8 @@ static bool hd_pack(struct hd *d, const void *state)
             d->wire_len = n;
             return true;
         }
-        unsigned char *more = realloc(d->wire, n);
-        if (!more) {
-            d->s->stop = PS_STOP_MEMORY;
+        if (!hd_room(d, &d->wire, &d->wire_cap, n))
             return false;
-        }
-        d->wire = more;
-        d->wire_cap = n;
     }
 }
 
@@ -209,16 +221,9 @@ static bool hd_send(struct hd *d, int r, const void *state, ps_value g,
     struct hd_batch *b = &d->out[r];
     struct hd_record rec = {g, h, d->rank, parent, d->wire_len};
     size_t need = b->len + sizeof rec + d->wire_len;
-    if (need > b->cap) {
-        size_t cap = need > HD_BATCH_BYTES ? need : HD_BATCH_BYTES;
-        unsigned char *more = realloc(b->buf, cap);
-        if (!more) {
-            d->s->stop = PS_STOP_MEMORY;
-            return false;
-        }
-        b->buf = more;
-        b->cap = cap;
-    }
+    if (!hd_room(d, &b->buf, &b->cap,
+                 need > HD_BATCH_BYTES ? need : HD_BATCH_BYTES))
+        return false;
     memcpy(b->buf + b->len, &rec, sizeof rec);
     memcpy(b->buf + b->len + sizeof rec, d->wire, d->wire_len);
     b->len = need;
