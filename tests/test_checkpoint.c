@@ -144,6 +144,26 @@ static void test_refusals(void **state)
     refused(f->dir, "--algo nrpa --level 2 --seed 3 --resume cut.bin " BOARD,
             "cut.bin");
     refused(f->dir, "--algo nrpa --resume no-such.bin " BOARD, "no-such.bin");
+    /* A Lua game's start is an id, the same for every board: the key
+     * holds the start's value (ps_game_state_pack), so another board is
+     * refused. The game: the hostile pick without its loop. */
+    snprintf(cmd, sizeof cmd,
+             "sed '/while true/d' " PSOLVE_SOURCE_DIR
+             "/tests/data/hostile/s_moves_loop.lua > %s/pick.lua && "
+             "echo 'count 12' > %s/p12.txt && echo 'count 11' > %s/p11.txt",
+             f->dir, f->dir, f->dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --game pick.lua --algo nrpa --level 2 "
+                                 "--max-nodes 500 --checkpoint lua.bin p12.txt"),
+                     0);
+    refused(f->dir, "--game pick.lua --algo nrpa --level 2 --resume lua.bin "
+                    "p11.txt",
+            "its board is");
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --game pick.lua --algo nrpa --level 2 "
+                                 "--max-nodes 500 --resume lua.bin p12.txt"),
+                     0);
     /* An algorithm that keeps no checkpoint says so. */
     assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
                                  "--quiet --algo dfs --checkpoint x.bin %s",

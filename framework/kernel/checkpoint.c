@@ -163,11 +163,18 @@ void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
 void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
                        const char *rules, int threads, char *buf, size_t len)
 {
+    /* The start as it travels (ps_game_state_pack): its bytes, or its
+     * value where the bytes are local (a Lua game's are an id, 1 for
+     * every board). */
     unsigned char *start = calloc(1, s->state_size ? s->state_size : 1);
     uint64_t board = 0;
     if (start) {
         s->game->initial_state(s->inst, start);
-        board = ps_hash_bytes(start, s->state_size);
+        size_t n = ps_game_state_pack(s->game, s->inst, start, NULL, 0);
+        unsigned char *packed = n ? malloc(n) : NULL;
+        if (packed && ps_game_state_pack(s->game, s->inst, start, packed, n) == n)
+            board = ps_hash_bytes(packed, n);
+        free(packed);
         free(start);
     }
     char options[600] = "";
