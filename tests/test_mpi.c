@@ -36,6 +36,8 @@
 #define NPUZZLE_COUNT 5
 #define FIRST_RANKS 2 /* 2 and 3 ranks: an even and an uneven split */
 #define LAST_RANKS 3
+#define LUA_RANKS "3" /* Lua games: one split (the release build: 2 and 3) */
+#define LUA_LAST_RANKS 2
 #else
 #define WATERSORT_LEVELS "games/watersort/levels"
 #define WATERSORT_COUNT 70
@@ -43,6 +45,8 @@
 #define NPUZZLE_COUNT 15
 #define FIRST_RANKS 1
 #define LAST_RANKS 4
+#define LUA_RANKS "2 3"
+#define LUA_LAST_RANKS 3
 #endif
 
 static char dir[] = "/tmp/psolve_mpi_XXXXXX";
@@ -156,7 +160,7 @@ static void test_hdastar_lua_games(void **unused)
            "for p in ${g%%.lua}-*.txt; do [ -e $p ] || continue; n=$((n+1)); "
            "%s --quiet --game $g --algo astar $p" LUA_ANSWER " > %s/la.txt; "
            "grep -q '^# status: optimal' %s/la.txt || exit 1; "
-           "for np in 2 3; do " TIMEOUT MPIRUN " $np %s --quiet --game $g "
+           "for np in " LUA_RANKS "; do " TIMEOUT MPIRUN " $np %s --quiet --game $g "
            "--algo hdastar $p" LUA_ANSWER " > %s/lh.txt; "
            "diff %s/la.txt %s/lh.txt >&2 || { echo $g $np >&2; exit 1; }; "
            "done; done; done; test $n -eq 5",
@@ -167,7 +171,7 @@ static void test_hdastar_lua_games(void **unused)
     assert_int_equal(sh("sed 's/up = true,$/up = print,/; s/s.up == true and //' "
                         "tests/data/mpi/lua/table_state.lua > %s/fn.lua", dir),
                      0);
-    for (int np = 2; np <= 3; np++) {
+    for (int np = 2; np <= LUA_LAST_RANKS; np++) {
         assert_int_equal(sh(TIMEOUT MPIRUN " %d %s --quiet --game %s/fn.lua "
                             "--algo hdastar tests/data/mpi/lua/table_state-7.txt "
                             "> %s/fn.out 2> %s/fn.err",
@@ -198,7 +202,7 @@ static void test_lua_task_error(void **unused)
     const char *algos[] = {"dnrpa --tasks 1 --level 2 --iterations 3",
                            "dnmcs --level 1"};
     for (int a = 0; a < 2; a++)
-        for (int np = 2; np <= 3; np++) {
+        for (int np = 2; np <= LUA_LAST_RANKS; np++) {
             assert_int_equal(sh(TIMEOUT MPIRUN " %d %s --quiet --game "
                                 "%s/fails.lua --algo %s "
                                 "tests/data/hostile/pick.txt > %s/te.out "
