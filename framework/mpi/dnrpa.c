@@ -31,6 +31,17 @@
 
 #define DNRPA_DEFAULT_TASKS 8
 
+/* dnrpa's own options: nrpa's nesting first (nrpa.h), then its own */
+struct dnrpa_options {
+    struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
+    int tasks; /* level L-1 searches per top-level step */
+};
+
+static const struct dnrpa_options *dnrpa_options(const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
+
 struct dnrpa_weight {
     uint32_t code;
     uint32_t pad; /* zero: no uninitialised bytes on the wire */
@@ -151,7 +162,7 @@ static void dnrpa_resume(struct dnrpa_root *r)
         return;
     r->restart = ps_ckpt_get_u64(&rd);
     struct ps_nrpa_level_state st = {.line = r->best, .pol = r->pol};
-    ps_nrpa_get_level(&rd, r->c, s->opt.iterations, &st);
+    ps_nrpa_get_level(&rd, r->c, ps_nrpa_depth(s)->iterations, &st);
     if (!ps_checkpoint_read_end(s, 0, &rd))
         return;
     r->step = (uint64_t)st.iteration;
@@ -175,7 +186,8 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
     }
     r->resumed = false;
     bool going = true;
-    for (; going && r->step < (uint64_t)s->opt.iterations; r->step++) {
+    int iterations = ps_nrpa_depth(s)->iterations;
+    for (; going && r->step < (uint64_t)iterations; r->step++) {
         dnrpa_checkpoint(r);
         struct ps_mcjob_batch *b = &r->batch;
         ps_mcjob_batch_clear(b);
@@ -214,9 +226,8 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
 
 static enum ps_status dnrpa_run(struct ps_search *s)
 {
-    ps_nrpa_defaults(s);
     int threads = ps_mcjob_threads(s);
-    int tasks = s->opt.tasks > 0 ? s->opt.tasks : DNRPA_DEFAULT_TASKS;
+    int tasks = dnrpa_options(s)->tasks;
     struct ps_mcjob_ctx jc;
     void *ctxs[PS_MPI_MAX_THREADS];
     ps_mcjob_contexts(&jc, s, ctxs, threads);
@@ -229,22 +240,22 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     struct ps_worker w;
     struct ps_error err;
     ps_error_clear(&err);
-    struct dnrpa_root r = {.s = s, .level = s->opt.level, .tasks = tasks};
+    struct dnrpa_root r = {.s = s, .level = ps_nrpa_depth(s)->level, .tasks = tasks};
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
-        r.c = ps_nrpa_new(&w, s->opt.level);
+        r.c = ps_nrpa_new(&w, ps_nrpa_depth(s)->level);
         r.best = malloc(((size_t)s->game->max_depth(s->inst) + 1) *
                         sizeof *r.best);
         ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c && r.best;
     }
     if (ok) {
         r.space = ps_nrpa_space(r.c);
-        r.pol = ps_nrpa_policy(r.c, s->opt.level);
+        r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
         dnrpa_resume(&r);
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nrpa (level %d, %d iterations, %d "
                  "tasks per step; %d ranks x %d threads)",
-                 s->opt.level, s->opt.iterations, tasks, ps_mpi_size(), threads);
+                 ps_nrpa_depth(s)->level, ps_nrpa_depth(s)->iterations, tasks, ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
         for (; s->stop == PS_STOP_NONE && dnrpa_top(&r, &pool) &&
                s->limits.seconds > 0;
@@ -262,13 +273,18 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     return PS_HEURISTIC;
 }
 
-/* dnrpa's options (options.h) */
-static const struct ps_option dnrpa_options[] = {
+/* dnrpa's options (options.h): nrpa's level and iterations, then its own */
+static const struct dnrpa_options dnrpa_defaults = {
+    .depth = PS_NRPA_DEPTH_DEFAULTS,
+    .tasks = DNRPA_DEFAULT_TASKS,
+};
+
+static const struct ps_option dnrpa_option_table[] = {
     PS_NRPA_OPTION_LEVEL,
     PS_NRPA_OPTION_ITERATIONS,
     {.name = "tasks",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, tasks),
+     .offset = offsetof(struct dnrpa_options, tasks),
      .min = 1,
      .max = 1e9,
      .arg = "T",
@@ -283,6 +299,8 @@ const struct ps_algorithm ps_algo_dnrpa = {
     .for_score = true,
     .for_cost = false,
     .run = dnrpa_run,
-    .options = dnrpa_options,
+    .options = dnrpa_option_table,
+    .options_size = sizeof(struct dnrpa_options),
+    .options_default = &dnrpa_defaults,
     .checkpoint = PS_CHECKPOINT_SEARCH,
 };
