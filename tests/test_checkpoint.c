@@ -1,7 +1,8 @@
 /*
  * test_checkpoint.c - --checkpoint and --resume (docs/checkpoint.md): a run
  * stopped by a node budget and resumed under a larger one ends exactly as
- * the run that was never stopped; a checkpoint of another run, a truncated
+ * the run that was never stopped (nrpa, nmcs, beam; psolve-mpi's dnrpa in
+ * test_mpi.c); a checkpoint of another run, a truncated
  * one and a missing one are refused with exit 2 and the file named.
  * Budgets only: nothing here depends on the clock.
  */
@@ -90,6 +91,27 @@ static void test_nmcs_resume(void **state)
                                 400000);
 }
 
+static void test_beam_resume(void **state)
+{
+    struct test_dir *f = *state;
+    /* about 2,000 nodes a depth: the part run stops half way down */
+    resume_equals_uninterrupted(f->dir, "beam", "--beam-width 2000", 25000,
+                                60000);
+    /* One part for the whole search: another --threads resumes it too, to
+     * the same answer (the beam is the same for every thread count). */
+    test_psolve(f->dir, out, sizeof out, false,
+                "--quiet --algo beam --beam-width 2000 --max-nodes 60000 %s",
+                BOARD);
+    test_psolve(f->dir, again, sizeof again, false,
+                "--quiet --algo beam --beam-width 2000 --max-nodes 60000 "
+                "--threads 2 --resume ck-beam.bin %s",
+                BOARD);
+    keep_timeless(out);
+    keep_timeless(again);
+    assert_int_equal(counter(out, "score"), counter(again, "score"));
+    assert_int_equal(counter(out, "expanded"), counter(again, "expanded"));
+}
+
 /* Each refusal: exit 2, the checkpoint file named, the reason said. */
 static void refused(const char *dir, const char *args, const char *why)
 {
@@ -111,6 +133,8 @@ static void test_refusals(void **state)
             "its board is");
     refused(f->dir, "--algo nmcs --level 2 --seed 3 --resume ck.bin " BOARD,
             "its algorithm is 'nrpa'");
+    refused(f->dir, "--algo beam --resume ck.bin " BOARD,
+            "its algorithm is 'nrpa'");
     refused(f->dir, "--algo nrpa --level 3 --seed 3 --resume ck.bin " BOARD,
             "its options is");
     char cmd[512];
@@ -120,6 +144,26 @@ static void test_refusals(void **state)
     refused(f->dir, "--algo nrpa --level 2 --seed 3 --resume cut.bin " BOARD,
             "cut.bin");
     refused(f->dir, "--algo nrpa --resume no-such.bin " BOARD, "no-such.bin");
+    /* A Lua game's start is an id, the same for every board: the key
+     * holds the start's value (ps_game_state_pack), so another board is
+     * refused. The game: the hostile pick without its loop. */
+    snprintf(cmd, sizeof cmd,
+             "sed '/while true/d' " PSOLVE_SOURCE_DIR
+             "/tests/data/hostile/s_moves_loop.lua > %s/pick.lua && "
+             "echo 'count 12' > %s/p12.txt && echo 'count 11' > %s/p11.txt",
+             f->dir, f->dir, f->dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --game pick.lua --algo nrpa --level 2 "
+                                 "--max-nodes 500 --checkpoint lua.bin p12.txt"),
+                     0);
+    refused(f->dir, "--game pick.lua --algo nrpa --level 2 --resume lua.bin "
+                    "p11.txt",
+            "its board is");
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --game pick.lua --algo nrpa --level 2 "
+                                 "--max-nodes 500 --resume lua.bin p12.txt"),
+                     0);
     /* An algorithm that keeps no checkpoint says so. */
     assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
                                  "--quiet --algo dfs --checkpoint x.bin %s",
@@ -133,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_nrpa_resume),
         cmocka_unit_test(test_nmcs_resume),
+        cmocka_unit_test(test_beam_resume),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

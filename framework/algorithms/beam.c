@@ -26,6 +26,8 @@
  *
  * --beam-endgame N: after the beams, the best line's end game is solved
  * exactly by dfs from ever earlier positions of it (beam_endgame).
+ *
+ * --checkpoint: the state is saved at the start of a depth (beam_checkpoint).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -95,6 +97,7 @@ struct beam {
     struct beam_slice *slices;       /* threads */
     uint64_t reserved;
     bool rollout;                    /* judge by a playout, not evaluate() */
+    bool narrowed;                   /* width narrowed to fit --max-memory */
     atomic_bool abort;               /* the main slice saw a stop */
 };
 
@@ -423,14 +426,127 @@ static void beam_finish(struct beam *b)
     b->s->stats.playouts++;
 }
 
-/* One beam of width b->width from the start; false when stopped. */
-static bool beam_once(struct beam *b)
+/* ---- --checkpoint (checkpoint.h) ----
+ * The safe point is the start of a depth. The candidates are scratch there,
+ * and a playout's random stream is (seed, depth, position), not a
+ * generator's state; the positions are rebuilt from their lines when the
+ * run resumes, so the file holds no state's bytes. The width, the depth,
+ * each position's score so far, the steps that lead to the positions, the
+ * counters and the best line are the whole state: one part for the whole
+ * search, since the beam is the same for every thread count. */
+
+struct beam_saved {
+    bool have;
+    bool narrowed;
+    int width, depth, count;
+    ps_value *g;             /* count */
+    struct beam_step *steps; /* depth x width: the rows of depths 1..depth */
+};
+
+static void beam_checkpoint(struct beam *b)
 {
     struct ps_search *s = b->s;
-    s->game->initial_state(s->inst, b->cur);
-    b->g[0] = 0;
-    b->count = 1;
-    for (b->depth = 0; b->count > 0; b->depth++) {
+    struct ps_ckpt_buf buf;
+    if (!ps_checkpoint_search_save(s, 0, &buf))
+        return;
+    ps_ckpt_put_u64(&buf, (uint64_t)b->width);
+    ps_ckpt_put_u64(&buf, b->narrowed);
+    ps_ckpt_put_u64(&buf, (uint64_t)b->depth);
+    ps_ckpt_put_u64(&buf, (uint64_t)b->count);
+    ps_ckpt_put(&buf, b->g, (size_t)b->count * sizeof *b->g);
+    ps_ckpt_put(&buf, b->steps + b->width,
+                (size_t)b->depth * (size_t)b->width * sizeof *b->steps);
+    ps_checkpoint_save(s, 0, &buf);
+}
+
+static void beam_saved_free(struct beam_saved *sv)
+{
+    free(sv->g);
+    free(sv->steps);
+    memset(sv, 0, sizeof *sv);
+}
+
+/* n items of `size` bytes from r into a new array (NULL, r bad, when the
+ * part is shorter). */
+static void *beam_get_array(struct ps_ckpt_reader *r, size_t n, size_t size)
+{
+    if (r->bad || n > (r->len - r->pos) / size) {
+        r->bad = true;
+        return NULL;
+    }
+    void *p = malloc(n * size + 1);
+    if (!p)
+        r->bad = true;
+    else
+        ps_ckpt_get(r, p, n * size);
+    return p;
+}
+
+/* The saved beam, when the run resumes; false for a fresh start, or (with
+ * s->stop set) a part that does not read back. */
+static bool beam_resume(struct ps_search *s, struct beam_saved *sv)
+{
+    struct ps_ckpt_reader r;
+    if (!ps_checkpoint_search_resume(s, 0, 1, &r))
+        return false;
+    sv->width = (int)ps_ckpt_get_count(&r, 1u << 28);
+    sv->narrowed = ps_ckpt_get_u64(&r) != 0;
+    sv->depth = (int)ps_ckpt_get_count(&r, (uint64_t)s->game->max_depth(s->inst));
+    sv->count = (int)ps_ckpt_get_count(&r, (uint64_t)sv->width);
+    sv->g = beam_get_array(&r, (size_t)sv->count, sizeof *sv->g);
+    sv->steps = beam_get_array(&r, (size_t)sv->depth * (size_t)sv->width,
+                               sizeof *sv->steps);
+    for (size_t k = 0; !r.bad && k < (size_t)sv->depth * (size_t)sv->width; k++)
+        if (sv->steps[k].parent < 0 || sv->steps[k].parent >= sv->width)
+            r.bad = true;
+    if (sv->width < 1 || sv->count < 1)
+        r.bad = true;
+    if (!ps_checkpoint_read_end(s, 0, &r)) {
+        beam_saved_free(sv);
+        return false;
+    }
+    sv->have = true;
+    return true;
+}
+
+/* The saved beam into b (allocated at its width): its positions replayed
+ * from the start along their lines. */
+static void beam_restore(struct beam *b, const struct beam_saved *sv)
+{
+    struct ps_search *s = b->s;
+    const struct ps_game *g = s->game;
+    memcpy(b->g, sv->g, (size_t)sv->count * sizeof *b->g);
+    memcpy(b->steps + b->width, sv->steps,
+           (size_t)sv->depth * (size_t)b->width * sizeof *b->steps);
+    b->depth = sv->depth;
+    b->count = sv->count;
+    struct beam_slice *sl = &b->slices[0];
+    for (int i = 0; i < b->count; i++) {
+        unsigned char *st = beam_state(b, b->cur, i);
+        int len = beam_path(b, b->depth, i, sl->best_line);
+        g->initial_state(s->inst, st);
+        for (int d = 0; d < len; d++) {
+            g->apply(s->inst, st, sl->best_line[d], sl->tmp);
+            memcpy(st, sl->tmp, s->state_size);
+        }
+    }
+}
+
+/* One beam of width b->width from the start, or from the saved beam `from`
+ * (NULL: none); false when stopped. */
+static bool beam_once(struct beam *b, const struct beam_saved *from)
+{
+    struct ps_search *s = b->s;
+    if (from) {
+        beam_restore(b, from);
+    } else {
+        s->game->initial_state(s->inst, b->cur);
+        b->g[0] = 0;
+        b->count = 1;
+        b->depth = 0;
+    }
+    for (; b->count > 0; b->depth++) {
+        beam_checkpoint(b);
         int nc = beam_expand(b);
         if (nc < 0) {
             beam_finish(b);
@@ -539,7 +655,8 @@ static bool beam_alloc(struct beam *b, int width)
     b->next = malloc(w * s->state_size);
     b->g = malloc(w * sizeof *b->g);
     b->next_g = malloc(w * sizeof *b->next_g);
-    b->steps = malloc(depth * w * sizeof *b->steps);
+    /* zeroed: a checkpoint copies whole rows, the unused ends too */
+    b->steps = calloc(depth * w, sizeof *b->steps);
     b->cand = malloc(w * (size_t)b->max_moves * sizeof *b->cand);
     b->kept = malloc(w * sizeof *b->kept);
     b->seen = malloc(b->seen_slots * sizeof *b->seen);
@@ -717,28 +834,37 @@ done:
 
 static enum ps_status beam_run(struct ps_search *s)
 {
-    if (beam_dfs_first(s)) {
+    /* A resumed run has had its dfs first: its line and nodes are in the
+     * counters and the best line read back. */
+    struct beam_saved saved = {0};
+    bool resumed = beam_resume(s, &saved);
+    if (!resumed && s->stop == PS_STOP_NONE && beam_dfs_first(s)) {
         s->stop = PS_STOP_NONE; /* a proof, not a limit */
         return PS_OPTIMAL;
     }
-    if (s->stop != PS_STOP_NONE)
+    if (s->stop != PS_STOP_NONE) {
+        beam_saved_free(&saved);
         return PS_HEURISTIC;
+    }
 
-    int width = beam_opt(s)->width > 0 ? beam_opt(s)->width : 1;
+    int width = resumed ? saved.width
+                        : beam_opt(s)->width > 0 ? beam_opt(s)->width : 1;
     bool rollout = beam_opt(s)->playout || !s->game->evaluate;
     int threads = ps_thread_count(s);
-    bool first = true, narrowed = false;
+    bool first = true, narrowed = resumed && saved.narrowed;
     for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
                          .max_moves = s->game->max_moves(s->inst),
                          .threads = threads,
-                         .rollout = rollout};
+                         .rollout = rollout,
+                         .narrowed = narrowed};
         atomic_init(&b.abort, false);
         double began = ps_now();
         bool room = beam_alloc(&b, width);
-        bool done = room && beam_once(&b);
+        bool done = room && beam_once(&b, saved.have ? &saved : NULL);
         beam_free(&b);
+        beam_saved_free(&saved); /* a beam of another width starts afresh */
         if (!room) {
             /* A wider beam than memory allows ends the widening, not the
              * run. A first beam that does not fit is narrowed until it does
@@ -818,4 +944,5 @@ const struct ps_algorithm ps_algo_beam = {
     .options_size = sizeof(struct ps_beam_options),
     .options_default = &beam_defaults,
     .shared_options = ps_playout_options,
+    .checkpoint = PS_CHECKPOINT_SEARCH,
 };

@@ -431,6 +431,44 @@ static void nrpa_keep(struct ps_nrpa *c, int level, ps_value v, bool *found,
  * counters are the whole state. The policy is written sparse (its nonzero
  * weights): most codes are never played. */
 
+void ps_nrpa_put_level(struct ps_ckpt_buf *b, const struct ps_nrpa *c,
+                       const struct ps_nrpa_level_state *st)
+{
+    ps_ckpt_put_u64(b, (uint64_t)st->iteration);
+    ps_ckpt_put_u64(b, st->found);
+    ps_ckpt_put_u64(b, (uint64_t)st->best);
+    ps_ckpt_put_u64(b, (uint64_t)(st->found ? st->len : 0));
+    if (st->found)
+        ps_ckpt_put(b, st->line, (size_t)st->len * sizeof(ps_move));
+    const double *pol = st->pol;
+    uint64_t nonzero = 0;
+    for (uint32_t k = 0; k < c->space; k++)
+        nonzero += pol[k] != 0;
+    ps_ckpt_put_u64(b, nonzero);
+    for (uint32_t k = 0; k < c->space; k++)
+        if (pol[k] != 0) {
+            ps_ckpt_put_u64(b, k);
+            ps_ckpt_put_f64(b, pol[k]);
+        }
+}
+
+void ps_nrpa_get_level(struct ps_ckpt_reader *r, const struct ps_nrpa *c,
+                       int iterations, struct ps_nrpa_level_state *st)
+{
+    const struct ps_search *s = &c->w->s;
+    st->iteration = (int)ps_ckpt_get_count(r, (uint64_t)iterations - 1);
+    st->found = ps_ckpt_get_u64(r) != 0;
+    st->best = (ps_value)ps_ckpt_get_u64(r);
+    st->len = (int)ps_ckpt_get_count(r, (uint64_t)s->game->max_depth(s->inst));
+    ps_ckpt_get(r, st->line, (size_t)st->len * sizeof(ps_move));
+    memset(st->pol, 0, (size_t)c->space * sizeof *st->pol);
+    uint64_t nonzero = ps_ckpt_get_count(r, c->space);
+    for (uint64_t i = 0; i < nonzero && !r->bad; i++) {
+        uint64_t k = ps_ckpt_get_count(r, c->space - 1);
+        st->pol[k] = ps_ckpt_get_f64(r);
+    }
+}
+
 static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
                             bool found, ps_value best)
 {
@@ -438,22 +476,10 @@ static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
     struct ps_ckpt_buf b;
     if (!ps_checkpoint_worker_save(&w->s, w->index, &w->rng, &b))
         return;
-    ps_ckpt_put_u64(&b, (uint64_t)iteration);
-    ps_ckpt_put_u64(&b, found);
-    ps_ckpt_put_u64(&b, (uint64_t)best);
-    ps_ckpt_put_u64(&b, (uint64_t)(found ? c->len[level] : 0));
-    if (found)
-        ps_ckpt_put(&b, c->seq[level], (size_t)c->len[level] * sizeof(ps_move));
-    const double *pol = c->pol[level];
-    uint64_t nonzero = 0;
-    for (uint32_t k = 0; k < c->space; k++)
-        nonzero += pol[k] != 0;
-    ps_ckpt_put_u64(&b, nonzero);
-    for (uint32_t k = 0; k < c->space; k++)
-        if (pol[k] != 0) {
-            ps_ckpt_put_u64(&b, k);
-            ps_ckpt_put_f64(&b, pol[k]);
-        }
+    ps_nrpa_put_level(&b, c,
+                      &(struct ps_nrpa_level_state){
+                          iteration, found, best, c->seq[level],
+                          c->len[level], c->pol[level]});
     ps_checkpoint_save(&w->s, w->index, &b);
 }
 
@@ -465,20 +491,14 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
     struct ps_ckpt_reader r;
     if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
-    c->start_iteration =
-        (int)ps_ckpt_get_count(&r, (uint64_t)c->o.depth.iterations - 1);
-    c->has_start = ps_ckpt_get_u64(&r) != 0;
-    c->start_value = (ps_value)ps_ckpt_get_u64(&r);
-    c->len[level] = (int)ps_ckpt_get_count(&r, (uint64_t)w->s.game->max_depth(w->s.inst));
-    ps_ckpt_get(&r, c->seq[level], (size_t)c->len[level] * sizeof(ps_move));
+    struct ps_nrpa_level_state st = {.line = c->seq[level],
+                                     .pol = c->pol[level]};
+    ps_nrpa_get_level(&r, c, c->o.depth.iterations, &st);
+    c->start_iteration = st.iteration;
+    c->has_start = st.found;
+    c->start_value = st.best;
+    c->len[level] = st.len;
     c->log[level].valid = false; /* seq[level] is not the log's line */
-    double *pol = c->pol[level];
-    memset(pol, 0, (size_t)c->space * sizeof *pol);
-    uint64_t nonzero = ps_ckpt_get_count(&r, c->space);
-    for (uint64_t i = 0; i < nonzero && !r.bad; i++) {
-        uint64_t k = ps_ckpt_get_count(&r, c->space - 1);
-        pol[k] = ps_ckpt_get_f64(&r);
-    }
     ps_checkpoint_read_end(&w->s, w->index, &r);
     return true;
 }

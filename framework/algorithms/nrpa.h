@@ -27,6 +27,25 @@ bool ps_nrpa_search(struct ps_nrpa *c, int level, ps_value *value);
 const ps_move *ps_nrpa_line(const struct ps_nrpa *c, int level, int *len);
 /* Adapt policy pol towards the line seq[0..len) (nrpa's adapt step). */
 void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
+/* A level of NRPA between two of its iterations, as a checkpoint holds it
+ * (nrpa's top level; dnrpa's, on rank 0): the next iteration, the level's
+ * best line (`line`: the caller's array, room for max_depth + 1 moves) and
+ * value, and its policy (ps_nrpa_space entries), written sparse. */
+struct ps_nrpa_level_state {
+    int iteration;
+    bool found;
+    ps_value best;
+    ps_move *line;
+    int len;
+    double *pol;
+};
+void ps_nrpa_put_level(struct ps_ckpt_buf *b, const struct ps_nrpa *c,
+                       const struct ps_nrpa_level_state *st);
+/* Read it back into st's arrays: an iteration past `iterations` - 1 or a
+ * line longer than the game's bad in r. */
+void ps_nrpa_get_level(struct ps_ckpt_reader *r, const struct ps_nrpa *c,
+                       int iterations, struct ps_nrpa_level_state *st);
+
 /* The deepest nesting level nrpa (and dnrpa) run. */
 #define PS_NRPA_MAX_LEVEL 6
 

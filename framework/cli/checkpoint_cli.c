@@ -25,10 +25,12 @@ int cli_checkpoint_setup(const struct cli *c, const struct ps_algorithm *a,
     if (a->checkpoint == PS_CHECKPOINT_NONE) {
         fprintf(stderr,
                 "psolve: --checkpoint and --resume: %s keeps no checkpoint "
-                "(nrpa and nmcs do)\n",
+                "(nrpa, nmcs, beam and dnrpa do)\n",
                 a->name);
         return PS_EXIT_USAGE;
     }
+    if (c->fe && c->fe->keeps_checkpoints && !c->fe->keeps_checkpoints())
+        return -1;
     char key[sizeof ck->key];
     int threads = a->checkpoint == PS_CHECKPOINT_THREADS ? ps_thread_count(s) : 0;
     ps_checkpoint_key(s, a, rules_stamp, threads, key, sizeof key);

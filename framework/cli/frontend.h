@@ -23,6 +23,9 @@ struct ps_frontend {
     int (*run_lab)(FILE *out, const struct ps_lab_layout *lay,
                    const struct ps_lab_setup *setup, const char *const *paths,
                    int npaths, int jobs);
+    /* Does this process read and write --checkpoint files (NULL = yes)?
+     * psolve-mpi: rank 0 alone, which holds the state. */
+    bool (*keeps_checkpoints)(void);
 };
 
 /* The whole command line: parse argv, run the command, return the exit

@@ -163,11 +163,18 @@ void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
 void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
                        const char *rules, int threads, char *buf, size_t len)
 {
+    /* The start as it travels (ps_game_state_pack): its bytes, or its
+     * value where the bytes are local (a Lua game's are an id, 1 for
+     * every board). */
     unsigned char *start = calloc(1, s->state_size ? s->state_size : 1);
     uint64_t board = 0;
     if (start) {
         s->game->initial_state(s->inst, start);
-        board = ps_hash_bytes(start, s->state_size);
+        size_t n = ps_game_state_pack(s->game, s->inst, start, NULL, 0);
+        unsigned char *packed = n ? malloc(n) : NULL;
+        if (packed && ps_game_state_pack(s->game, s->inst, start, packed, n) == n)
+            board = ps_hash_bytes(packed, n);
+        free(packed);
         free(start);
     }
     char options[600] = "";
@@ -474,25 +481,53 @@ void ps_checkpoint_save(struct ps_search *s, int part, struct ps_ckpt_buf *b)
     pthread_mutex_unlock(&ck->lock);
 }
 
-bool ps_checkpoint_worker_save(const struct ps_search *s, int part,
-                               const struct ps_rng *rng, struct ps_ckpt_buf *b)
+/* The common head of a part: the PRNG (when there is one), the counters
+ * and the best line. */
+static bool save_head(const struct ps_search *s, int part,
+                      const struct ps_rng *rng, struct ps_ckpt_buf *b)
 {
     if (!ps_checkpoint_wanted(s, part))
         return false;
     *b = (struct ps_ckpt_buf){0};
-    ps_ckpt_put_rng(b, rng);
+    if (rng)
+        ps_ckpt_put_rng(b, rng);
     ps_ckpt_put_search(b, s);
     return true;
+}
+
+static bool resume_head(struct ps_search *s, int part, int nparts,
+                        struct ps_rng *rng, struct ps_ckpt_reader *r)
+{
+    if (!ps_checkpoint_resume(s, part, nparts, r))
+        return false;
+    if (rng)
+        ps_ckpt_get_rng(r, rng);
+    ps_ckpt_get_search(r, s);
+    return true;
+}
+
+bool ps_checkpoint_worker_save(const struct ps_search *s, int part,
+                               const struct ps_rng *rng, struct ps_ckpt_buf *b)
+{
+    return save_head(s, part, rng, b);
 }
 
 bool ps_checkpoint_worker_resume(struct ps_search *s, int part, int nparts,
                                  struct ps_rng *rng, struct ps_ckpt_reader *r)
 {
-    if (!ps_checkpoint_resume(s, part, nparts, r))
-        return false;
-    ps_ckpt_get_rng(r, rng);
-    ps_ckpt_get_search(r, s);
-    return true;
+    return resume_head(s, part, nparts, rng, r);
+}
+
+bool ps_checkpoint_search_save(const struct ps_search *s, int part,
+                               struct ps_ckpt_buf *b)
+{
+    return save_head(s, part, NULL, b);
+}
+
+bool ps_checkpoint_search_resume(struct ps_search *s, int part, int nparts,
+                                 struct ps_ckpt_reader *r)
+{
+    return resume_head(s, part, nparts, NULL, r);
 }
 
 bool ps_checkpoint_read_end(struct ps_search *s, int part,

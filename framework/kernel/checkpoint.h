@@ -1,6 +1,6 @@
 /*
  * checkpoint.h - --checkpoint FILE and --resume FILE for the long Monte
- * Carlo runs (nrpa, nmcs; beam not yet): the state an algorithm needs to go on,
+ * Carlo runs (nrpa, nmcs, beam, dnrpa): the state an algorithm needs to go on,
  * saved at its safe points and written to disk every --checkpoint-every
  * seconds and at the end of the run, atomically (savefile.h). The file
  * format is in docs/checkpoint.md.
@@ -165,5 +165,12 @@ bool ps_checkpoint_worker_resume(struct ps_search *s, int part, int nparts,
                                  struct ps_rng *rng, struct ps_ckpt_reader *r);
 bool ps_checkpoint_read_end(struct ps_search *s, int part,
                             const struct ps_ckpt_reader *r);
+/* The same for a search that keeps no PRNG of its own (beam, dnrpa: a
+ * random stream there is a place in the run): the counters and the best
+ * line only. */
+bool ps_checkpoint_search_save(const struct ps_search *s, int part,
+                               struct ps_ckpt_buf *b);
+bool ps_checkpoint_search_resume(struct ps_search *s, int part, int nparts,
+                                 struct ps_ckpt_reader *r);
 
 #endif

@@ -28,6 +28,28 @@ enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
     return g->fault ? g->fault(inst, err) : PS_FAULT_NONE;
 }
 
+size_t ps_game_state_pack(const struct ps_game *g, const void *inst,
+                          const void *state, void *buf, size_t cap)
+{
+    if (g->state_pack)
+        return g->state_pack(inst, state, buf, cap);
+    size_t n = g->state_size(inst);
+    if (n <= cap)
+        memcpy(buf, state, n);
+    return n;
+}
+
+bool ps_game_state_unpack(const struct ps_game *g, const void *inst,
+                          const void *buf, size_t len, void *state)
+{
+    if (g->state_unpack)
+        return g->state_unpack(inst, buf, len, state);
+    if (len != g->state_size(inst))
+        return false;
+    memcpy(state, buf, len);
+    return true;
+}
+
 bool ps_rules_preset(const struct ps_game *g, void *rules, const char *name,
                      struct ps_error *err)
 {
@@ -299,6 +321,18 @@ static bool check_abstraction(const struct ps_game *g, struct ps_error *err)
     return true;
 }
 
+/* Two slots that come together: both set or neither. */
+static bool slots_paired(const char *game, bool has_a, const char *a,
+                         bool has_b, const char *b, struct ps_error *err)
+{
+    if (has_a == has_b)
+        return true;
+    return ps_error_set(err, NULL, 0, 0,
+                        "game %s: slot '%s' is set but '%s' is NULL (the two "
+                        "come together)",
+                        game, has_a ? a : b, has_a ? b : a);
+}
+
 static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
 {
     const char *name = game_name(g);
@@ -315,12 +349,11 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
                                 "game %s: policy '%s' has only one of "
                                 "move_codes and move_code_space",
                                 name, p->name);
-    if (!g->move_codes != !g->move_code_space)
-        return ps_error_set(err, NULL, 0, 0,
-                            "game %s: slot '%s' is set but '%s' is NULL (the "
-                            "two come together)",
-                            name, g->move_codes ? "move_codes" : "move_code_space",
-                            g->move_codes ? "move_code_space" : "move_codes");
+    if (!slots_paired(name, g->move_codes != NULL, "move_codes",
+                      g->move_code_space != NULL, "move_code_space", err) ||
+        !slots_paired(name, g->state_pack != NULL, "state_pack",
+                      g->state_unpack != NULL, "state_unpack", err))
+        return false;
     int walk = !!g->walk_size + !!g->walk_start + !!g->walk_moves +
                !!g->walk_play + !!g->walk_end;
     if (walk != 0 && walk != 5)

@@ -54,8 +54,9 @@
  * names. 5: the walk slots, for nrpa, and evaluate_moves. 6: the same
  * slots regrouped by concern (a plug-in built for 5 has them in another
  * order), `check` renamed `solvable`, PS_CLEARING renamed
- * PS_BOUND_OFTEN_MET (the same bit). */
-#define PS_API_VERSION 6
+ * PS_BOUND_OFTEN_MET (the same bit). 7: the slots state_pack and
+ * state_unpack (states that travel between processes). */
+#define PS_API_VERSION 7
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -400,6 +401,24 @@ struct ps_game {
      * NULL: slots never fail. */
     enum ps_fault (*fault)(const void *inst, struct ps_error *err);
 
+    /* --- states that travel (since API version 7) --- */
+    /* [optional, both or none: NULL = a state's state_size bytes are the
+     * state, in any process] For a game whose state bytes mean something
+     * only in the process that made them (a Lua game's are ids into its
+     * interpreter), the state as bytes another process of the same
+     * program, with the same instance loaded, can read (psolve-mpi sends
+     * states between ranks so). state_pack writes at most `cap` bytes to
+     * buf and returns the length the state needs (more than cap: nothing
+     * usable was written, call again with that much room), 0 when it
+     * cannot be packed (the fault slot says why). state_unpack rebuilds
+     * the state from len bytes into `state`; false when they are not one
+     * (the fault slot says why). Its hash must then be the same in every
+     * process too. Use ps_game_state_pack/_unpack. */
+    size_t (*state_pack)(const void *inst, const void *state, void *buf,
+                         size_t cap);
+    bool (*state_unpack)(const void *inst, const void *buf, size_t len,
+                         void *state);
+
     /* ==== 3. Search knowledge (all optional) ==== */
     /* --- what is left: the estimate the driver picks for a run ---
      * Without --heuristic the run reads `heuristic` (cost games) or
@@ -582,6 +601,13 @@ bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
 /* The instance's fault (PS_FAULT_NONE when the game has no fault slot). */
 enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
                             struct ps_error *err);
+/* A state as bytes for another process (state_pack, or its own bytes):
+ * the length it needs, written to buf when <= cap; 0 on failure. */
+size_t ps_game_state_pack(const struct ps_game *g, const void *inst,
+                          const void *state, void *buf, size_t cap);
+/* The state from such bytes; false when they are not one. */
+bool ps_game_state_unpack(const struct ps_game *g, const void *inst,
+                          const void *buf, size_t len, void *state);
 /* The first game whose detect() claims the file text, or NULL; `tried`
  * (len bytes) lists the names of the games that were asked. */
 const struct ps_game *ps_game_detect(const char *text, size_t len, char *tried,

@@ -313,14 +313,22 @@ static bool search_faulted(struct ps_search *s)
     enum ps_fault f = ps_game_fault(s->game, s->inst, &err);
     if (f == PS_FAULT_NONE)
         return false;
-    s->error = err;
+    ps_search_fault(s, f, &err);
+    return true;
+}
+
+void ps_search_fault(struct ps_search *s, enum ps_fault f,
+                     const struct ps_error *err)
+{
+    if (f == PS_FAULT_NONE)
+        return;
+    s->error = *err;
     if (f == PS_FAULT_ERROR) {
         s->stop = PS_STOP_ERROR;
-        ps_error_format(&err, s->note, sizeof s->note);
+        ps_error_format(err, s->note, sizeof s->note);
     } else if (s->stop == PS_STOP_NONE || s->stop == PS_STOP_PROVEN) {
         s->stop = f == PS_FAULT_TIME ? PS_STOP_TIME : PS_STOP_INTERRUPT;
     }
-    return true;
 }
 
 /* Is the best line a complete game worth the root bound? Replayed, since an

@@ -367,6 +367,12 @@ bool ps_search_stopped(struct ps_search *s);
  * pace themselves (a thread checking every few playouts, a thread that only
  * watches the others). */
 bool ps_search_poll(struct ps_search *s);
+/* A game's slot failed (kind f, err naming where): the search stops on an
+ * error (its message kept in s->error and s->note), or on the time limit
+ * or Ctrl-C that stopped the slot. psolve-mpi calls it on rank 0 for a
+ * fault that a task met on another rank. */
+void ps_search_fault(struct ps_search *s, enum ps_fault f,
+                     const struct ps_error *err);
 
 /* Is `value` better than the best solution so far (or is there none)? */
 bool ps_search_improves(const struct ps_search *s, ps_value value);

@@ -7,8 +7,11 @@
  * the level-(L-1) search of the position after it (a playout at level 1),
  * run on whichever rank is free; the step plays the first move of the best
  * line known at the top level, which is memorised across steps as in nmcs.
- * A task travels as the position's flat bytes, the line that reached it
- * and its value; it comes back as the best line after it.
+ * A task travels as the line that reached its position, which the worker
+ * replays from the start (so a game whose state bytes mean something only
+ * in one process, a Lua game's, runs too; and rank 0's main thread never
+ * calls the game while its compute thread may); it comes back as the best
+ * line after it.
  *
  * A task's PRNG stream is (restart, step, move index): the same seed and
  * --level give the same game for any number of ranks and threads; ties
@@ -23,13 +26,27 @@
 #include "pool.h"
 #include "transport.h"
 
-/* A task on the wire: this header, the prefix moves, the state. */
+/* A task on the wire: this header, the prefix moves. */
 struct dnmcs_task {
     uint64_t stream;
-    int64_t so_far;
     int32_t level;   /* the top level: the task searches level - 1 */
     int32_t depth;   /* prefix moves, the last one leads to the state */
 };
+
+/* The position after the prefix moves (rank 0 took them from moves())
+ * into state (scratch: room for a state), and their gains. */
+static void dnmcs_replay(const struct ps_search *s, const ps_move *path,
+                         int depth, void *state, void *scratch,
+                         ps_value *so_far)
+{
+    const struct ps_game *g = s->game;
+    g->initial_state(s->inst, state);
+    *so_far = 0;
+    for (int i = 0; i < depth; i++) {
+        *so_far += g->apply(s->inst, state, path[i], scratch);
+        memcpy(state, scratch, s->state_size);
+    }
+}
 
 static bool dnmcs_compute(void *ctx, const void *in, size_t len, void **out,
                           size_t *out_len)
@@ -42,7 +59,7 @@ static bool dnmcs_compute(void *ctx, const void *in, size_t len, void **out,
     memcpy(&t, in, sizeof t);
     size_t moves_bytes = (size_t)t.depth * sizeof(ps_move);
     if (t.depth < 1 || t.depth > s->game->max_depth(s->inst) || t.level < 1 ||
-        len != sizeof t + moves_bytes + s->state_size)
+        len != sizeof t + moves_bytes)
         return false;
     struct ps_worker w;
     struct ps_error err;
@@ -51,19 +68,22 @@ static bool dnmcs_compute(void *ctx, const void *in, size_t len, void **out,
         return false;
     struct ps_nmcs *c = ps_nmcs_new(&w, t.level - 1);
     unsigned char *child = malloc(s->state_size);
-    bool ok = c && child;
+    unsigned char *scratch = malloc(s->state_size);
+    ps_value so_far = 0;
+    bool ok = c && child && scratch;
     if (ok) {
-        const unsigned char *p = (const unsigned char *)in + sizeof t;
-        memcpy(ps_nmcs_path(c), p, moves_bytes);
-        memcpy(child, p + moves_bytes, s->state_size);
+        memcpy(ps_nmcs_path(c), (const unsigned char *)in + sizeof t,
+               moves_bytes);
+        dnmcs_replay(s, ps_nmcs_path(c), t.depth, child, scratch, &so_far);
         ps_value v = 0;
         const ps_move *line = NULL;
         int n = 0;
-        bool found = ps_nmcs_child(c, t.level, child, t.depth, t.so_far, &v,
+        bool found = ps_nmcs_child(c, t.level, child, t.depth, so_far, &v,
                                    &line, &n);
-        ok = ps_mcjob_encode(found, v, line, n, &w.s.stats, out, out_len);
+        ok = ps_mcjob_encode(found, v, line, n, &w.s, out, out_len);
     }
     free(child);
+    free(scratch);
     ps_nmcs_free(c);
     ps_worker_free_solo(&w);
     return ok;
@@ -85,23 +105,19 @@ struct dnmcs_root {
 static bool dnmcs_input(void *arg, int task, void **in, size_t *len)
 {
     struct dnmcs_root *r = arg;
-    struct ps_search *s = r->s;
     size_t moves_bytes = (size_t)(r->played + 1) * sizeof(ps_move);
-    size_t total = sizeof(struct dnmcs_task) + moves_bytes + s->state_size;
+    size_t total = sizeof(struct dnmcs_task) + moves_bytes;
     unsigned char *buf = malloc(total);
     if (!buf)
         return false;
-    ps_value gain = s->game->apply(s->inst, r->cur, r->moves[task], r->next);
     struct dnmcs_task t = {
         .stream = (r->restart << 40) ^ (r->step << 16) ^ (uint64_t)task,
-        .so_far = r->so_far + gain,
         .level = r->level,
         .depth = r->played + 1,
     };
     r->path[r->played] = r->moves[task];
     memcpy(buf, &t, sizeof t);
     memcpy(buf + sizeof t, r->path, moves_bytes);
-    memcpy(buf + sizeof t + moves_bytes, r->next, s->state_size);
     *in = buf;
     *len = total;
     return true;

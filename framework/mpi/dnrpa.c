@@ -14,6 +14,11 @@
  * a fixed --seed, --level, --iterations and --tasks give the same line for
  * any number of ranks and threads. The policy travels sparse: the (code,
  * weight) pairs that are not zero.
+ *
+ * --checkpoint: rank 0 saves the top level before each step (its policy,
+ * step, restart and best line, the counters); the tasks' streams are their
+ * place in the run, so nothing else is needed, and a resumed run ends
+ * where the uninterrupted one ends, on any number of ranks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +86,7 @@ static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
         bool found = ps_nrpa_search(c, t.level, &v);
         int n;
         const ps_move *line = ps_nrpa_line(c, t.level, &n);
-        ok = ps_mcjob_encode(found, v, line, n, &w.s.stats, out, out_len);
+        ok = ps_mcjob_encode(found, v, line, n, &w.s, out, out_len);
     }
     ps_nrpa_free(c);
     ps_worker_free_solo(&w);
@@ -97,6 +102,12 @@ struct dnrpa_root {
     uint32_t space;
     int level, tasks;
     uint64_t restart, step;
+    /* the top level's best line so far in this restart */
+    bool found;
+    ps_value best_value;
+    ps_move *best;           /* max_depth + 1 */
+    int best_len;
+    bool resumed;            /* the next top level goes on from a checkpoint */
 };
 
 static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
@@ -127,19 +138,57 @@ static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
     return true;
 }
 
-/* One run of the top level; false when stopped or failed. */
+/* --checkpoint: the top level before a step (one part). */
+static void dnrpa_checkpoint(struct dnrpa_root *r)
+{
+    struct ps_ckpt_buf b;
+    if (!ps_checkpoint_search_save(r->s, 0, &b))
+        return;
+    ps_ckpt_put_u64(&b, r->restart);
+    ps_nrpa_put_level(&b, r->c,
+                      &(struct ps_nrpa_level_state){
+                          (int)r->step, r->found, r->best_value, r->best,
+                          r->best_len, r->pol});
+    ps_checkpoint_save(r->s, 0, &b);
+}
+
+/* The top level from a checkpoint, when the run resumes (the search
+ * stopped on an error when the part does not read back). */
+static void dnrpa_resume(struct dnrpa_root *r)
+{
+    struct ps_search *s = r->s;
+    struct ps_ckpt_reader rd;
+    if (!ps_checkpoint_search_resume(s, 0, 1, &rd))
+        return;
+    r->restart = ps_ckpt_get_u64(&rd);
+    struct ps_nrpa_level_state st = {.line = r->best, .pol = r->pol};
+    ps_nrpa_get_level(&rd, r->c, ps_nrpa_depth(s)->iterations, &st);
+    if (!ps_checkpoint_read_end(s, 0, &rd))
+        return;
+    r->step = (uint64_t)st.iteration;
+    r->found = st.found;
+    r->best_value = st.best;
+    r->best_len = st.len;
+    r->resumed = true;
+}
+
+/* One run of the top level (or the rest of a resumed one); false when
+ * stopped or failed. */
 static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
 {
     struct ps_search *s = r->s;
-    memset(r->pol, 0, (size_t)r->space * sizeof *r->pol);
-    ps_move *best = malloc(((size_t)s->game->max_depth(s->inst) + 1) *
-                           sizeof *best);
-    if (!best)
-        return false;
-    bool found = false, going = true;
-    ps_value best_value = 0;
-    int best_len = 0;
-    for (r->step = 0; going && r->step < (uint64_t)ps_nrpa_depth(s)->iterations; r->step++) {
+    if (!r->resumed) {
+        memset(r->pol, 0, (size_t)r->space * sizeof *r->pol);
+        r->step = 0;
+        r->found = false;
+        r->best_value = 0;
+        r->best_len = 0;
+    }
+    r->resumed = false;
+    bool going = true;
+    int iterations = ps_nrpa_depth(s)->iterations;
+    for (; going && r->step < (uint64_t)iterations; r->step++) {
+        dnrpa_checkpoint(r);
         struct ps_mcjob_batch *b = &r->batch;
         ps_mcjob_batch_clear(b);
         if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, ps_mcjob_output,
@@ -160,18 +209,17 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
                 (pick < 0 || b->res[k].value > b->res[pick].value))
                 pick = k;
         }
-        if (pick >= 0 && (!found || b->res[pick].value >= best_value)) {
-            found = true;
-            best_value = b->res[pick].value;
-            best_len = b->res[pick].len;
-            memcpy(best, b->lines[pick], (size_t)best_len * sizeof *best);
+        if (pick >= 0 && (!r->found || b->res[pick].value >= r->best_value)) {
+            r->found = true;
+            r->best_value = b->res[pick].value;
+            r->best_len = b->res[pick].len;
+            memcpy(r->best, b->lines[pick], (size_t)r->best_len * sizeof *r->best);
         }
         if (ps_search_poll(s) || pick < 0)
             going = false;
-        else if (found)
-            ps_nrpa_adapt(r->c, r->pol, best, best_len);
+        else if (r->found)
+            ps_nrpa_adapt(r->c, r->pol, r->best, r->best_len);
     }
-    free(best);
     s->stats.iterations++;
     return going;
 }
@@ -196,23 +244,28 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
         r.c = ps_nrpa_new(&w, ps_nrpa_depth(s)->level);
-        ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c;
+        r.best = malloc(((size_t)s->game->max_depth(s->inst) + 1) *
+                        sizeof *r.best);
+        ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c && r.best;
     }
     if (ok) {
         r.space = ps_nrpa_space(r.c);
         r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
+        dnrpa_resume(&r);
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nrpa (level %d, %d iterations, %d "
                  "tasks per step; %d ranks x %d threads)",
                  ps_nrpa_depth(s)->level, ps_nrpa_depth(s)->iterations, tasks, ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
-        for (r.restart = 0; dnrpa_top(&r, &pool) && s->limits.seconds > 0;
+        for (; s->stop == PS_STOP_NONE && dnrpa_top(&r, &pool) &&
+               s->limits.seconds > 0;
              r.restart++)
             ;
     } else {
         s->stop = PS_STOP_MEMORY;
     }
     ps_pool_end();
+    free(r.best);
     ps_mcjob_batch_free(&r.batch);
     ps_nrpa_free(r.c);
     if (have_worker)
@@ -249,4 +302,5 @@ const struct ps_algorithm ps_algo_dnrpa = {
     .options = dnrpa_option_table,
     .options_size = sizeof(struct dnrpa_options),
     .options_default = &dnrpa_defaults,
+    .checkpoint = PS_CHECKPOINT_SEARCH,
 };

@@ -25,6 +25,10 @@
  *
  * The path is rebuilt on rank 0 by asking each parent's owner for its state
  * and parent, then turned into moves by ps_moves_from_states.
+ *
+ * States travel by value (ps_game_state_pack): a game's state bytes, or
+ * what its state_pack makes of a state whose bytes mean something only in
+ * its own process (a Lua game's ids); the receiver rebuilds its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +50,17 @@ struct hd_node {
     uint32_t parent;     /* entry index at parent_rank */
 };
 
-/* A state on the wire: this header, then the state's bytes. */
+/* A state on the wire: this header, then `bytes` bytes of the packed state. */
 struct hd_record {
     int64_t g, h;
     int32_t parent_rank;
     uint32_t parent;
+    uint64_t bytes;
 };
 
 struct hd_batch {
     unsigned char *buf;
-    size_t len;
+    size_t len, cap;
 };
 
 struct hd {
@@ -65,7 +70,8 @@ struct hd {
     struct ps_bf_heap open;
     struct hd_batch *out;        /* per rank */
     struct ps_mpi_sends *sends;
-    size_t record_size;
+    unsigned char *wire;         /* a packed state (hd_pack) */
+    size_t wire_len, wire_cap;
     int64_t sent, received;      /* messages, for the termination waves */
     ps_value incumbent;
     int64_t goal;                /* entry of the incumbent here, or -1 */
@@ -76,6 +82,65 @@ struct hd {
 static int owner_of(const struct hd *d, uint64_t hash)
 {
     return (int)(ps_hash_mix(hash) % (uint64_t)d->size);
+}
+
+/* A state that did not pack or unpack: the game's fault says why. */
+static void hd_state_failed(struct hd *d)
+{
+    struct ps_search *s = d->s;
+    struct ps_error err;
+    enum ps_fault f = ps_game_fault(s->game, s->inst, &err);
+    if (f == PS_FAULT_NONE)
+        ps_error_set(&err, NULL, 0, 0, "a state did not travel to its owner");
+    ps_search_fault(s, f == PS_FAULT_NONE ? PS_FAULT_ERROR : f, &err);
+}
+
+/* Room for `need` bytes in *buf (*cap of them now); false (the search
+ * stopped) when out of memory. */
+static bool hd_room(struct hd *d, unsigned char **buf, size_t *cap,
+                    size_t need)
+{
+    if (need <= *cap)
+        return true;
+    unsigned char *more = realloc(*buf, need);
+    if (!more) {
+        d->s->stop = PS_STOP_MEMORY;
+        return false;
+    }
+    *buf = more;
+    *cap = need;
+    return true;
+}
+
+/* state packed into d->wire (d->wire_len bytes); false (the search
+ * stopped) when out of memory or the game cannot pack it. */
+static bool hd_pack(struct hd *d, const void *state)
+{
+    const struct ps_search *s = d->s;
+    for (;;) {
+        size_t n = ps_game_state_pack(s->game, s->inst, state, d->wire,
+                                      d->wire_cap);
+        if (n == 0) {
+            hd_state_failed(d);
+            return false;
+        }
+        if (n <= d->wire_cap) {
+            d->wire_len = n;
+            return true;
+        }
+        if (!hd_room(d, &d->wire, &d->wire_cap, n))
+            return false;
+    }
+}
+
+/* A packed state back into `state` (this rank's own form). */
+static bool hd_unpack(struct hd *d, const void *buf, size_t len, void *state)
+{
+    const struct ps_search *s = d->s;
+    if (ps_game_state_unpack(s->game, s->inst, buf, len, state))
+        return true;
+    hd_state_failed(d);
+    return false;
 }
 
 /* The run's heuristic (--heuristic, or the game's slot) when it keeps the
@@ -143,26 +208,25 @@ static void hd_flush(struct hd *d, int r)
         d->sent++;
     else
         d->s->stop = PS_STOP_MEMORY;
-    b->buf = NULL;
-    b->len = 0;
+    b->buf = NULL; /* the send owns it */
+    b->len = b->cap = 0;
 }
 
 /* A successor for rank r. */
 static bool hd_send(struct hd *d, int r, const void *state, ps_value g,
                     ps_value h, uint32_t parent)
 {
+    if (!hd_pack(d, state))
+        return false;
     struct hd_batch *b = &d->out[r];
-    if (!b->buf) {
-        b->buf = malloc(HD_BATCH_BYTES + d->record_size);
-        if (!b->buf) {
-            d->s->stop = PS_STOP_MEMORY;
-            return false;
-        }
-    }
-    struct hd_record rec = {g, h, d->rank, parent};
+    struct hd_record rec = {g, h, d->rank, parent, d->wire_len};
+    size_t need = b->len + sizeof rec + d->wire_len;
+    if (!hd_room(d, &b->buf, &b->cap,
+                 need > HD_BATCH_BYTES ? need : HD_BATCH_BYTES))
+        return false;
     memcpy(b->buf + b->len, &rec, sizeof rec);
-    memcpy(b->buf + b->len + sizeof rec, state, d->s->state_size);
-    b->len += d->record_size;
+    memcpy(b->buf + b->len + sizeof rec, d->wire, d->wire_len);
+    b->len = need;
     if (b->len >= HD_BATCH_BYTES)
         hd_flush(d, r);
     return true;
@@ -171,13 +235,17 @@ static bool hd_send(struct hd *d, int r, const void *state, ps_value g,
 static void hd_receive_batch(struct hd *d, const unsigned char *buf,
                              size_t len, bool keep)
 {
-    for (size_t off = 0; off + d->record_size <= len; off += d->record_size) {
-        struct hd_record rec;
+    struct hd_record rec;
+    for (size_t off = 0; len - off >= sizeof rec;) {
         memcpy(&rec, buf + off, sizeof rec);
-        memcpy(d->cur, buf + off + sizeof rec, d->s->state_size);
-        if (keep && !hd_reach(d, d->cur, rec.g, rec.h, rec.parent_rank,
-                              rec.parent))
+        off += sizeof rec;
+        if (rec.bytes > len - off)
+            break; /* cannot happen between ranks of one program */
+        if (keep && (!hd_unpack(d, buf + off, (size_t)rec.bytes, d->cur) ||
+                     !hd_reach(d, d->cur, rec.g, rec.h, rec.parent_rank,
+                               rec.parent)))
             keep = false;
+        off += (size_t)rec.bytes;
     }
 }
 
@@ -345,25 +413,32 @@ struct hd_trace_reply {
     int32_t parent_rank;
     uint32_t parent;
     uint32_t entry;
-    uint32_t pad;
-    /* then the state */
+    uint32_t ok;  /* 0: the state could not be packed (no state follows) */
+    /* then the state, packed */
 };
 
-static size_t hd_entry_reply(struct hd *d, int64_t idx, unsigned char *buf)
+/* Entry idx's reply, malloc'd into *out (*len bytes); NULL when out of
+ * memory. */
+static unsigned char *hd_entry_reply(struct hd *d, int64_t idx, size_t *len)
 {
     struct hd_node *node = ps_table_value(&d->table, idx);
     struct hd_trace_reply rep = {node->parent_rank, node->parent,
                                  (uint32_t)idx, 0};
-    memcpy(buf, &rep, sizeof rep);
-    memcpy(buf + sizeof rep, ps_table_state(&d->table, idx), d->s->state_size);
-    return sizeof rep + d->s->state_size;
+    rep.ok = hd_pack(d, ps_table_state(&d->table, idx));
+    size_t n = rep.ok ? d->wire_len : 0;
+    unsigned char *buf = malloc(sizeof rep + n + 1);
+    if (buf) {
+        memcpy(buf, &rep, sizeof rep);
+        if (n)
+            memcpy(buf + sizeof rep, d->wire, n);
+    }
+    *len = sizeof rep + n;
+    return buf;
 }
 
 /* Ranks > 0: answer rank 0's requests until it is done. */
 static void hd_serve_trace(struct hd *d)
 {
-    unsigned char *buf = malloc(sizeof(struct hd_trace_reply) +
-                                d->s->state_size);
     for (;;) {
         int src, tag;
         size_t len;
@@ -374,11 +449,51 @@ static void hd_serve_trace(struct hd *d)
             break;
         if (idx == -1)
             idx = d->goal;
+        unsigned char *buf = hd_entry_reply(d, idx, &len);
         if (!buf)
-            abort();
-        ps_mpi_send(0, PS_TAG_TRACE_REPLY, buf, hd_entry_reply(d, idx, buf));
+            abort(); /* rank 0 waits for the answer */
+        ps_mpi_send(0, PS_TAG_TRACE_REPLY, buf, len);
+        free(buf);
     }
-    free(buf);
+}
+
+/* Rank 0: entry idx of rank `rank` (-1: its goal), malloc'd. */
+static unsigned char *hd_ask_entry(struct hd *d, int rank, int64_t idx,
+                                   size_t *len)
+{
+    if (rank == 0)
+        return hd_entry_reply(d, idx == -1 ? d->goal : idx, len);
+    ps_mpi_send(rank, PS_TAG_TRACE, &idx, sizeof idx);
+    int src, tag;
+    ps_mpi_wait(PS_TAG_TRACE_REPLY, &src, &tag, len);
+    unsigned char *buf = malloc(*len + 1);
+    if (!buf)
+        abort(); /* the reply must be taken */
+    ps_mpi_recv(src, tag, buf, *len);
+    return buf;
+}
+
+/* Rank 0: the states from start to goal (chain[0] the start) into moves,
+ * offered to the search. */
+static void hd_offer_chain(struct hd *d, const unsigned char *states, size_t n)
+{
+    struct ps_search *s = d->s;
+    const void **chain = malloc(n * sizeof *chain);
+    ps_move *moves = malloc(n * sizeof *moves);
+    if (chain && moves) {
+        for (size_t k = 0; k < n; k++)
+            chain[k] = states + (n - 1 - k) * s->state_size;
+        ps_value cost = ps_moves_from_states(s, chain, (int)n, moves);
+        if (cost != d->incumbent)
+            snprintf(s->note, sizeof s->note,
+                     "internal: path replay cost %lld, search g %lld",
+                     (long long)cost, (long long)d->incumbent);
+        ps_search_offer(s, moves, (int)n - 1, d->incumbent);
+    } else {
+        s->stop = PS_STOP_MEMORY;
+    }
+    free(chain);
+    free(moves);
 }
 
 /* Rank 0: the chain of states from the goal at `winner` back to the start,
@@ -386,59 +501,73 @@ static void hd_serve_trace(struct hd *d)
 static void hd_trace(struct hd *d, int winner)
 {
     struct ps_search *s = d->s;
-    size_t reply = sizeof(struct hd_trace_reply) + s->state_size;
     size_t cap = 64, n = 0;
     unsigned char *states = malloc(cap * s->state_size);
-    unsigned char *buf = malloc(reply);
     int rank = winner;
     int64_t idx = -1;
-    while (states && buf) {
-        if (rank == 0) {
-            hd_entry_reply(d, idx == -1 ? d->goal : idx, buf);
-        } else {
-            ps_mpi_send(rank, PS_TAG_TRACE, &idx, sizeof idx);
-            int src, tag;
-            size_t len;
-            ps_mpi_wait(PS_TAG_TRACE_REPLY, &src, &tag, &len);
-            ps_mpi_recv(src, tag, buf, reply);
-        }
+    bool done = false;
+    while (states && !done) {
+        size_t len;
+        unsigned char *buf = hd_ask_entry(d, rank, idx, &len);
+        if (!buf)
+            break;
         struct hd_trace_reply rep;
         memcpy(&rep, buf, sizeof rep);
         if (n == cap) {
+            unsigned char *more = realloc(states, 2 * cap * s->state_size);
             cap *= 2;
-            unsigned char *more = realloc(states, cap * s->state_size);
-            if (!more)
+            if (!more) {
+                free(buf);
                 break;
+            }
             states = more;
         }
-        memcpy(states + n++ * s->state_size, buf + sizeof rep, s->state_size);
-        if (rep.parent_rank == HD_NO_PARENT) {
-            const void **chain = malloc(n * sizeof *chain);
-            ps_move *moves = malloc(n * sizeof *moves);
-            if (chain && moves) {
-                for (size_t k = 0; k < n; k++)
-                    chain[k] = states + (n - 1 - k) * s->state_size;
-                ps_value cost = ps_moves_from_states(s, chain, (int)n, moves);
-                if (cost != d->incumbent)
-                    snprintf(s->note, sizeof s->note,
-                             "internal: path replay cost %lld, search g %lld",
-                             (long long)cost, (long long)d->incumbent);
-                ps_search_offer(s, moves, (int)n - 1, d->incumbent);
-            }
-            free(chain);
-            free(moves);
+        bool ok = rep.ok && len >= sizeof rep &&
+                  hd_unpack(d, buf + sizeof rep, len - sizeof rep,
+                            states + n * s->state_size);
+        free(buf);
+        if (!ok) {
+            if (s->stop != PS_STOP_ERROR)
+                hd_state_failed(d);
             break;
         }
+        n++;
+        done = rep.parent_rank == HD_NO_PARENT;
         rank = rep.parent_rank;
         idx = rep.parent;
     }
-    if (!states || !buf)
+    if (done)
+        hd_offer_chain(d, states, n);
+    else if (s->stop == PS_STOP_NONE)
         s->stop = PS_STOP_MEMORY;
-    int64_t done = -2;
+    int64_t end = -2;
     for (int r = 1; r < d->size; r++)
-        ps_mpi_send(r, PS_TAG_TRACE, &done, sizeof done);
+        ps_mpi_send(r, PS_TAG_TRACE, &end, sizeof end);
     free(states);
-    free(buf);
+}
+
+/* The error the lowest rank met (a script's) goes to rank 0, which
+ * reports it: said once, by rank 0, as dnrpa's and dnmcs's. */
+static void hd_gather_error(struct hd *d)
+{
+    struct ps_search *s = d->s;
+    bool have = s->stop == PS_STOP_ERROR && s->error.msg[0];
+    int64_t who = have ? -(int64_t)d->rank : -(int64_t)d->size;
+    ps_mpi_max(&who, 1);
+    int r = (int)-who;
+    if (r == 0 || r >= d->size)
+        return;
+    if (d->rank == r) {
+        ps_mpi_send(0, PS_TAG_ERROR, &s->error, sizeof s->error);
+    } else if (d->rank == 0) {
+        int src, tag;
+        size_t len;
+        struct ps_error err;
+        ps_mpi_wait(PS_TAG_ERROR, &src, &tag, &len);
+        ps_mpi_recv(src, tag, &err, sizeof err);
+        err.file[sizeof err.file - 1] = err.msg[sizeof err.msg - 1] = '\0';
+        ps_search_fault(s, PS_FAULT_ERROR, &err);
+    }
 }
 
 /* Sum the ranks' statistics into rank 0's. */
@@ -467,7 +596,6 @@ static enum ps_status hdastar_run(struct ps_search *s)
     d.s = s;
     d.rank = ps_mpi_rank();
     d.size = ps_mpi_size();
-    d.record_size = sizeof(struct hd_record) + s->state_size;
     d.incumbent = HD_NO_INCUMBENT;
     d.goal = -1;
     s->used_heuristic = ps_search_h_exact(s);
@@ -510,6 +638,8 @@ static enum ps_status hdastar_run(struct ps_search *s)
             hd_serve_trace(&d);
     }
     s->limits.max_nodes = nodes;
+    if (stop == PS_STOP_ERROR)
+        hd_gather_error(&d);
     hd_merge_stats(s);
     if (d.rank == 0 && stop != PS_STOP_NONE && s->stop == PS_STOP_NONE)
         s->stop = stop; /* another rank's limit ended the run */
@@ -521,6 +651,7 @@ static enum ps_status hdastar_run(struct ps_search *s)
     ps_bf_heap_free(s, &d.open);
     free(d.cur);
     free(d.next);
+    free(d.wire);
     free(d.moves);
     if (stop != PS_STOP_NONE)
         return PS_OPTIMAL; /* the driver turns it into incomplete */

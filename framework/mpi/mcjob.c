@@ -10,35 +10,47 @@
 #include "mpi_frontend.h"
 
 bool ps_mcjob_encode(bool found, ps_value value, const ps_move *line, int len,
-                     const struct ps_stats *stats, void **out, size_t *out_len)
+                     const struct ps_search *job, void **out, size_t *out_len)
 {
     struct ps_mcjob_result r;
     memset(&r, 0, sizeof r);
     r.value = value;
     r.found = found;
     r.len = found ? len : 0;
-    r.stats = *stats;
-    size_t total = sizeof r + (size_t)r.len * sizeof *line;
+    r.stats = job->stats;
+    struct ps_error err;
+    memset(&err, 0, sizeof err); /* no uninitialised bytes on the wire */
+    r.fault = (int32_t)ps_game_fault(job->game, job->inst, &err);
+    size_t moves = (size_t)r.len * sizeof *line;
+    size_t total = sizeof r + moves + (r.fault ? sizeof err : 0);
     unsigned char *buf = malloc(total);
     if (!buf)
         return false;
     memcpy(buf, &r, sizeof r);
     if (r.len)
-        memcpy(buf + sizeof r, line, (size_t)r.len * sizeof *line);
+        memcpy(buf + sizeof r, line, moves);
+    if (r.fault)
+        memcpy(buf + sizeof r + moves, &err, sizeof err);
     *out = buf;
     *out_len = total;
     return true;
 }
 
 bool ps_mcjob_decode(const void *buf, size_t len, struct ps_mcjob_result *r,
-                     const ps_move **line)
+                     const ps_move **line, struct ps_error *err)
 {
     if (len < sizeof *r)
         return false;
     memcpy(r, buf, sizeof *r);
-    if (r->len < 0 || len != sizeof *r + (size_t)r->len * sizeof **line)
+    size_t moves = (size_t)(r->len < 0 ? 0 : r->len) * sizeof **line;
+    if (r->len < 0 || r->fault < PS_FAULT_NONE || r->fault > PS_FAULT_INTERRUPT ||
+        len != sizeof *r + moves + (r->fault ? sizeof *err : 0))
         return false;
     *line = (const ps_move *)((const unsigned char *)buf + sizeof *r);
+    if (r->fault) {
+        memcpy(err, (const unsigned char *)buf + sizeof *r + moves, sizeof *err);
+        err->file[sizeof err->file - 1] = err->msg[sizeof err->msg - 1] = '\0';
+    }
     return true;
 }
 
@@ -115,11 +127,19 @@ void ps_mcjob_output(void *arg, int job, const void *out, size_t len)
 {
     struct ps_mcjob_batch *b = arg;
     const ps_move *line;
+    struct ps_error err;
     if (job < 0 || job >= b->cap ||
-        !ps_mcjob_decode(out, len, &b->res[job], &line)) {
+        !ps_mcjob_decode(out, len, &b->res[job], &line, &err)) {
         b->bad = true;
         return;
     }
+    /* The first fault a task met is the run's; a task that failed on an
+     * error brings no line (it was made of the slots' harmless answers),
+     * and the run stops (ps_mcjob_stop). */
+    if (b->res[job].fault && b->s->stop != PS_STOP_ERROR)
+        ps_search_fault(b->s, (enum ps_fault)b->res[job].fault, &err);
+    if (b->res[job].fault == PS_FAULT_ERROR)
+        return;
     size_t n = (size_t)b->res[job].len;
     uint64_t bytes = (uint64_t)(n ? n : 1) * sizeof *line;
     if (!ps_memory_reserve(b->s, bytes)) {

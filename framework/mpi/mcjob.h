@@ -13,21 +13,27 @@
 #include "search.h"
 
 /* A job's result: the best line it found (from the initial state, or after
- * the job's start, as the algorithm says) and its statistics. */
+ * the job's start, as the algorithm says), its statistics, and the fault of
+ * a game slot that failed in it (a Lua script's error), which rank 0 makes
+ * the run's: the error is reported once, by rank 0. */
 struct ps_mcjob_result {
     ps_value value;
     int32_t found;
     int32_t len;
+    int32_t fault;  /* enum ps_fault; not NONE: a struct ps_error follows */
+    int32_t pad;
     struct ps_stats stats;
-    /* followed by len ps_move */
+    /* followed by len ps_move, then the error when fault is set */
 };
 
-/* Encode a result (malloc'd into *out). False when out of memory. */
+/* Encode a result of the job's search (its statistics, and the game's
+ * fault if a slot failed), malloc'd into *out. False when out of memory. */
 bool ps_mcjob_encode(bool found, ps_value value, const ps_move *line, int len,
-                     const struct ps_stats *stats, void **out, size_t *out_len);
-/* Check and read a result: false when the bytes are not one. */
+                     const struct ps_search *job, void **out, size_t *out_len);
+/* Check and read a result (*err gets its fault's error): false when the
+ * bytes are not one. */
 bool ps_mcjob_decode(const void *buf, size_t len, struct ps_mcjob_result *r,
-                     const ps_move **line);
+                     const ps_move **line, struct ps_error *err);
 /* Add a job's statistics to the run's. */
 void ps_mcjob_add_stats(struct ps_stats *to, const struct ps_stats *from);
 

@@ -49,13 +49,26 @@ static enum ps_status mpi_run_search(struct ps_search *s,
         s->stop = PS_STOP_INTERRUPT;
         return PS_INCOMPLETE;
     }
-    return ps_search_run(s, a);
+    enum ps_status st = ps_search_run(s, a);
+    /* Every fault a rank met went to rank 0 (a task's result; hdastar's
+     * error at its end), and rank 0 reports it: said once, not per rank. */
+    if (ps_mpi_rank() != 0)
+        ps_error_clear(&s->error);
+    return st;
+}
+
+/* The checkpointed state is rank 0's (dnrpa's top level; a plain
+ * algorithm runs there alone): the other ranks neither read nor write. */
+static bool mpi_keeps_checkpoints(void)
+{
+    return ps_mpi_rank() == 0;
 }
 
 const struct ps_frontend ps_mpi_frontend = {
     .algorithms = distributed,
     .run_search = mpi_run_search,
     .run_lab = ps_mpi_run_lab,
+    .keeps_checkpoints = mpi_keeps_checkpoints,
 };
 
 int main(int argc, char **argv)

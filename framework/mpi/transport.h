@@ -22,6 +22,7 @@ enum {
     PS_TAG_INCUMBENT,    /* hdastar: a better solution cost */
     PS_TAG_TRACE,        /* hdastar: ask an entry of the owner (path) */
     PS_TAG_TRACE_REPLY,  /* hdastar: the entry's state and parent */
+    PS_TAG_ERROR,        /* hdastar: a rank's error (struct ps_error) */
 };
 
 /* MPI_Init_thread (funneled) and the rank/size of this process. False when

@@ -97,6 +97,10 @@ struct lg_instance {
     lua_State *L;
     int max_moves, max_depth;
     uint32_t nstates;
+    /* hashes[id]: the hash of the state's key, the same in every process
+     * (ids are not: psolve-mpi's ranks meet a state's owner by it). */
+    uint64_t *hashes;
+    uint32_t hashes_cap;
     uint32_t cache_id[MOVE_CACHE]; /* 0 = empty */
     bool searching; /* between begin_search and end_search */
     /* The first failure since the last begin_search: written by the thread
@@ -423,6 +427,47 @@ static int call_with_text(lua_State *L)
     return lua_gettop(L);
 }
 
+/* The key at `index` hashed the same in every process: its bytes, or its
+ * number (keys 2 and 2.0 are one table key, hence one hash). */
+static uint64_t key_hash(lua_State *L, int index)
+{
+    if (lua_type(L, index) == LUA_TSTRING) {
+        size_t n;
+        const char *text = lua_tolstring(L, index, &n);
+        return ps_hash_bytes(text, n);
+    }
+    int isint = 0;
+    lua_Integer i = lua_tointegerx(L, index, &isint);
+    if (isint)
+        return ps_hash_mix((uint64_t)i ^ 0x9e3779b97f4a7c15ULL);
+    double d = (double)lua_tonumber(L, index);
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return ps_hash_mix(bits ^ 0x7f4a7c159e3779b9ULL);
+}
+
+/* Keep the hash of new state id's key (at `index`); false (the fault
+ * recorded) when out of memory. */
+static bool keep_key_hash(struct lg_instance *in, enum lg_fn from, uint32_t id,
+                          int index)
+{
+    if (id >= in->hashes_cap) {
+        uint32_t cap = in->hashes_cap ? in->hashes_cap : 1024;
+        while (cap <= id && cap < UINT32_MAX / 2)
+            cap *= 2;
+        uint64_t *more = cap > id ? realloc(in->hashes, (size_t)cap * sizeof *more)
+                                  : NULL;
+        if (!more) {
+            fail_result(in, from, "out of memory for %u states", id);
+            return false;
+        }
+        in->hashes = more;
+        in->hashes_cap = cap;
+    }
+    in->hashes[id] = key_hash(in->L, index);
+    return true;
+}
+
 /* The id of the state on the stack top (popped); 0 on failure. */
 static uint32_t intern(struct lg_instance *in, enum lg_fn from)
 {
@@ -469,11 +514,181 @@ static uint32_t intern(struct lg_instance *in, enum lg_fn from)
     uint32_t id = 0;
     if (protected_call(in, from, 5, 1)) {
         id = (uint32_t)lua_tointeger(L, -1);
-        if (id == in->nstates + 1)
+        if (id == in->nstates + 1 && !keep_key_hash(in, from, id, v + 1))
+            id = 0;
+        else if (id == in->nstates + 1)
             in->nstates = id;
     }
     lua_settop(L, v - 1);
     return id;
+}
+
+/* ---- states by value, for another process (state_pack, state_unpack) ----
+ * A state's Lua value as tagged bytes: booleans, integers, floats, strings
+ * and tables of them (no metatable, at most PACK_DEPTH deep), rebuilt on
+ * the other side and interned there under its own id. */
+#define PACK_DEPTH 32
+enum { PACK_FALSE = 'f', PACK_TRUE = 't', PACK_INT = 'i', PACK_FLOAT = 'd',
+       PACK_STRING = 's', PACK_TABLE = '{', PACK_END = '}' };
+
+static struct lg_instance *mutable(const void *inst);
+
+struct lg_packer {
+    unsigned char *buf;
+    size_t cap, len; /* len counts past cap: the room needed */
+    bool bad;        /* a value that cannot travel */
+};
+
+static void pack_bytes(struct lg_packer *p, const void *data, size_t n)
+{
+    if (p->len <= p->cap && n <= p->cap - p->len)
+        memcpy(p->buf + p->len, data, n);
+    p->len += n;
+}
+
+static void pack_tag(struct lg_packer *p, unsigned char tag)
+{
+    pack_bytes(p, &tag, 1);
+}
+
+/* The value at `index`, read without allocating (outside a protected call). */
+static void pack_value(struct lg_packer *p, lua_State *L, int index, int depth)
+{
+    index = lua_absindex(L, index);
+    int type = lua_type(L, index);
+    if (type == LUA_TBOOLEAN) {
+        pack_tag(p, lua_toboolean(L, index) ? PACK_TRUE : PACK_FALSE);
+    } else if (type == LUA_TNUMBER && lua_isinteger(L, index)) {
+        int64_t v = (int64_t)lua_tointeger(L, index);
+        pack_tag(p, PACK_INT);
+        pack_bytes(p, &v, sizeof v);
+    } else if (type == LUA_TNUMBER) {
+        double v = (double)lua_tonumber(L, index);
+        pack_tag(p, PACK_FLOAT);
+        pack_bytes(p, &v, sizeof v);
+    } else if (type == LUA_TSTRING) {
+        size_t n;
+        const char *text = lua_tolstring(L, index, &n);
+        uint64_t len = n;
+        pack_tag(p, PACK_STRING);
+        pack_bytes(p, &len, sizeof len);
+        pack_bytes(p, text, n);
+    } else if (type == LUA_TTABLE && depth < PACK_DEPTH &&
+               lua_checkstack(L, 4) && !lua_getmetatable(L, index)) {
+        pack_tag(p, PACK_TABLE);
+        lua_pushnil(L);
+        while (!p->bad && lua_next(L, index)) {
+            pack_value(p, L, -2, depth + 1);
+            pack_value(p, L, -1, depth + 1);
+            lua_pop(L, 1);
+        }
+        if (p->bad)
+            lua_pop(L, 1); /* the key lua_next left */
+        pack_tag(p, PACK_END);
+    } else {
+        if (type == LUA_TTABLE && lua_getmetatable(L, index))
+            lua_pop(L, 1);
+        p->bad = true;
+    }
+}
+
+struct lg_unpacker {
+    const unsigned char *p;
+    size_t len, pos;
+};
+
+static void unpack_take(lua_State *L, struct lg_unpacker *u, void *out,
+                        size_t n)
+{
+    if (n > u->len - u->pos)
+        luaL_error(L, "a state from another process is cut short");
+    memcpy(out, u->p + u->pos, n);
+    u->pos += n;
+}
+
+/* Protected: push the value pack_value wrote (or raise an error). */
+static void unpack_value(lua_State *L, struct lg_unpacker *u, int depth)
+{
+    unsigned char tag;
+    unpack_take(L, u, &tag, 1);
+    luaL_checkstack(L, 4, "a state from another process nests too deep");
+    if (tag == PACK_FALSE || tag == PACK_TRUE) {
+        lua_pushboolean(L, tag == PACK_TRUE);
+    } else if (tag == PACK_INT) {
+        int64_t v;
+        unpack_take(L, u, &v, sizeof v);
+        lua_pushinteger(L, (lua_Integer)v);
+    } else if (tag == PACK_FLOAT) {
+        double v;
+        unpack_take(L, u, &v, sizeof v);
+        lua_pushnumber(L, (lua_Number)v);
+    } else if (tag == PACK_STRING) {
+        uint64_t n;
+        unpack_take(L, u, &n, sizeof n);
+        if (n > u->len - u->pos)
+            luaL_error(L, "a state from another process is cut short");
+        lua_pushlstring(L, (const char *)u->p + u->pos, (size_t)n);
+        u->pos += (size_t)n;
+    } else if (tag == PACK_TABLE && depth < PACK_DEPTH) {
+        lua_newtable(L);
+        while (u->pos < u->len && u->p[u->pos] != PACK_END) {
+            unpack_value(L, u, depth + 1);
+            unpack_value(L, u, depth + 1);
+            lua_rawset(L, -3);
+        }
+        unpack_take(L, u, &tag, 1);
+    } else {
+        luaL_error(L, "a state from another process is corrupt");
+    }
+}
+
+/* Protected (an lg_unpacker as a light userdata): the state's value. */
+static int unpack_in_lua(lua_State *L)
+{
+    struct lg_unpacker *u = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    unpack_value(L, u, 0);
+    if (u->pos != u->len)
+        luaL_error(L, "a state from another process is corrupt");
+    return 1;
+}
+
+static size_t lg_state_pack(const void *inst, const void *state, void *buf,
+                            size_t cap)
+{
+    struct lg_instance *in = mutable(inst);
+    if (fault_of(in) != PS_FAULT_NONE)
+        return 0;
+    struct lg_packer p = {buf, cap, 0, false};
+    int top = lua_gettop(in->L);
+    push_state(in, state_id(state));
+    pack_value(&p, in->L, -1, 0);
+    lua_settop(in->L, top);
+    if (!p.bad)
+        return p.len;
+    fail_result(in, FN_apply,
+                "made a state that cannot be sent to another process "
+                "(psolve-mpi): states travel as booleans, numbers, strings "
+                "and tables of them, without metatables, at most %d deep",
+                PACK_DEPTH);
+    return 0;
+}
+
+static bool lg_state_unpack(const void *inst, const void *buf, size_t len,
+                            void *state)
+{
+    struct lg_instance *in = mutable(inst);
+    if (fault_of(in) != PS_FAULT_NONE)
+        return false;
+    struct lg_unpacker u = {buf, len, 0};
+    lua_pushcfunction(in->L, unpack_in_lua);
+    lua_pushlightuserdata(in->L, &u);
+    if (!protected_call(in, FN_apply, 1, 1))
+        return false;
+    uint32_t id = intern(in, FN_apply);
+    if (id)
+        write_id(state, id);
+    return id != 0;
 }
 
 /* Push the move list of state `id` (from the cache, or moves(p, s)); false
@@ -606,6 +821,7 @@ static void lg_free_instance(void *p)
     if (!in)
         return;
     ps_lua_sandbox_close(in->sb);
+    free(in->hashes);
     free(in);
 }
 
@@ -771,8 +987,9 @@ static int lg_max_depth(const void *inst)
 
 static uint64_t lg_hash(const void *inst, const void *state)
 {
-    (void)inst;
-    return ps_hash_mix(state_id(state) + 0x9e3779b97f4a7c15ULL);
+    const struct lg_instance *in = inst;
+    uint32_t id = state_id(state);
+    return id >= 1 && id <= in->nstates ? in->hashes[id] : 0;
 }
 
 /* The instance is the script's interpreter: slots change it (interned
@@ -1175,6 +1392,8 @@ const struct ps_game *ps_lua_game_open(const char *path, struct ps_error *err)
         .begin_search = lg_begin_search,
         .end_search = lg_end_search,
         .fault = lg_fault,
+        .state_pack = lg_state_pack,
+        .state_unpack = lg_state_unpack,
     };
     if (!ps_game_check(&slot->game, err)) {
         snprintf(err->file, sizeof err->file, "%s", path);
