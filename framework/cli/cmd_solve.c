@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "replay.h"
 #include "textfile.h"
 #include "report.h"
 
@@ -17,6 +18,36 @@ static bool is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --best-file: the best line so far as a solution file, rewritten with each
+ * progress line when it changed; written to FILE.tmp and renamed, so that a
+ * reader (psolve serve) never sees half of it. (mc, nmcs and nrpa hand
+ * their workers' line over, except on games that run in one thread.) */
+struct best_file {
+    const char *path;
+    bool written;
+    int len;
+    ps_value value;
+};
+
+static void best_file_write(const struct ps_search *s, void *ctx)
+{
+    struct best_file *b = ctx;
+    if (!s->best.found ||
+        (b->written && b->len == s->best.len && b->value == s->best.value))
+        return;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", b->path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    ps_print_moves(f, s->game, s->inst, s->best.moves, s->best.len);
+    if (fclose(f) == 0 && rename(tmp, b->path) == 0) {
+        b->written = true;
+        b->len = s->best.len;
+        b->value = s->best.value;
+    }
 }
 
 int cmd_solve(struct cli *c, const struct ps_game *g)
@@ -54,6 +85,9 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         cli_puzzle_close(&pz);
         return PS_EXIT_ERROR;
     }
+    /* A reader may follow the file while the search runs (psolve serve). */
+    if (trace_file)
+        setvbuf(trace_file, NULL, _IOLBF, 0);
     ps_install_interrupt_handler();
     struct ps_run runs[PS_LAB_MAX_ALGOS];
     struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
@@ -76,6 +110,11 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         }
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace.out = trace_file ? trace_file : stderr;
+        struct best_file best = {.path = c->best_file};
+        if (c->best_file) {
+            s.on_progress = best_file_write;
+            s.on_progress_ctx = &best;
+        }
         if (c->html)
             ps_html_capture_begin(&captures[i], &s);
         enum ps_status st = c->fe->run_search ? c->fe->run_search(&s, algos[i])
