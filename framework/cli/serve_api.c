@@ -8,10 +8,12 @@
 #include "serve_int.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "number.h"
@@ -219,20 +221,102 @@ static bool algo_known(const char *word)
     name[n] = '\0';
     return ps_algorithm_find(name) != NULL;
 }
+/* Does the request ask for a trace (options.trace > 0)? */
+static bool wants_trace(json_t *req)
+{
+    json_t *t = json_object_get(json_object_get(req, "options"), "trace");
+    return (json_is_integer(t) && json_integer_value(t) > 0) ||
+           (json_is_real(t) && json_real_value(t) >= 1) ||
+           (json_is_string(t) && atoi(json_string_value(t)) > 0);
+}
+
+/* One run of a solve request: its directory and files, the child on a
+ * pseudo-terminal, its watcher. The run (in srv.runs), or NULL with a
+ * message in msg. */
+static struct run *start_run(json_t *req, const char *algo, char *msg,
+                             size_t mlen)
+{
+    struct run *r = calloc(1, sizeof *r);
+    if (!r || !serve_make_dir(r->dir, sizeof r->dir)) {
+        snprintf(msg, mlen, "cannot make the run's directory");
+        free(r);
+        return NULL;
+    }
+    struct argv_buf a = {{0}, 0};
+    const struct ps_game *g = NULL;
+    double t;
+    serve_arg_add(&a, "psolve");
+    serve_arg_add(&a, "solve");
+    serve_arg_add(&a, "--json");
+    serve_arg_add(&a, "--html=%s/page.html", r->dir);
+    /* Followed while the run runs (serve_run.c): the live best line and
+     * the trace. */
+    serve_arg_add(&a, "--best-file=%s/best.txt", r->dir);
+    if (wants_trace(req)) {
+        serve_arg_add(&a, "--trace-json=%s/trace.jsonl", r->dir);
+        r->trace = json_array();
+    }
+    serve_arg_add(&a, "--algo=%s", algo);
+    bool ok = serve_common_args(req, &a, r->dir, &g, msg, mlen) &&
+              option_args(json_object_get(req, "options"), &a, msg, mlen, &t);
+    serve_arg_add(&a, "--");
+    serve_arg_add(&a, "%s/puzzle", r->dir);
+    int pty = -1, out_fd = -1;
+    if (ok) {
+        pty = posix_openpt(O_RDWR | O_NOCTTY);
+        ok = pty >= 0 && grantpt(pty) == 0 && unlockpt(pty) == 0;
+        if (!ok)
+            snprintf(msg, mlen, "cannot open a terminal for the run");
+    }
+    if (ok) {
+        serve_random_hex(r->id, 8);
+        snprintf(r->algo, sizeof r->algo, "%s", algo);
+        r->started = r->last_access = serve_now_s();
+        r->state = RUN_RUNNING;
+        r->pid = serve_spawn(&a, &out_fd, ptsname(pty), true);
+        ok = r->pid > 0;
+        if (!ok)
+            snprintf(msg, mlen, "cannot start psolve");
+    }
+    serve_argv_free(&a);
+    struct watch *w = ok ? malloc(sizeof *w) : NULL;
+    if (!w) {
+        if (pty >= 0)
+            close(pty);
+        if (ok) { /* no memory for the watcher: the child cannot be left */
+            kill(r->pid, SIGKILL);
+            waitpid(r->pid, NULL, 0);
+            close(out_fd);
+        }
+        serve_run_free(r);
+        return NULL;
+    }
+    *w = (struct watch){.run = r, .out_fd = out_fd, .pty_fd = pty};
+    pthread_mutex_lock(&srv.lock);
+    r->next = srv.runs;
+    srv.runs = r;
+    pthread_mutex_unlock(&srv.lock);
+    pthread_t th;
+    if (pthread_create(&th, NULL, serve_watch_run, w) == 0)
+        pthread_detach(th);
+    return r;
+}
+
 enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
 {
     json_t *algos = json_object_get(req, "algos");
     if (!json_is_array(algos) || json_array_size(algos) < 1 ||
         json_array_size(algos) > 8)
         return serve_send_error(c, 400, "\"algos\" must be a list of 1 to 8 "
-                                  "algorithm names");
+                                        "algorithm names");
     size_t i;
     json_t *v;
     json_array_foreach(algos, i, v) {
         if (!json_is_string(v) || !algo_known(json_string_value(v)))
-            return serve_send_error(c, 400, "unknown algorithm '%.60s' (psolve list "
-                                      "shows them)",
-                              json_is_string(v) ? json_string_value(v) : "?");
+            return serve_send_error(c, 400, "unknown algorithm '%.60s' (psolve "
+                                            "list shows them)",
+                                    json_is_string(v) ? json_string_value(v)
+                                                      : "?");
     }
     if (!json_is_string(json_object_get(req, "text")))
         return serve_send_error(c, 400, "\"text\" (the puzzle) is missing");
@@ -245,69 +329,17 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
     }
     pthread_mutex_unlock(&srv.lock);
     if (!room)
-        return serve_send_error(c, 429, "%d runs are running already (the cap is "
-                                  "%d: psolve serve --max-runs N)",
-                          srv.nrunning, srv.cfg.max_runs);
+        return serve_send_error(c, 429, "%d runs are running already (the cap "
+                                        "is %d: psolve serve --max-runs N)",
+                                srv.nrunning, srv.cfg.max_runs);
     json_t *out = json_array();
     char msg[600] = "";
     size_t started = 0;
     json_array_foreach(algos, i, v) {
-        struct run *r = calloc(1, sizeof *r);
-        struct argv_buf a = {{0}, 0};
-        const struct ps_game *g = NULL;
-        double t;
-        int pty = -1;
-        if (!r || !serve_make_dir(r->dir, sizeof r->dir)) {
-            snprintf(msg, sizeof msg, "cannot make the run's directory");
-            free(r);
+        struct run *r = start_run(req, json_string_value(v), msg, sizeof msg);
+        if (!r)
             break;
-        }
-        serve_arg_add(&a, "psolve");
-        serve_arg_add(&a, "solve");
-        serve_arg_add(&a, "--json");
-        serve_arg_add(&a, "--html=%s/page.html", r->dir);
-        serve_arg_add(&a, "--algo=%s", json_string_value(v));
-        bool ok = serve_common_args(req, &a, r->dir, &g, msg, sizeof msg) &&
-                  option_args(json_object_get(req, "options"), &a, msg,
-                              sizeof msg, &t);
-        serve_arg_add(&a, "--");
-        serve_arg_add(&a, "%s/puzzle", r->dir);
-        if (ok) {
-            pty = posix_openpt(O_RDWR | O_NOCTTY);
-            ok = pty >= 0 && grantpt(pty) == 0 && unlockpt(pty) == 0;
-            if (!ok)
-                snprintf(msg, sizeof msg, "cannot open a terminal for the run");
-        }
-        int out_fd = -1;
-        if (ok) {
-            serve_random_hex(r->id, 8);
-            snprintf(r->algo, sizeof r->algo, "%s", json_string_value(v));
-            r->started = r->last_access = serve_now_s();
-            r->state = RUN_RUNNING;
-            r->pid = serve_spawn(&a, &out_fd, ptsname(pty), true);
-            ok = r->pid > 0;
-            if (!ok)
-                snprintf(msg, sizeof msg, "cannot start psolve");
-        }
-        serve_argv_free(&a);
-        if (!ok) {
-            if (pty >= 0)
-                close(pty);
-            serve_run_free(r);
-            break;
-        }
-        struct watch *w = malloc(sizeof *w);
-        pthread_t th;
-        w->run = r;
-        w->out_fd = out_fd;
-        w->pty_fd = pty;
-        pthread_mutex_lock(&srv.lock);
-        r->next = srv.runs;
-        srv.runs = r;
-        pthread_mutex_unlock(&srv.lock);
         started++;
-        if (pthread_create(&th, NULL, serve_watch_run, w) == 0)
-            pthread_detach(th);
         json_array_append_new(out, json_pack("{s:s,s:s}", "id", r->id, "algo",
                                              r->algo));
     }
@@ -321,7 +353,7 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
     return serve_send_json(c, 200, json_pack("{s:o}", "runs", out));
 }
 
-
+/* The data of a --html page psolve wrote (its psolve-data element). */
 static json_t *html_data(const char *path)
 {
     char *page = serve_read_file_all(path, MAX_OUTPUT, NULL);
@@ -415,6 +447,16 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
                             json_object_get(json_array_get(
                                                 frames, json_array_size(frames) - 2),
                                             "state"));
+        /* Every position of the line, each with its next move drawn (the
+         * page steps through a run's live best line so). */
+        if (json_is_true(json_object_get(req, "frames"))) {
+            json_t *states = json_array();
+            size_t k;
+            json_t *fr;
+            json_array_foreach(frames, k, fr)
+                json_array_append(states, json_object_get(fr, "state"));
+            json_object_set_new(res, "frames", states);
+        }
         json_object_set(res, "objective", json_object_get(data, "objective"));
         json_object_set(res, "move_texts", json_object_get(run0, "moves"));
         ret = serve_send_json(c, 200, json_incref(res));

@@ -80,6 +80,14 @@ struct run {
     int npoints;
     double started, ended, last_access;
     unsigned version;    /* bumped on every change (SSE waits on it) */
+    /* Followed while it runs (serve_run.c, follow_files): the best line so
+     * far from its --best-file (a JSON array of move texts, NULL = none
+     * yet), and its --trace events from its --trace-json file (an array,
+     * NULL = no trace asked). */
+    json_t *line;
+    struct timespec line_mtime;
+    json_t *trace;
+    long trace_read;     /* bytes of the trace file taken */
     struct run *next;
 };
 

@@ -307,6 +307,98 @@ static uint64_t rss_bytes(pid_t pid)
     return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+/* The moves of a solution file (one a line, '#' comments) as a JSON array
+ * of move texts, or NULL. */
+static json_t *read_moves_file(const char *path)
+{
+    char *text = serve_read_file_all(path, MAX_LINE_TEXT, NULL);
+    if (!text)
+        return NULL;
+    json_t *moves = json_array();
+    char *save = NULL;
+    for (char *p = strtok_r(text, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
+        p[strcspn(p, "#")] = '\0';
+        size_t n = strlen(p);
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+            p[--n] = '\0';
+        if (n)
+            json_array_append_new(moves, json_string(p));
+    }
+    free(text);
+    return moves;
+}
+
+/* The run's --best-file when it changed: its new line, or NULL. */
+static json_t *take_best_file(struct run *r)
+{
+    char path[300];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/best.txt", r->dir);
+    if (stat(path, &st) != 0 || (st.st_mtim.tv_sec == r->line_mtime.tv_sec &&
+                                 st.st_mtim.tv_nsec == r->line_mtime.tv_nsec))
+        return NULL;
+    r->line_mtime = st.st_mtim; /* only the watcher writes it */
+    return read_moves_file(path);
+}
+
+/* The complete lines of the run's --trace-json file past what was taken,
+ * as events (at most MAX_TRACE in all), into `events`. */
+static void take_trace_file(struct run *r, size_t have, json_t *events)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/trace.jsonl", r->dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[65536];
+    if (fseek(f, r->trace_read, SEEK_SET) == 0) {
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        buf[n] = '\0';
+        char *at = buf, *nl;
+        while ((nl = strchr(at, '\n')) != NULL &&
+               have + json_array_size(events) < MAX_TRACE) {
+            json_t *ev = json_loadb(at, (size_t)(nl - at), 0, NULL);
+            if (json_is_object(ev))
+                json_array_append(events, ev);
+            json_decref(ev);
+            at = nl + 1;
+        }
+        r->trace_read += (long)(at - buf);
+    }
+    fclose(f);
+}
+
+/* Once a tick while the run runs, and at its end: its files' news into the
+ * run (under the lock; the files are read outside it). */
+static void follow_files(struct run *r)
+{
+    json_t *line = take_best_file(r);
+    json_t *events = NULL;
+    pthread_mutex_lock(&srv.lock);
+    size_t have = r->trace ? json_array_size(r->trace) : 0;
+    bool traced = r->trace != NULL;
+    pthread_mutex_unlock(&srv.lock);
+    if (traced) {
+        events = json_array();
+        take_trace_file(r, have, events);
+    }
+    if (!line && !json_array_size(events)) {
+        json_decref(events);
+        return;
+    }
+    pthread_mutex_lock(&srv.lock);
+    if (line) {
+        json_decref(r->line);
+        r->line = line;
+    }
+    if (events)
+        json_array_extend(r->trace, events);
+    r->version++;
+    pthread_cond_broadcast(&srv.changed);
+    pthread_mutex_unlock(&srv.lock);
+    json_decref(events);
+}
+
 void *serve_watch_run(void *arg)
 {
     struct watch *w = arg;
@@ -334,6 +426,7 @@ void *serve_watch_run(void *arg)
             kill(r->pid, SIGKILL);
             sent_kill = true;
         }
+        follow_files(r);
         if (k <= 0)
             continue;
         char buf[4096];
@@ -371,6 +464,7 @@ void *serve_watch_run(void *arg)
             }
         }
     }
+    follow_files(r);
     int st = 0;
     while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -399,6 +493,8 @@ void serve_run_free(struct run *r)
     serve_remove_tree(r->dir);
     free(r->out);
     free(r->points);
+    json_decref(r->line);
+    json_decref(r->trace);
     free(r);
 }
 
@@ -486,7 +582,14 @@ json_t *serve_run_json(struct run *r, bool full)
                                    ? json_integer(r->points[i].best)
                                    : json_null()));
         json_object_set_new(j, "points", pts);
+        if (r->trace)
+            json_object_set(j, "trace", r->trace);
     }
+    if (r->line)
+        json_object_set(j, "line", r->line);
+    if (r->trace)
+        json_object_set_new(j, "trace_count",
+                            json_integer((json_int_t)json_array_size(r->trace)));
     if (r->state == RUN_DONE) {
         json_object_set_new(j, "exit_status", json_integer(r->exit_status));
         json_t *res = r->out ? json_loads(r->out, 0, NULL) : NULL;
@@ -507,7 +610,34 @@ struct sse {
     char id[17];
     unsigned seen;
     int phase; /* 0: running, 1: the done event sent */
+    size_t trace_sent; /* the run's trace events this stream sent */
 };
+
+/* With the lock held: the run's trace events this stream has not sent,
+ * as many as fit in about `room` bytes (at least one), into j's "trace",
+ * from index "trace_from". True when some are left. */
+static bool sse_trace_slice(struct sse *s, const struct run *r, json_t *j,
+                            size_t room)
+{
+    size_t n = r->trace ? json_array_size(r->trace) : 0;
+    if (s->trace_sent >= n)
+        return false;
+    json_t *slice = json_array();
+    json_object_set_new(j, "trace_from", json_integer((json_int_t)s->trace_sent));
+    size_t bytes = 0;
+    while (s->trace_sent < n && (bytes < room || json_array_size(slice) == 0)) {
+        json_t *ev = json_array_get(r->trace, s->trace_sent);
+        char *t = json_dumps(ev, JSON_COMPACT);
+        bytes += t ? strlen(t) + 1 : 0;
+        free(t);
+        if (bytes > room && json_array_size(slice))
+            break;
+        json_array_append(slice, ev);
+        s->trace_sent++;
+    }
+    json_object_set_new(j, "trace", slice);
+    return s->trace_sent < n;
+}
 
 static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
@@ -522,7 +652,8 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_sec += 5; /* then a keep-alive comment */
-    while (r->version == s->seen && r->state == RUN_RUNNING) {
+    while (r->version == s->seen && r->state == RUN_RUNNING &&
+           s->trace_sent >= (r->trace ? json_array_size(r->trace) : 0)) {
         int w = pthread_cond_timedwait(&srv.changed, &srv.lock, &ts);
         r = serve_run_find(s->id);
         if (!r || srv.shutting_down) {
@@ -534,12 +665,15 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
     }
     serve_run_touch(r);
     ssize_t n;
-    if (r->version == s->seen && r->state == RUN_RUNNING) {
+    size_t traced = r->trace ? json_array_size(r->trace) : 0;
+    if (r->version == s->seen && r->state == RUN_RUNNING &&
+        s->trace_sent >= traced) {
         n = snprintf(buf, max, ": keep-alive\n\n");
     } else {
         s->seen = r->version;
-        bool done = r->state == RUN_DONE;
         json_t *j = serve_run_json(r, false);
+        /* The trace goes out in slices before the done event. */
+        bool done = !sse_trace_slice(s, r, j, max / 2) && r->state == RUN_DONE;
         char *text = json_dumps(j, JSON_COMPACT);
         json_decref(j);
         n = snprintf(buf, max, "event: %s\ndata: %s\n\n",
