@@ -79,6 +79,97 @@ static const struct {
 
 /* The common part of every child: game, rules, the puzzle file. False with
  * a message in msg. */
+/* A bundled Lua game that starts where the page's moves led ("after": the
+ * move texts): its script wrapped so that start() replays them, each
+ * matched by its text among moves() as a solution file is. The Lua games'
+ * positions cannot be written as puzzle text, so this is how a hint or a
+ * solve starts from the position reached. The script's own lines keep
+ * their numbers. */
+static bool write_lua_after(const char *script, json_t *after, const char *out,
+                            char *msg, size_t mlen)
+{
+    size_t len;
+    char *text = serve_read_file_all(script, MAX_BODY * 4, &len);
+    char *w = NULL;
+    size_t wl = 0;
+    FILE *f = text ? open_memstream(&w, &wl) : NULL;
+    if (!f) {
+        free(text);
+        snprintf(msg, mlen, "cannot read the Lua game");
+        return false;
+    }
+    fprintf(f, "local psolve_game = (function () %s\nend)()\n"
+               "local psolve_after = {", text);
+    size_t i;
+    json_t *m;
+    json_array_foreach(after, i, m) {
+        fputc('"', f); /* a Lua string: every byte but letters and digits as \ddd */
+        for (const unsigned char *p = (const unsigned char *)json_string_value(m); *p; p++)
+            fprintf(f, ('a' <= *p && *p <= 'z') || ('0' <= *p && *p <= '9') ||
+                               ('A' <= *p && *p <= 'Z')
+                           ? "%c" : "\\%03u",
+                    *p);
+        fputs("\", ", f);
+    }
+    fputs("}\n"
+          "local psolve_start = psolve_game.start\n"
+          "local function psolve_text(p, s, m)\n"
+          "  if psolve_game.format_move then return tostring(psolve_game.format_move(p, s, m)) end\n"
+          "  return tostring(m)\n"
+          "end\n"
+          "function psolve_game.start(p)\n"
+          "  local s = psolve_start(p)\n"
+          "  for k, text in ipairs(psolve_after) do\n"
+          "    local found\n"
+          "    for _, m in ipairs(psolve_game.moves(p, s) or {}) do\n"
+          "      if psolve_text(p, s, m) == text then found = m break end\n"
+          "    end\n"
+          "    if found == nil then error('move ' .. k .. ' (' .. text .. ') is not legal') end\n"
+          "    s = (psolve_game.apply(p, s, found))\n"
+          "  end\n"
+          "  return s\n"
+          "end\n"
+          "return psolve_game\n", f);
+    fclose(f);
+    free(text);
+    bool ok = serve_write_file(out, w, wl);
+    free(w);
+    if (!ok)
+        snprintf(msg, mlen, "cannot store the Lua game");
+    return ok;
+}
+
+/* "after" (the moves played, for a position a Lua game cannot write as
+ * text): checked, then the wrapped script in dir/game.lua replaces garg. */
+static bool after_args(json_t *req, const char *gname, char *garg, size_t glen,
+                       const char *dir, char *msg, size_t mlen)
+{
+    json_t *after = json_object_get(req, "after");
+    if (!after || json_is_null(after) ||
+        (json_is_array(after) && json_array_size(after) == 0))
+        return true;
+    if (strncmp(gname, "lua:", 4) != 0) {
+        snprintf(msg, mlen, "\"after\" is for the Lua games (the built-in "
+                            "games' positions are puzzle texts)");
+        return false;
+    }
+    size_t i;
+    json_t *m;
+    bool ok = json_is_array(after) && json_array_size(after) <= 5000;
+    json_array_foreach(after, i, m) ok = ok && json_is_string(m) &&
+                                         strlen(json_string_value(m)) <= 60;
+    if (!ok) {
+        snprintf(msg, mlen, "\"after\" must be a list of move texts");
+        return false;
+    }
+    char path[300];
+    snprintf(path, sizeof path, "%s/game.lua", dir);
+    if (!write_lua_after(garg, after, path, msg, mlen))
+        return false;
+    snprintf(garg, glen, "%s", path);
+    return true;
+}
+
 bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
                         const struct ps_game **game, char *msg, size_t mlen)
 {
@@ -98,6 +189,8 @@ bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
         return false;
     }
     *game = strncmp(gname, "lua:", 4) == 0 ? NULL : g;
+    if (!after_args(req, gname, garg, sizeof garg, dir, msg, mlen))
+        return false;
     serve_arg_add(a, "--game=%s", garg);
     if (rules && !json_is_null(rules)) {
         if (!rules_s || !serve_safe_word(rules_s) || strchr(rules_s, '.') ||
