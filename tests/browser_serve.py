@@ -173,7 +173,8 @@ try:
     idle()
     edited = driver.find_element(By.ID, "text").get_attribute("value")
     assert edited.split("\n")[0][0] == "5", "edited: " + edited[:20]
-    driver.find_element(By.ID, "edit").click()  # editing off
+    driver.find_element(By.ID, "edit").click()  # editing off: reloads the text
+    idle()
     # Play two moves: click cells until two moves were legal.
     played = 0
     for i in range(15 * 15):
