@@ -550,6 +550,15 @@ static const char *first_run(json_t *s)
         json_array_get(json_object_get(s, "runs"), 0), "id"));
 }
 
+/* POST /api/solve of the puzzle file with the rest of the body (JSON). */
+static json_t *solve(const char *game, const char *file, const char *rest)
+{
+    char *b = body_with_text(game, file, rest);
+    json_t *s = api_json("POST", "/api/solve", b, 200);
+    free(b);
+    return s;
+}
+
 /* Poll a run (bounded) until cond(run JSON) holds while it still runs;
  * the run's JSON then. */
 static json_t *poll_running(const char *id, bool (*cond)(json_t *j))
@@ -589,11 +598,9 @@ static void test_live_best_line(void **state)
 {
     (void)state;
     const char *board = PSOLVE_SOURCE_DIR "/games/samegame/standard/01.txt";
-    char *b = body_with_text("samegame", board,
-                             "{\"algos\":[\"nrpa\"],\"options\":{\"threads\":1,"
-                             "\"time\":25}}");
-    json_t *s = api_json("POST", "/api/solve", b, 200);
-    free(b);
+    json_t *s = solve("samegame", board,
+                      "{\"algos\":[\"nrpa\"],\"options\":{\"threads\":1,"
+                      "\"time\":25}}");
     json_t *j = poll_running(first_run(s), has_line);
     char sol[65536] = "";
     size_t i;
@@ -633,11 +640,9 @@ static void test_live_trace(void **state)
 {
     (void)state;
     const char *board = PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-56.txt";
-    char *b = body_with_text("npuzzle", board,
-                             "{\"algos\":[\"idastar\"],\"options\":{\"trace\":8,"
-                             "\"time\":25}}");
-    json_t *s = api_json("POST", "/api/solve", b, 200);
-    free(b);
+    json_t *s = solve("npuzzle", board,
+                      "{\"algos\":[\"idastar\"],\"options\":{\"trace\":8,"
+                      "\"time\":25}}");
     const char *id = first_run(s);
     json_decref(poll_running(id, has_trace));
     char path[200];
