@@ -29,27 +29,11 @@ import time
 import urllib.request
 
 
-def skip(why):
-    print("SKIP: " + why + " (apt-get install chromium chromium-driver "
-          "python3-selenium)")
-    sys.exit(77)
-
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-    from selenium.webdriver.support.ui import WebDriverWait
-except ImportError:
-    skip("python3-selenium is not installed")
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-if not CHROMIUM:
-    skip("chromium is not installed")
-if not os.path.exists(DRIVER):
-    skip("chromedriver (chromium-driver) is not installed")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import browser_driver  # noqa: E402 (exit 77 without Selenium or chromium)
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 psolve, out_dir = sys.argv[1], sys.argv[2]
 os.makedirs(out_dir, exist_ok=True)
@@ -62,14 +46,7 @@ server = subprocess.Popen([psolve, "serve", "--port", "0", "--time-cap", "30",
 url = server.stdout.readline().strip()
 assert url.startswith("http://127.0.0.1:"), url
 
-opts = webdriver.ChromeOptions()
-opts.binary_location = CHROMIUM
-for a in ("--headless=new", "--no-sandbox", "--disable-gpu",
-          "--disable-dev-shm-usage", "--window-size=1300,1500",
-          "--user-data-dir=" + os.path.join(work, "profile")):
-    opts.add_argument(a)
-opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+driver = browser_driver.chrome(os.path.join(work, "profile"))
 failures = []
 
 
@@ -235,7 +212,7 @@ try:
     wait(lambda: driver.find_elements(By.ID, "result-frame"), "the result page")
     driver.switch_to.frame(driver.find_element(By.ID, "result-frame"))
     wait(lambda: driver.find_elements(By.ID, "forward") and
-         driver.find_element(By.ID, "status").text == "ok", "the replay")
+         driver.find_element(By.ID, "status").get_attribute("textContent") == "ok", "the replay")
     driver.find_element(By.ID, "forward").click()
     driver.find_element(By.ID, "forward").click()
     wait(lambda: driver.find_element(By.ID, "step").text == "2", "replay step 2")

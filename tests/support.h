@@ -17,6 +17,78 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "search.h"
+
+/* Algorithms' own options by name, as the command line sets them: --NAME
+ * VALUE sets NAME in every algorithm that declares it. The options point at
+ * one book per test process (tests run one at a time); the first setting on
+ * options without it starts a fresh book. */
+static struct ps_algo_book test_book;
+
+static inline void test_option(struct ps_options *o, const char *name,
+                               const char *value)
+{
+    if (o->book != &test_book) {
+        ps_algo_book_init(&test_book, NULL);
+        o->book = &test_book;
+    }
+    o->own.algo = NULL; /* the next run takes its options from the book */
+    char msg[300];
+    if (!ps_algo_book_set(&test_book, o, name, value, msg, sizeof msg))
+        fail_msg("option %s %s: %s", name, value ? value : "", msg);
+}
+
+static inline void test_option_int(struct ps_options *o, const char *name,
+                                   long long value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", value);
+    test_option(o, name, text);
+}
+
+/* A FLAG option: set when on (a flag cannot be unset, as on the command
+ * line). */
+static inline void test_option_flag(struct ps_options *o, const char *name,
+                                    bool on)
+{
+    if (on)
+        test_option(o, name, NULL);
+}
+
+/* The value of option `name` of algorithm `algo` in book b, as a number
+ * (a FLAG: 1 when set; ps_option_format's text read by strtod). */
+static inline double test_book_value(const struct ps_algo_book *b,
+                                     const char *algo, const char *name)
+{
+    const struct ps_algorithm *a = ps_algorithm_find(algo);
+    assert_non_null(a);
+    const struct ps_option *opt = ps_algorithm_option(a, name);
+    assert_non_null(opt);
+    struct ps_options o;
+    ps_options_default(&o);
+    o.book = b;
+    ps_algo_options_use(&o, a);
+    char text[128];
+    ps_option_format(opt, ps_algorithm_option_base(a, opt, &o), text,
+                     sizeof text);
+    return strtod(text, NULL);
+}
+
+/* The value of option `name` in the options of a run (o->own's algorithm,
+ * e.g. a parsed --algo variant). */
+static inline double test_own_value(const struct ps_options *o,
+                                    const char *name)
+{
+    assert_non_null(o->own.algo);
+    const struct ps_algorithm *a = o->own.algo;
+    const struct ps_option *opt = ps_algorithm_option(a, name);
+    assert_non_null(opt);
+    struct ps_options copy = *o;
+    char text[128];
+    ps_option_format(opt, ps_algorithm_option_base(a, opt, &copy), text,
+                     sizeof text);
+    return strtod(text, NULL);
+}
 
 /* The rules of `g` with `preset` applied (NULL = defaults); free() them. */
 static inline void *test_rules(const struct ps_game *g, const char *preset)

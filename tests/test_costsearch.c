@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "support.h"
 #include "replay.h"
 #include "search.h"
 #include "textfile.h"
@@ -126,12 +127,12 @@ static void test_weights_and_labels(void **state)
     void *inst = load_file("frozenfrank-2024-jul5.txt");
     struct ps_options opt;
     ps_options_default(&opt);
-    opt.weight = 1.0;
+    test_option(&opt, "weight", "1");
     struct ps_search s;
     assert_int_equal(run_algo(&s, inst, "wastar", NULL, &opt), PS_OPTIMAL);
     assert_int_equal(s.best.value, 28);
     ps_search_free(&s);
-    opt.weight = 3.0;
+    test_option(&opt, "weight", "3");
     assert_int_equal(run_algo(&s, inst, "wastar", NULL, &opt), PS_HEURISTIC);
     assert_true(s.best.value >= 28 && s.best.value <= 84);
     assert_non_null(strstr(s.note, "heuristic"));
@@ -194,7 +195,7 @@ static void test_idastar_rounds_and_memory(void **state)
     struct ps_search a, i, t;
     struct ps_options o;
     ps_options_default(&o);
-    o.no_memo = true;
+    test_option_flag(&o, "no-memo", true);
     run_algo(&a, inst, "astar", NULL, NULL);
     assert_int_equal(run_algo(&i, inst, "idastar", NULL, &o), PS_OPTIMAL);
     assert_int_equal(i.best.value, 36);

@@ -209,10 +209,10 @@ static ps_value dfs_value(const struct ps_game *g, const void *inst, int cand,
 {
     struct ps_options o;
     ps_options_default(&o);
-    o.candidates = cand;
-    o.max_depth = depth;
-    o.no_bound = mode & 1;
-    o.no_memo = mode & 2;
+    test_option_int(&o, "candidates", cand);
+    test_option_int(&o, "max-depth", depth);
+    test_option_flag(&o, "no-bound", mode & 1);
+    test_option_flag(&o, "no-memo", mode & 2);
     struct ps_search s;
     *st = run_dfs(&s, g, inst, &o, NULL);
     ps_value v = s.best.value;
@@ -490,20 +490,20 @@ static void test_candidates_and_depth_are_heuristic(void **state)
     ps_value opt = brute_force(g, inst, NULL);
     struct ps_options o;
     ps_options_default(&o);
-    o.candidates = 2;
+    test_option_int(&o, "candidates", 2);
     struct ps_search s;
     assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
     assert_non_null(strstr(s.note, "heuristic: --candidates 2"));
     assert_true(s.best.value <= opt);
     ps_search_free(&s);
     ps_options_default(&o);
-    o.max_depth = 2;
+    test_option_int(&o, "max-depth", 2);
     assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
     assert_non_null(strstr(s.note, "--max-depth 2"));
     assert_true(s.best.value <= opt);
     ps_search_free(&s);
     /* A depth cap beyond the longest game changes nothing but the label. */
-    o.max_depth = 100;
+    test_option_int(&o, "max-depth", 100);
     assert_int_equal(run_dfs(&s, g, inst, &o, NULL), PS_HEURISTIC);
     assert_int_equal(s.best.value, opt);
     ps_search_free(&s);
@@ -608,7 +608,7 @@ static void test_memory_limit_searches_on(void **state)
     void *inst = NULL;
     struct ps_options o;
     ps_options_default(&o);
-    o.no_bound = true; /* more states to store */
+    test_option_flag(&o, "no-bound", true); /* more states to store */
     for (int tries = 0; tries < 100 && !inst; tries++) {
         random_board(&rng, 5, 5, 3, text);
         inst = test_load(g, rules, text);
@@ -644,9 +644,9 @@ static enum ps_status run_rounds(struct ps_search *s, const struct ps_game *g,
 {
     struct ps_options o;
     ps_options_default(&o);
-    o.dfs_beam = beam;
-    o.no_bound = mode & 1;
-    o.no_memo = mode & 2;
+    test_option_int(&o, "dfs-beam", beam);
+    test_option_flag(&o, "no-bound", mode & 1);
+    test_option_flag(&o, "no-memo", mode & 2);
     o.threads = threads;
     struct ps_limits lim = {.max_nodes = max_nodes};
     return run_dfs(s, g, inst, &o, &lim);
@@ -929,14 +929,14 @@ static void test_cost_depth_cap_is_no_proof(void **state)
     in.allowed[CG_INC] = true; /* only +1: the target is 7 moves away */
     struct ps_options o;
     ps_options_default(&o);
-    o.max_depth = 3;
+    test_option_int(&o, "max-depth", 3);
     struct ps_search s;
     ps_search_init(&s, &counter_game, &in, NULL, &o);
     assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
     assert_false(s.best.found);
     assert_non_null(strstr(s.note, "no solution within --max-depth 3"));
     ps_search_free(&s);
-    o.max_depth = 9;
+    test_option_int(&o, "max-depth", 9);
     ps_search_init(&s, &counter_game, &in, NULL, &o);
     assert_int_equal(ps_search_run(&s, dfs_algo()), PS_HEURISTIC);
     assert_true(s.best.found);
@@ -1072,7 +1072,7 @@ static void test_cost_iddfs_matches_brute_force(void **state)
             in.use_h = mode & 1;
             struct ps_options o;
             ps_options_default(&o);
-            o.no_memo = mode & 2;
+            test_option_flag(&o, "no-memo", mode & 2);
             struct ps_search s;
             ps_search_init(&s, &counter_game, &in, NULL, &o);
             enum ps_status st = ps_search_run(&s, dfs_algo());

@@ -58,8 +58,8 @@ static void solve_runs(const struct ps_game *g, const void *inst,
         ps_options_default(&opt);
         opt.threads = 1;
         opt.trace = trace;
-        opt.beam_width = 8;
-        opt.rollouts = 3;
+        test_option_int(&opt, "beam-width", 8);
+        test_option_int(&opt, "rollouts", 3);
         struct ps_search s;
         ps_search_init(&s, g, inst, NULL, &opt);
         s.trace.out = NULL; /* the page's copy only */
@@ -135,6 +135,11 @@ static void test_solve_page(void **state)
     write_page(&rep, &p);
     assert_non_null(strstr(p.data, "\"command\":\"solve\",\"game\":\"samegame\""));
     assert_non_null(strstr(p.data, "\"objective\":\"score\""));
+    char line[PS_WINNER_LINE], want[PS_WINNER_LINE + 16];
+    ps_winner_line(line, sizeof line, true, runs, 3);
+    snprintf(want, sizeof want, "\"winner\":\"%s\"", line);
+    assert_non_null(strstr(p.data, want));
+    assert_non_null(strstr(line, "best: "));
     for (int i = 0; i < 3; i++)
         assert_moves(p.data, g, inst, &runs[i]);
     /* SameGame is drawn from its state_json: colours, the group highlighted. */
@@ -152,6 +157,112 @@ static void test_solve_page(void **state)
         ps_run_free(&runs[i]);
     }
     test_release(g, inst, NULL, rules);
+}
+
+static const char *winner(bool maximise, const struct ps_run *runs, int n)
+{
+    static char line[PS_WINNER_LINE];
+    ps_winner_line(line, sizeof line, maximise, runs, n);
+    return line;
+}
+
+/* The line saying which run won: score games, cost games, ties, not
+ * proved, not found, unsolvable. */
+static void test_winner_line(void **state)
+{
+    (void)state;
+    struct ps_run r[4];
+    memset(r, 0, sizeof r);
+    r[0] = (struct ps_run){.algo = "greedy", .status = PS_HEURISTIC, .found = true,
+                           .verified = true, .value = 52, .len = 28};
+    r[1] = (struct ps_run){.algo = "beam", .status = PS_HEURISTIC, .found = true,
+                           .verified = true, .value = 1100, .len = 26};
+    r[2] = (struct ps_run){.algo = "nrpa", .status = PS_INCOMPLETE, .found = true,
+                           .verified = true, .value = 1234, .len = 27,
+                           .stop = PS_STOP_TIME};
+    assert_string_equal(winner(true, r, 3), "best: nrpa, 1,234 points, not proved "
+                                            "optimal (beam 1,100, greedy 52)");
+    r[1].value = 1234;
+    r[1].status = PS_OPTIMAL;
+    assert_string_equal(winner(true, r, 3),
+                        "best: beam and nrpa tie, 1,234 points, optimal (greedy 52)");
+    /* Cost games: the fewest. */
+    assert_string_equal(winner(false, r, 3),
+                        "best: greedy, cost 52, not proved optimal (beam 1,234, "
+                        "nrpa 1,234)");
+    r[0].len = 52;
+    r[0].status = PS_OPTIMAL;
+    r[3] = (struct ps_run){.algo = "idastar", .status = PS_INCOMPLETE,
+                           .stop = PS_STOP_TIME};
+    assert_string_equal(winner(false, r, 4), "best: greedy, 52 moves, optimal "
+                                             "(beam 1,234, nrpa 1,234, idastar none)");
+    r[0].verified = false;
+    assert_non_null(strstr(winner(false, r, 4), ", optimal, NOT VERIFIED ("));
+    assert_string_equal(winner(false, &r[3], 1),
+                        "best: none, no run found a solution (idastar: time limit)");
+    r[2] = (struct ps_run){.algo = "bfs", .status = PS_UNSOLVABLE};
+    r[1] = r[3];
+    assert_string_equal(winner(false, &r[1], 3),
+                        "best: none, the puzzle has no solution (proved by bfs)");
+    /* Big numbers, negative ones. */
+    r[0] = (struct ps_run){.algo = "a", .status = PS_HEURISTIC, .found = true,
+                           .verified = true, .value = -1234567};
+    assert_string_equal(winner(true, r, 1),
+                        "best: a, -1,234,567 points, not proved optimal");
+    r[0].value = INT64_MIN;
+    assert_string_equal(winner(true, r, 1),
+                        "best: a, -9,223,372,036,854,775,808 points, not proved "
+                        "optimal");
+}
+
+/* The time column of a table as "T": "1155 ms" and "2.35 s" become "T ms"
+ * and "T s"; every other cell stays. */
+static void mask_times(char *text)
+{
+    char *w = text;
+    for (const char *r = text; *r;) {
+        const char *q = r;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q > r && *q == '.')
+            for (q++; *q >= '0' && *q <= '9'; q++)
+                ;
+        bool unit = q > r && (strncmp(q, " ms", 3) == 0 || strncmp(q, " s", 2) == 0);
+        const char *after = q + (unit && q[1] == 'm' ? 3 : 2);
+        if (unit && (*after == ' ' || *after == '\n' || *after == '\0') &&
+            (r == text || r[-1] == ' ')) {
+            *w++ = 'T'; /* and no unit: a slower run may print s, not ms */
+            r = after;
+        } else if (*r == ' ' && w > text && w[-1] == ' ') {
+            r++; /* a longer time widens its column: spaces squeezed */
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+}
+
+/* scripts/demo.sh's table is the same on every run, so on every machine:
+ * its budgets are counts (beam width, NRPA nodes, one thread), not
+ * seconds; only the time column differs. It says which run won. */
+static void test_demo_table(void **state)
+{
+    (void)state;
+    static char first[1 << 14], second[1 << 14];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "PSOLVE=%s %s/scripts/demo.sh --table 2>&1",
+             PSOLVE_BIN, PSOLVE_SOURCE_DIR);
+    assert_int_equal(test_run_shell(cmd, first, sizeof first), 0);
+    assert_int_equal(test_run_shell(cmd, second, sizeof second), 0);
+    assert_non_null(strstr(first, "\nnrpa "));
+    assert_non_null(strstr(first, "\n# best: "));
+    mask_times(first);
+    mask_times(second);
+    assert_string_equal(first, second);
+    /* The mask takes the times only. */
+    char t[] = "nrpa  485.1 KB  1155 ms node limit\nbeam 2.35 s -\n";
+    mask_times(t);
+    assert_string_equal(t, "nrpa 485.1 KB T node limit\nbeam T -\n");
 }
 
 /* A game without state_json (a C plug-in) is replayed as its text; cost
@@ -285,6 +396,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_page),
+        cmocka_unit_test(test_winner_line),
+        cmocka_unit_test(test_demo_table),
         cmocka_unit_test(test_text_fallback),
         cmocka_unit_test(test_layers_in_page),
         cmocka_unit_test(test_lab_page_and_errors),

@@ -131,7 +131,7 @@ static struct ps_search run_algo(const struct board *b, const char *algo,
     ps_options_default(&opt);
     opt.threads = threads;
     if (width)
-        opt.beam_width = width;
+        test_option_int(&opt, "beam-width", width);
     struct ps_search s;
     ps_search_init(&s, b->g, b->inst, lim, &opt);
     ps_search_run(&s, ps_algorithm_find(algo));

@@ -85,8 +85,10 @@ static void *resolve(const struct ps_game *g, const char *spec,
                      struct ps_options *opt, struct ps_error *err)
 {
     ps_options_default(opt);
+    ps_algo_book_init(&test_book, NULL);
+    opt->book = &test_book;
     ps_error_clear(err);
-    return ps_rules_resolve(g, spec, opt, err);
+    return ps_rules_resolve(g, spec, &test_book, err);
 }
 
 static void *resolve_ok(const struct ps_game *g, const char *spec,
@@ -171,8 +173,8 @@ static void test_samegame_script(void **state)
     assert_true(bool_of(g, r, "gravity"));
     assert_string_equal(enum_of(g, r, "shift"), "left");
     assert_string_equal(enum_of(g, r, "objective"), "score");
-    assert_false(opt.no_bound);
-    assert_false(opt.no_memo);
+    assert_false(test_book_value(opt.book, "dfs", "no-bound"));
+    assert_false(test_book_value(opt.book, "dfs", "no-memo"));
     assert_same_as_preset(g, r, "builtin:samegame");
     free(r);
 }
@@ -232,7 +234,7 @@ static void test_watersort_scripts(void **state)
     assert_string_equal(enum_of(g, r, "goal"), "full");
     assert_string_equal(enum_of(g, r, "cost"), "pours");
     assert_true(bool_of(g, r, "prune_complete"));
-    assert_false(opt.no_memo);
+    assert_false(test_book_value(opt.book, "dfs", "no-memo"));
     assert_same_as_preset(g, r, "builtin:watersort");
     free(r);
     r = resolve_ok(g, "ballsort", &opt);
@@ -404,7 +406,8 @@ static void test_table_forms(void **state)
     free(r);
 }
 
-/* Prune defaults go to ps_options; explicit command-line options win. */
+/* Prune defaults go to the algorithms' options (the book); explicit
+ * command-line options win. */
 static void test_prune_and_cli(void **state)
 {
     struct test_dir *f = *state;
@@ -416,23 +419,23 @@ static void test_prune_and_cli(void **state)
                path, sizeof path);
     struct ps_options opt;
     void *r = resolve_ok(g, path, &opt);
-    assert_true(opt.no_memo);
-    assert_true(opt.no_bound);
-    assert_int_equal(opt.candidates, 8);
-    assert_int_equal(opt.max_depth, 12);
+    assert_true(test_book_value(opt.book, "dfs", "no-memo"));
+    assert_true(test_book_value(opt.book, "dfs", "no-bound"));
+    assert_int_equal(test_book_value(opt.book, "dfs", "candidates"), 8);
+    assert_int_equal(test_book_value(opt.book, "dfs", "max-depth"), 12);
     free(r);
 
     /* As main() does: options parsed first, then the rules. */
     ps_options_default(&opt);
-    opt.candidates = 3;
+    test_option_int(&opt, "candidates", 3);
     const char *given[] = {"candidates", "max-depth", NULL};
     struct ps_error err;
     ps_error_clear(&err);
-    r = ps_rules_resolve_cli(g, path, &opt, given, &err);
+    r = ps_rules_resolve_cli(g, path, &test_book, given, &err);
     assert_non_null(r);
-    assert_int_equal(opt.candidates, 3); /* --candidates 3 wins */
-    assert_int_equal(opt.max_depth, 0);  /* --max-depth 0 wins */
-    assert_true(opt.no_memo);            /* not given: the script's */
+    assert_int_equal(test_book_value(opt.book, "dfs", "candidates"), 3); /* --candidates 3 wins */
+    assert_int_equal(test_book_value(opt.book, "dfs", "max-depth"), 0);  /* --max-depth 0 wins */
+    assert_true(test_book_value(opt.book, "dfs", "no-memo"));            /* not given: the script's */
     free(r);
 
     struct ps_error e =
@@ -668,11 +671,13 @@ static bool toy_fill(const struct test_dir *f, const char *text,
     memset(r, 0, sizeof *r);
     toy_default(r);
     ps_options_default(opt);
+    ps_algo_book_init(&test_book, NULL);
+    opt->book = &test_book;
     ps_error_clear(err);
     struct ps_lua_rules *s = ps_lua_rules_open(path, NULL, err);
     if (!s)
         return false;
-    bool ok = ps_lua_rules_fill(s, &toy_game, r, opt, NULL, err);
+    bool ok = ps_lua_rules_fill(s, &toy_game, r, &test_book, NULL, err);
     ps_lua_rules_close(s);
     return ok;
 }
@@ -694,7 +699,7 @@ static void test_generic_schema(void **state)
     assert_int_equal(r.cost[0], 0);
     assert_int_equal(r.cost[3], 9);
     assert_true(r.dead_colour); /* a game's own prune key, in its struct */
-    assert_true(opt.no_memo);
+    assert_true(test_book_value(opt.book, "dfs", "no-memo"));
     assert_false(toy_fill(f, "return { size = 9 }", &r, &opt, &e));
     assert_string_equal(e.msg, "key 'size': expected an integer in 2..8, got 9");
     assert_false(toy_fill(f, "return { cost = function(n) return n * 40 end }",
@@ -723,7 +728,7 @@ static void test_cost_game_prune(void **state)
                path, sizeof path);
     struct ps_options opt;
     void *r = resolve_ok(g, path, &opt);
-    assert_true(opt.no_memo);
+    assert_true(test_book_value(opt.book, "dfs", "no-memo"));
     free(r);
     struct ps_error e = script_error(
         f, g, "return {\n  prune = {\n    upper_bound = false } }\n");

@@ -47,11 +47,9 @@ static struct outcome load_in_child(const char *path, double limit)
         close(fd[0]);
         dup2(fd[1], 2);
         const struct ps_game *g = ps_game_find("samegame");
-        struct ps_options opt;
         struct ps_error err;
-        ps_options_default(&opt);
         ps_error_clear(&err);
-        void *rules = ps_rules_resolve(g, path, &opt, &err);
+        void *rules = ps_rules_resolve(g, path, NULL, &err);
         char buf[1024];
         if (rules) {
             int64_t min_group;

@@ -179,7 +179,7 @@ static void nmcs_level2_finds_the_optimum(void **state)
 {
     (void)state;
     struct ps_options o = options(1, 1);
-    o.level = 2;
+    test_option_int(&o, "level", 2);
     o.policy = "uniform";
     finds_the_optimum("nmcs", o);
 }
@@ -190,7 +190,7 @@ static void wide_beam_finds_the_optimum(void **state)
 {
     (void)state;
     struct ps_options o = options(1, 1);
-    o.beam_width = 100000;
+    test_option_int(&o, "beam-width", 100000);
     finds_the_optimum("beam", o);
 }
 
@@ -200,8 +200,8 @@ static void wide_beam_with_playouts_finds_the_optimum(void **state)
 {
     (void)state;
     struct ps_options o = options(1, 1);
-    o.beam_width = 100000;
-    o.beam_playout = true;
+    test_option_int(&o, "beam-width", 100000);
+    test_option(&o, "beam-eval", "playout");
     o.policy = "uniform";
     finds_the_optimum("beam", o);
 }
@@ -296,7 +296,7 @@ static void beam_matches_the_plain_beam(void **state)
         board_gen(&b, "popstar", 8, 8, 4, seed);
         for (int w = 0; w < 4; w++) {
             struct ps_options o = options(seed, 1);
-            o.beam_width = widths[w];
+            test_option_int(&o, "beam-width", widths[w]);
             struct result r;
             run(&b, "beam", &o, NULL, &r);
             ps_value want = reference_beam(&b, widths[w]);
@@ -322,10 +322,10 @@ static void answers_verify_and_never_beat_the_optimum(void **state)
             ps_value best = optimum(&b);
             for (int a = 0; a < 4; a++) {
                 struct ps_options o = options(seed, 1);
-                o.rollouts = 5;
-                o.level = 1;
-                o.iterations = 10;
-                o.beam_width = 3;
+                test_option_int(&o, "rollouts", 5);
+                test_option_int(&o, "level", 1);
+                test_option_int(&o, "iterations", 10);
+                test_option_int(&o, "beam-width", 3);
                 struct result r;
                 run(&b, algos[a], &o, NULL, &r);
                 assert_true(r.value <= best);
@@ -355,8 +355,8 @@ static void beam_answer_does_not_depend_on_threads(void **state)
             struct result r1;
             for (int threads = 1; threads <= 3; threads++) {
                 struct ps_options o = options(3, threads);
-                o.beam_width = 300;
-                o.beam_playout = playout;
+                test_option_int(&o, "beam-width", 300);
+                test_option(&o, "beam-eval", playout ? "playout" : "game");
                 struct result r;
                 run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
                 if (threads > 1)
@@ -378,9 +378,9 @@ static void fixed_seed_repeats(void **state)
     for (int threads = 1; threads <= 2; threads++)
         for (int a = 0; a < 3; a++) {
             struct ps_options o = options(42, threads);
-            o.rollouts = 10;
-            o.level = 2;
-            o.iterations = 10;
+            test_option_int(&o, "rollouts", 10);
+            test_option_int(&o, "level", 2);
+            test_option_int(&o, "iterations", 10);
             struct result r1, r2;
             run(&b, algos[a], &o, NULL, &r1);
             run(&b, algos[a], &o, NULL, &r2);
@@ -399,11 +399,11 @@ static void node_limit_stops_and_keeps_the_best(void **state)
     board_gen(&b, NULL, 15, 15, 5, 3);
     for (int a = 0; a < 4; a++) {
         struct ps_options o = options(7, 1);
-        o.level = 3;
-        o.iterations = 100;
+        test_option_int(&o, "level", 3);
+        test_option_int(&o, "iterations", 100);
         struct ps_limits lim = {.max_nodes = 20000};
         struct result r1, r2;
-        o.beam_width = 1000;
+        test_option_int(&o, "beam-width", 1000);
         run(&b, algos[a], &o, &lim, &r1);
         assert_int_equal(r1.stop, PS_STOP_NODES);
         /* The check runs between playouts: at most one playout over. */
@@ -458,8 +458,8 @@ static void beam_dfs_first_clears_and_proves(void **state)
     for (int threads = 1; threads <= 2; threads++)
         for (int dfs = 0; dfs <= 1; dfs++) {
             struct ps_options o = options(5, threads);
-            o.beam_width = 1;
-            o.beam_dfs = dfs ? 20000 : 0;
+            test_option_int(&o, "beam-width", 1);
+            test_option_int(&o, "beam-dfs", dfs ? 20000 : 0);
             struct ps_search s;
             ps_search_init(&s, b.g, b.inst, NULL, &o);
             enum ps_status st = ps_search_run(&s, beam);
@@ -481,9 +481,9 @@ static void beam_dfs_first_clears_and_proves(void **state)
     board_gen(&b, NULL, 8, 8, 3, 4);
     struct result on, off;
     struct ps_options o = options(5, 1);
-    o.beam_width = 20;
+    test_option_int(&o, "beam-width", 20);
     run(&b, "beam", &o, NULL, &on);
-    o.beam_dfs = 0;
+    test_option_int(&o, "beam-dfs", 0);
     run(&b, "beam", &o, NULL, &off);
     same_result(&on, &off);
     assert_int_equal(on.expanded, off.expanded);
@@ -508,8 +508,8 @@ static void clearing_beam_does_not_depend_on_threads(void **state)
             struct result r1, r;
             for (int threads = 1; threads <= 3; threads++) {
                 struct ps_options o = options(3, threads);
-                o.beam_width = 300;
-                o.beam_dfs = run_dfs ? 5000 : 0;
+                test_option_int(&o, "beam-width", 300);
+                test_option_int(&o, "beam-dfs", run_dfs ? 5000 : 0);
                 run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
                 if (threads > 1) {
                     same_result(&r1, &r);
@@ -521,8 +521,8 @@ static void clearing_beam_does_not_depend_on_threads(void **state)
     /* A full expansion makes every parent's children (about 20 each on
      * this board); the cut makes about BEAM_ENOUGH x width per depth. */
     struct ps_options o = options(3, 1);
-    o.beam_width = 300;
-    o.beam_dfs = 0;
+    test_option_int(&o, "beam-width", 300);
+    test_option_int(&o, "beam-dfs", 0);
     struct ps_search s;
     ps_search_init(&s, b.g, b.inst, NULL, &o);
     ps_search_run(&s, beam);
@@ -546,15 +546,15 @@ static void beam_endgame_only_improves(void **state)
         board_gen(&b, "popstar", 8, 8, 4, seed);
         struct result plain, pass;
         struct ps_options o = options(seed, 1);
-        o.beam_width = 2;
+        test_option_int(&o, "beam-width", 2);
         run(&b, "beam", &o, NULL, &plain);
-        o.beam_endgame = 20000;
+        test_option_int(&o, "beam-endgame", 20000);
         run(&b, "beam", &o, NULL, &pass);
         assert_true(pass.value >= plain.value);
         improved += pass.value > plain.value;
         /* Deeper: more nodes, never a worse line. */
         struct result deeper;
-        o.beam_endgame = 200000;
+        test_option_int(&o, "beam-endgame", 200000);
         run(&b, "beam", &o, NULL, &deeper);
         assert_true(deeper.value >= pass.value);
         board_free(&b);
@@ -566,10 +566,10 @@ static void beam_endgame_only_improves(void **state)
         ps_value best = optimum(&b);
         struct result plain, pass;
         struct ps_options o = options(seed, 1);
-        o.beam_width = 1;
+        test_option_int(&o, "beam-width", 1);
         run(&b, "beam", &o, NULL, &plain);
         missed += plain.value < best;
-        o.beam_endgame = 1000000;
+        test_option_int(&o, "beam-endgame", 1000000);
         run(&b, "beam", &o, NULL, &pass);
         assert_int_equal(pass.value, best);
         board_free(&b);
@@ -589,8 +589,8 @@ static void beam_endgame_does_not_depend_on_threads(void **state)
         struct result r1, r;
         for (int threads = 1; threads <= 2; threads++) {
             struct ps_options o = options(3, threads);
-            o.beam_width = 100;
-            o.beam_endgame = 20000;
+            test_option_int(&o, "beam-width", 100);
+            test_option_int(&o, "beam-endgame", 20000);
             run(&b, "beam", &o, &lim, threads == 1 ? &r1 : &r);
             if (threads > 1) {
                 same_result(&r1, &r);
@@ -669,6 +669,38 @@ static const struct ps_policy *game_policy(const struct ps_game *g,
     return NULL;
 }
 
+/* --prior-weight B: the policy's prior counts B times. B = 1 is the
+ * default run; B = 0 is the uniform policy's run (the same line, playout
+ * for playout: the tabu policy keeps the game's move codes); B = 0.25
+ * changes the run. */
+static void nrpa_prior_weight_scales_the_prior(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, NULL, 10, 10, 4, 12);
+    struct ps_options o = options(5, 1);
+    test_option_int(&o, "level", 2);
+    test_option_int(&o, "iterations", 10);
+    struct result plain, one, zero, uniform, quarter;
+    run(&b, "nrpa", &o, NULL, &plain);
+    test_option(&o, "prior-weight", "1");
+    run(&b, "nrpa", &o, NULL, &one);
+    same_result(&plain, &one);
+    test_option(&o, "prior-weight", "0");
+    run(&b, "nrpa", &o, NULL, &zero);
+    struct ps_options u = o;
+    u.policy = "uniform";
+    test_option(&u, "prior-weight", "1");
+    run(&b, "nrpa", &u, NULL, &uniform);
+    same_result(&zero, &uniform);
+    test_option(&o, "prior-weight", "0.25");
+    run(&b, "nrpa", &o, NULL, &quarter);
+    assert_true(quarter.value != plain.value || quarter.len != plain.len ||
+                memcmp(quarter.moves, plain.moves,
+                       (size_t)plain.len * sizeof *plain.moves) != 0);
+    board_free(&b);
+}
+
 /* nrpa's options (the policy variants and --stabilise) repeat for a fixed
  * seed, and each changes what the run does against the default (policy
  * tabu: a prior against the tabu colour, anchor codes; one playout per
@@ -680,8 +712,8 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
     struct board b;
     board_gen(&b, NULL, 10, 10, 4, 12);
     struct ps_options o = options(3, 1);
-    o.level = 2;
-    o.iterations = 12;
+    test_option_int(&o, "level", 2);
+    test_option_int(&o, "iterations", 12);
     struct result base, r1, r2;
     run(&b, "nrpa", &o, NULL, &base);
     assert_int_equal(base.playouts, 12 * 12);
@@ -690,7 +722,7 @@ static void nrpa_options_repeat_and_change_the_run(void **state)
         if (k < 2)
             v.policy = policies[k];
         else
-            v.stabilise = 3;
+            test_option_int(&v, "stabilise", 3);
         run(&b, "nrpa", &v, NULL, &r1);
         run(&b, "nrpa", &v, NULL, &r2);
         same_result(&r1, &r2);
@@ -740,8 +772,8 @@ static void strict_tabu_never_forbids_every_move(void **state)
     board_load(&b, NULL, "1122\n1133\n1111\n");
     struct ps_options o = options(1, 1);
     o.policy = "tabu-strict";
-    o.level = 1;
-    o.iterations = 5;
+    test_option_int(&o, "level", 1);
+    test_option_int(&o, "iterations", 5);
     struct result r;
     run(&b, "nrpa", &o, NULL, &r);
     assert_int_equal(r.value, 36 + 1000);
@@ -850,6 +882,7 @@ int main(void)
         cmocka_unit_test(topk_one_is_greedy),
         cmocka_unit_test(unknown_policy_is_an_error),
         cmocka_unit_test(nrpa_options_repeat_and_change_the_run),
+        cmocka_unit_test(nrpa_prior_weight_scales_the_prior),
         cmocka_unit_test(strict_tabu_never_forbids_every_move),
         cmocka_unit_test(move_codes_stay_below_their_space),
     };

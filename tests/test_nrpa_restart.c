@@ -77,9 +77,9 @@ static void run_nrpa(const struct board *b, uint64_t seed, int iterations,
     ps_options_default(&o);
     o.seed = seed;
     o.threads = 1;
-    o.level = 2;
-    o.iterations = iterations;
-    o.keep_best = keep;
+    test_option_int(&o, "level", 2);
+    test_option_int(&o, "iterations", iterations);
+    test_option_int(&o, "keep-best", keep);
     o.trace = MAX_LEVEL_EVENTS;
     o.trace_format = PS_TRACE_JSONL;
     struct ps_limits lim = {.max_nodes = max_nodes};

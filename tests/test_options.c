@@ -1,8 +1,10 @@
 /*
  * test_options.c - the option tables (options.h): every option an
  * algorithm declares works as --NAME V on the command line and as
- * --algo ALGO:NAME=V, and sets the same field to the same value; ranges are
- * enforced by both; names shared by tables agree on type and field.
+ * --algo ALGO:NAME=V, and sets the same field to the same value (in the
+ * algorithm's own options struct, or in struct ps_options for the shared
+ * ones); ranges are enforced by both; names shared by tables agree on type;
+ * every options struct fits and has its defaults.
  */
 #include <string.h>
 
@@ -13,14 +15,23 @@
 
 extern const struct ps_game samegame_game, npuzzle_game, watersort_game;
 
-/* A value inside the option's range, different from the default of
- * ps_options_default (so that setting it shows). */
-static const char *sample(const struct ps_option *o, char *buf, size_t len)
+/* A value inside the option's range, different from the algorithm's
+ * default (so that setting it shows). */
+static const char *sample(const struct ps_algorithm *a,
+                          const struct ps_option *o, char *buf, size_t len)
 {
+    struct ps_options def;
+    ps_options_default(&def);
+    ps_algo_options_use(&def, a);
+    int now;
     switch (o->type) {
     case PS_OPT_INT:
-        snprintf(buf, len, "%d", (int)(o->min + 1 <= o->max ? o->min + 1
-                                                             : o->min));
+        memcpy(&now, (char *)ps_algorithm_option_base(a, o, &def) + o->offset,
+               sizeof now);
+        snprintf(buf, len, "%d", (int)(o->min + 1 <= o->max && o->min + 1 != now
+                                           ? o->min + 1
+                                           : o->min + 2 <= o->max ? o->min + 2
+                                                                  : o->min));
         return buf;
     case PS_OPT_DOUBLE: return "1.5";
     case PS_OPT_CHOICE: return strchr(o->choices, '|') + 1;
@@ -30,11 +41,24 @@ static const char *sample(const struct ps_option *o, char *buf, size_t len)
     return NULL;
 }
 
-static bool field_equal(const struct ps_option *o, const struct ps_options *a,
+/* Option o of algorithm a in the options of a run of a made from opt
+ * (opt->own, or a's entry of opt->book, else a's defaults). */
+static const char *field_of(const struct ps_algorithm *a,
+                            const struct ps_option *o,
+                            const struct ps_options *opt, struct ps_options *tmp)
+{
+    *tmp = *opt;
+    ps_algo_options_use(tmp, a);
+    return (const char *)ps_algorithm_option_base(a, o, tmp) + o->offset;
+}
+
+static bool field_equal(const struct ps_algorithm *alg,
+                        const struct ps_option *o, const struct ps_options *a,
                         const struct ps_options *b)
 {
-    const char *fa = (const char *)a + o->offset;
-    const char *fb = (const char *)b + o->offset;
+    struct ps_options ta, tb;
+    const char *fa = field_of(alg, o, a, &ta);
+    const char *fb = field_of(alg, o, b, &tb);
     switch (o->type) {
     case PS_OPT_INT: return memcmp(fa, fb, sizeof(int)) == 0;
     case PS_OPT_DOUBLE: return memcmp(fa, fb, sizeof(double)) == 0;
@@ -69,7 +93,7 @@ static void check_option(const struct ps_algorithm *a,
 {
     const struct ps_game *g = a->for_score ? &samegame_game : &npuzzle_game;
     char buf[32], item[96];
-    const char *value = sample(o, buf, sizeof buf);
+    const char *value = sample(a, o, buf, sizeof buf);
     /* --NAME V */
     struct cli c;
     const char *words[] = {"--" "x", value, "board.txt", NULL};
@@ -84,7 +108,7 @@ static void check_option(const struct ps_algorithm *a,
         fail_msg("%s: --%s %s refused", a->name, o->name, value ? value : "");
     struct ps_options def;
     ps_options_default(&def);
-    if (field_equal(o, &c.opt, &def))
+    if (field_equal(a, o, &c.opt, &def))
         fail_msg("%s: --%s %s left the field alone", a->name, o->name,
                  value ? value : "");
     /* --algo ALGO:NAME=V sets the same */
@@ -97,7 +121,7 @@ static void check_option(const struct ps_algorithm *a,
     if (!ps_variants_parse(item, NULL, g, NULL, &def, v, 4, &n, &err))
         fail_msg("--algo %s refused: %s", item, err.msg);
     assert_int_equal(n, 1);
-    if (!field_equal(o, &c.opt, &v[0].opt))
+    if (!field_equal(a, o, &c.opt, &v[0].opt))
         fail_msg("--%s and --algo %s set different values", o->name, item);
     /* Out of range: refused by both. */
     if (o->type == PS_OPT_INT && o->max < 1e9) {
@@ -134,8 +158,9 @@ static void test_every_option_both_ways(void **unused)
     assert_true(checked >= 18);
 }
 
-/* A name two tables declare means one field of one type; no algorithm
- * option shadows one of the command line's own. */
+/* A name two tables declare has one type (the field may be another
+ * algorithm's struct's); no algorithm option shadows one of the command
+ * line's own. */
 static void test_names_agree(void **unused)
 {
     (void)unused;
@@ -155,13 +180,49 @@ static void test_names_agree(void **unused)
                 assert_non_null(o->doc);
                 for (int i = 0; i < n; i++)
                     if (strcmp(seen[i]->name, o->name) == 0 &&
-                        (seen[i]->type != o->type ||
-                         seen[i]->offset != o->offset))
+                        seen[i]->type != o->type)
                         fail_msg("option %s: two tables disagree", o->name);
                 assert_true(n < 128);
                 seen[n++] = o;
             }
     }
+}
+
+/* Every algorithm's options struct fits struct ps_algo_options and has its
+ * defaults; the book holds every algorithm; a run of another algorithm
+ * takes its own options from the book, not the last run's. */
+static void test_options_structs(void **unused)
+{
+    (void)unused;
+    int n = 0;
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+        n++;
+        assert_true((*a)->options_size <= PS_ALGO_OPTIONS_SIZE);
+        if ((*a)->options && (*a)->options->name)
+            assert_true((*a)->options_size > 0 && (*a)->options_default);
+        for (const struct ps_option *o = (*a)->options; o && o->name; o++)
+            assert_true(o->offset < (*a)->options_size);
+    }
+    struct ps_algo_book book;
+    ps_algo_book_init(&book, NULL);
+    assert_int_equal(book.n, n);
+    struct ps_options o;
+    ps_options_default(&o);
+    char msg[200];
+    assert_true(ps_algo_book_set(&book, &o, "level", "4", msg, sizeof msg));
+    assert_false(ps_algo_book_set(&book, &o, "levle", "4", msg, sizeof msg));
+    o.book = &book;
+    const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
+    const struct ps_algorithm *nmcs = ps_algorithm_find("nmcs");
+    assert_true(ps_algo_option_set(&o, nrpa, "iterations", "7", msg,
+                                   sizeof msg));
+    assert_int_equal(test_own_value(&o, "iterations"), 7);
+    assert_int_equal(test_own_value(&o, "level"), 4); /* the book's */
+    ps_algo_options_use(&o, nmcs);
+    assert_int_equal(test_own_value(&o, "level"), 4);
+    ps_algo_options_use(&o, nrpa);
+    assert_int_equal(test_own_value(&o, "iterations"), 30); /* not 7 */
+    assert_false(ps_algo_option_set(&o, nrpa, "weight", "2", msg, sizeof msg));
 }
 
 /* An unknown option is refused with the nearest name, once. */
@@ -191,14 +252,16 @@ static void test_unknown_and_range_errors(void **unused)
     assert_int_equal(parse(&c, level), PS_EXIT_USAGE);
     const char *ok[] = {"--level", "6", "--stabilise", "3", "board.txt", NULL};
     assert_int_equal(parse(&c, ok), -1);
-    assert_int_equal(c.opt.level, 6);
-    assert_int_equal(c.opt.stabilise, 3);
+    assert_int_equal(test_book_value(&c.book, "nrpa", "level"), 6);
+    assert_int_equal(test_book_value(&c.book, "nmcs", "level"), 6);
+    assert_int_equal(test_book_value(&c.book, "nrpa", "stabilise"), 3);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_option_both_ways),
+        cmocka_unit_test(test_options_structs),
         cmocka_unit_test(test_names_agree),
         cmocka_unit_test(test_unknown_and_range_errors),
     };

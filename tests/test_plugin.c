@@ -154,6 +154,20 @@ static void test_broken_plugins_are_clear_errors(void **state)
              "API version %d",
              PS_API_VERSION + 1000, PS_API_VERSION);
     expect_plugin(tmpdir, "wrong_version", "--game lightsout p.txt", 1, wrong);
+    /* A plug-in built for the previous struct (its slots in another order)
+     * is refused, never read. */
+    snprintf(wrong, sizeof wrong,
+             "plug-in built for psolve API version %d, but this psolve has "
+             "API version %d",
+             PS_API_VERSION - 1, PS_API_VERSION);
+    expect_plugin(tmpdir, "previous_version", "--game lightsout p.txt", 1,
+                  wrong);
+    /* A plug-in's knowledge reaches the driver through its guarded copy:
+     * its solvable slot ends the run before any search. */
+    expect_plugin(tmpdir, "unsolvable", "--game lightsout --algo bfs p.txt", 3,
+                  "# status: unsolvable");
+    expect_output("the variant says no press can solve it");
+    expect_output("expanded: 0");
     expect_plugin(tmpdir, "no_symbol", "--game lightsout p.txt", 1,
                   "not a psolve plug-in: no symbol 'psolve_plugin'");
     expect_plugin(tmpdir, "name_clash", "list", 1, "game samegame is already known");

@@ -73,11 +73,12 @@ static void test_variant_syntax(void **unused)
                    "dfs:candidates=2:max-depth=5,astar",
                 "zero", 5, items, v);
     assert_string_equal(v[0].opt.heuristic, "misplaced"); /* the item's own */
-    assert_true(v[1].opt.no_memo);
-    assert_false(v[0].opt.no_memo);
-    assert_true(v[2].opt.weight == 3.0);
-    assert_int_equal(v[3].opt.candidates, 2);
-    assert_int_equal(v[3].opt.max_depth, 5);
+    assert_true(test_own_value(&v[1].opt, "no-memo"));
+    assert_true(v[0].opt.own.algo == ps_algorithm_find("astar"));
+    assert_false(test_own_value(&v[3].opt, "no-memo"));
+    assert_true(test_own_value(&v[2].opt, "weight") == 3.0);
+    assert_int_equal(test_own_value(&v[3].opt, "candidates"), 2);
+    assert_int_equal(test_own_value(&v[3].opt, "max-depth"), 5);
     assert_string_equal(v[4].opt.heuristic, "zero");
     /* Score games: the list names bounds, and dfs is the one that uses them. */
     const char *bounds[] = {"greedy", "dfs:h=dead-cells", "dfs:h=colours"};
@@ -304,13 +305,11 @@ static void test_rules_hash(void **unused)
 {
     (void)unused;
     const struct ps_game *g = &samegame_game;
-    struct ps_options o;
-    ps_options_default(&o);
     struct ps_error err;
     ps_error_clear(&err);
-    void *def = ps_rules_resolve(g, NULL, &o, &err);
-    void *pop = ps_rules_resolve(g, "builtin:popstar", &o, &err);
-    void *script = ps_rules_resolve(g, "popstar", &o, &err);
+    void *def = ps_rules_resolve(g, NULL, NULL, &err);
+    void *pop = ps_rules_resolve(g, "builtin:popstar", NULL, &err);
+    void *script = ps_rules_resolve(g, "popstar", NULL, &err);
     assert_non_null(def);
     assert_non_null(pop);
     assert_non_null(script);

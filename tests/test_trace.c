@@ -39,10 +39,10 @@ static void run_traced(const char *game, const struct ps_game *game_override,
     opt.trace = n;
     opt.trace_format = format;
     opt.threads = 1;
-    opt.rollouts = 3;
-    opt.iterations = 3;
-    opt.level = 2;
-    opt.beam_width = 4;
+    test_option_int(&opt, "rollouts", 3);
+    test_option_int(&opt, "iterations", 3);
+    test_option_int(&opt, "level", 2);
+    test_option_int(&opt, "beam-width", 4);
     struct ps_search s;
     ps_search_init(&s, g, inst, NULL, &opt);
     s.trace.out = open_memstream(&out->text, &out->len);

@@ -180,7 +180,7 @@ static void test_unsolvable_by_counts_without_search(void **state)
     (void)state;
     char why[128];
     void *in = load_level(NULL, "1 1 1\n2 2 2 2\n-\n");
-    assert_false(ws()->check(in, why, sizeof why));
+    assert_false(ws()->solvable(in, why, sizeof why));
     assert_non_null(strstr(why, "colour 1 has 3 units"));
     struct outcome o = solve(in, "bfs");
     assert_int_equal(o.status, PS_UNSOLVABLE);
@@ -188,7 +188,7 @@ static void test_unsolvable_by_counts_without_search(void **state)
     ws()->free_instance(in);
     /* Partial goal: two colours in one tube need two tubes. */
     in = load_level("partial", "1 2\n");
-    assert_false(ws()->check(in, why, sizeof why));
+    assert_false(ws()->solvable(in, why, sizeof why));
     assert_non_null(strstr(why, "need 2 tubes"));
     ws()->free_instance(in);
 }
@@ -221,7 +221,7 @@ static void test_unsolvable_by_exhaustive_search(void **state)
     (void)state;
     void *in = load_level(NULL, "capacity 2\n1 2\n2 1\n");
     char why[128];
-    assert_true(ws()->check(in, why, sizeof why));
+    assert_true(ws()->solvable(in, why, sizeof why));
     assert_int_equal(optimum(in), -1);
     struct outcome o = solve(in, "astar");
     assert_int_equal(o.status, PS_UNSOLVABLE);
@@ -543,6 +543,19 @@ static void test_each_pruning_keeps_the_optimum(void **state)
         }
 }
 
+/* Options under which idastar and dfs run without their table (no-memo). */
+static struct ps_options options_no_memo(void)
+{
+    static struct ps_algo_book book;
+    struct ps_options o;
+    ps_options_default(&o);
+    ps_algo_book_init(&book, NULL);
+    char msg[200];
+    assert_true(ps_algo_book_set(&book, &o, "no-memo", NULL, msg, sizeof msg));
+    o.book = &book;
+    return o;
+}
+
 /* IDA*'s transposition table keeps it exact: on 120 random small levels
  * of each preset (pours of whole runs and of single balls), the same
  * optimum (or the same proof of no solution) with the table as without it
@@ -551,9 +564,7 @@ static void test_idastar_table_stays_exact(void **state)
 {
     (void)state;
     const char *presets[] = {"watersort", "ballsort"};
-    struct ps_options nomemo;
-    ps_options_default(&nomemo);
-    nomemo.no_memo = true;
+    struct ps_options nomemo = options_no_memo();
     uint64_t with = 0, without = 0;
     for (int p = 0; p < 2; p++) {
         struct ps_rng rng;
@@ -601,9 +612,7 @@ static void test_prunings_reduce_work(void **state)
     assert_non_null(nocommute);
     /* Without the transposition table, which finds most of the same
      * transpositions by itself (with it, the rule still saves the probes). */
-    struct ps_options nomemo;
-    ps_options_default(&nomemo);
-    nomemo.no_memo = true;
+    struct ps_options nomemo = options_no_memo();
     x = solve_with(on, "idastar", &nomemo);
     y = solve_with(nocommute, "idastar", &nomemo);
     assert_int_equal(x.cost, 35);
@@ -636,7 +645,7 @@ static void test_generate(void **state)
     assert_string_equal(t1, t2); /* the seed decides */
     void *in = load_level(NULL, t1);
     char why[128];
-    assert_true(ws()->check(in, why, sizeof why)); /* counts always work */
+    assert_true(ws()->solvable(in, why, sizeof why)); /* counts always work */
     struct ps_fact facts[8];
     unsigned char st[256];
     ws()->initial_state(in, st);

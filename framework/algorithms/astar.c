@@ -7,7 +7,7 @@
 
 static enum ps_status astar_run(struct ps_search *s)
 {
-    return ps_bestfirst_run(s, PS_BF_ASTAR);
+    return ps_bestfirst_run(s, PS_BF_ASTAR, 0);
 }
 
 const struct ps_algorithm ps_algo_astar = {

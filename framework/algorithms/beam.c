@@ -20,7 +20,7 @@
  * answer, are the same for every thread count. A heuristic, like the Monte
  * Carlo family.
  *
- * Clearing objectives (PS_CLEARING): a short exact dfs runs first
+ * Clearing objectives (PS_BOUND_OFTEN_MET): a short exact dfs runs first
  * (beam_dfs_first), and a depth stops expanding once it has BEAM_ENOUGH x
  * width candidates (beam_expand).
  *
@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "beam.h"
 #include "playout.h"
 #include "worker.h"
 
@@ -345,7 +346,7 @@ static int beam_expand(struct beam *b)
      * so the candidates, and the answer, are the same for every thread
      * count. */
     int round = n, enough = 0;
-    if ((s->flags & PS_CLEARING) && BEAM_ENOUGH > 0) {
+    if ((s->flags & PS_BOUND_OFTEN_MET) && BEAM_ENOUGH > 0) {
         round = b->width / 8 > 16 ? b->width / 8 : 16;
         enough = BEAM_ENOUGH * b->width;
     }
@@ -579,6 +580,11 @@ static int next_width(const struct ps_search *s, int width, double took)
     return (int)fits;
 }
 
+static const struct ps_beam_options *beam_opt(const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
+
 /* The exact dfs on a copy of the search s, from `root` (NULL: the start),
  * for at most `nodes` nodes (and s's own node limit) and `seconds` (0 =
  * no clock); its nodes count in s's statistics. True when it searched
@@ -595,8 +601,8 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     memset(&sub->late, 0, sizeof sub->late);
     memset(&sub->layers, 0, sizeof sub->layers);
     sub->opt.layers = false;
-    sub->opt.candidates = 0; /* exact: the dfs options are not beam's */
-    sub->opt.max_depth = 0;
+    /* exact: dfs's defaults, not the user's dfs options */
+    ps_algo_options_default(&sub->opt.own, dfs);
     sub->trace.limit = 0;
     sub->anytime = NULL;
     sub->progress = false;
@@ -630,8 +636,8 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     return st == PS_OPTIMAL && sub->stop == PS_STOP_NONE;
 }
 
-/* Clearing objectives (PS_CLEARING): before any beam, the exact dfs on a
- * copy of the search, for opt.beam_dfs nodes (and at most 5% of --time),
+/* Clearing objectives (PS_BOUND_OFTEN_MET): before any beam, the exact dfs
+ * on a copy of the search, for --beam-dfs nodes (and at most 5% of --time),
  * and its best line offered. A board it clears is worth the start's upper
  * bound, so the offer ends the run as proven (PS_STOP_PROVEN); otherwise
  * the beam goes on as before, with that line to beat. The node budget, not
@@ -641,11 +647,12 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
  * best (a small board it shows cannot be cleared, say). */
 static bool beam_dfs_first(struct ps_search *s)
 {
-    if (!(s->flags & PS_CLEARING) || s->opt.beam_dfs <= 0 || !s->bounded)
+    if (!(s->flags & PS_BOUND_OFTEN_MET) || beam_opt(s)->dfs_nodes <= 0 ||
+        !s->bounded)
         return false;
     struct ps_search sub;
     bool exhausted =
-        beam_sub_dfs(s, &sub, NULL, (uint64_t)s->opt.beam_dfs,
+        beam_sub_dfs(s, &sub, NULL, (uint64_t)beam_opt(s)->dfs_nodes,
                      s->limits.seconds > 0 ? 0.05 * s->limits.seconds : 0);
     bool kept = sub.best.found && ps_search_offer(s, sub.best.moves,
                                                   sub.best.len, sub.best.value);
@@ -653,7 +660,7 @@ static bool beam_dfs_first(struct ps_search *s)
         snprintf(s->note, sizeof s->note, "%s (--beam-dfs %d)",
                  exhausted ? "optimal: beam's dfs first searched every line"
                            : "heuristic: beam's dfs first",
-                 s->opt.beam_dfs);
+                 beam_opt(s)->dfs_nodes);
     ps_search_free(&sub);
     return kept && exhausted;
 }
@@ -670,7 +677,7 @@ static bool beam_dfs_first(struct ps_search *s)
  * line goes through ps_search_offer. */
 static void beam_endgame(struct ps_search *s)
 {
-    if (s->opt.beam_endgame <= 0 || !s->best.found || s->best.len == 0 ||
+    if (beam_opt(s)->endgame <= 0 || !s->best.found || s->best.len == 0 ||
         s->stop != PS_STOP_NONE)
         return;
     const struct ps_game *g = s->game;
@@ -698,7 +705,7 @@ static void beam_endgame(struct ps_search *s)
         }
         struct ps_search sub;
         bool exhausted = beam_sub_dfs(s, &sub, states + (size_t)d * ss,
-                                      (uint64_t)s->opt.beam_endgame, seconds);
+                                      (uint64_t)beam_opt(s)->endgame, seconds);
         if (exhausted && sub.best.found &&
             sub.best.len + d <= g->max_depth(s->inst)) {
             memcpy(line, s->best.moves, (size_t)d * sizeof *line);
@@ -726,8 +733,8 @@ static enum ps_status beam_run(struct ps_search *s)
     if (s->stop != PS_STOP_NONE)
         return PS_HEURISTIC;
 
-    int width = s->opt.beam_width > 0 ? s->opt.beam_width : 1;
-    bool rollout = s->opt.beam_playout || !s->game->evaluate;
+    int width = beam_opt(s)->width > 0 ? beam_opt(s)->width : 1;
+    bool rollout = beam_opt(s)->playout || !s->game->evaluate;
     int threads = ps_thread_count(s);
     bool first = true, narrowed = false;
     for (;;) {
@@ -772,10 +779,13 @@ static enum ps_status beam_run(struct ps_search *s)
 }
 
 /* beam's options (options.h); the playout's are shared (--beam-eval playout) */
+static const struct ps_beam_options beam_defaults = {.width = 100,
+                                                     .dfs_nodes = 20000};
+
 static const struct ps_option beam_options[] = {
     {.name = "beam-width",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, beam_width),
+     .offset = offsetof(struct ps_beam_options, width),
      .min = 1,
      .max = 1e9,
      .arg = "W",
@@ -783,14 +793,14 @@ static const struct ps_option beam_options[] = {
      .doc = "width; under --time the first beam, followed by wider ones that fit the time"},
     {.name = "beam-eval",
      .type = PS_OPT_CHOICE,
-     .offset = offsetof(struct ps_options, beam_playout),
+     .offset = offsetof(struct ps_beam_options, playout),
      .choices = "game|playout",
      .arg = "E",
      .def = "game",
      .doc = "judge positions by the game's evaluation or by one playout of the policy"},
     {.name = "beam-dfs",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, beam_dfs),
+     .offset = offsetof(struct ps_beam_options, dfs_nodes),
      .min = 0,
      .max = 1e9,
      .arg = "N",
@@ -798,7 +808,7 @@ static const struct ps_option beam_options[] = {
      .doc = "clearing objectives (clickomania): first an exact dfs of N nodes (at most 5% of --time); a board it clears ends the run, optimal; 0 = off"},
     {.name = "beam-endgame",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, beam_endgame),
+     .offset = offsetof(struct ps_beam_options, endgame),
      .min = 0,
      .max = 1e9,
      .arg = "N",
@@ -814,5 +824,7 @@ const struct ps_algorithm ps_algo_beam = {
     .for_cost = false,
     .run = beam_run,
     .options = beam_options,
+    .options_size = sizeof(struct ps_beam_options),
+    .options_default = &beam_defaults,
     .shared_options = ps_playout_options,
 };

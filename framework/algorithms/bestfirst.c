@@ -335,7 +335,8 @@ static bool bf_expand(struct bf *b, const struct ps_bf_item *popped,
     return true;
 }
 
-enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
+enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order,
+                                double weight)
 {
     struct bf b;
     memset(&b, 0, sizeof b);
@@ -346,10 +347,10 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
     case PS_BF_WEIGHTED:
         /* Fixed point keeps keys integral: key = 1024 g + round(1024 w) h. */
         b.gw = 1024;
-        b.hw = (int64_t)llround(s->opt.weight * 1024.0);
+        b.hw = (int64_t)llround(weight * 1024.0);
         snprintf(s->note, sizeof s->note,
                  "heuristic: weighted A* (w = %g), cost <= %g x optimum",
-                 s->opt.weight, s->opt.weight > 1 ? s->opt.weight : 1.0);
+                 weight, weight > 1 ? weight : 1.0);
         break;
     case PS_BF_GREEDY:
         b.gw = 0;
@@ -359,7 +360,7 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order)
         break;
     }
     enum ps_status st = order == PS_BF_BREADTH || order == PS_BF_ASTAR ||
-                                (order == PS_BF_WEIGHTED && s->opt.weight <= 1.0)
+                                (order == PS_BF_WEIGHTED && weight <= 1.0)
                             ? PS_OPTIMAL
                             : PS_HEURISTIC;
     if (st == PS_OPTIMAL && order == PS_BF_WEIGHTED)

@@ -24,11 +24,13 @@
 enum ps_bf_order {
     PS_BF_BREADTH,
     PS_BF_ASTAR,
-    PS_BF_WEIGHTED, /* uses s->opt.weight */
+    PS_BF_WEIGHTED, /* key g + weight h */
     PS_BF_GREEDY,
 };
 
-enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order);
+/* `weight`: PS_BF_WEIGHTED's w (the other orders ignore it). */
+enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order,
+                                double weight);
 
 /* The open list of the engine (also hdastar's, in psolve-mpi): a binary
  * heap of (priority, g, table entry), smaller priority first, larger g first

@@ -8,7 +8,7 @@
 
 static enum ps_status bfs_run(struct ps_search *s)
 {
-    return ps_bestfirst_run(s, PS_BF_BREADTH);
+    return ps_bestfirst_run(s, PS_BF_BREADTH, 0);
 }
 
 const struct ps_algorithm ps_algo_bfs = {

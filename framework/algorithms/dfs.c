@@ -65,11 +65,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "beam.h"
 #include "greedy.h"
 #include "table.h"
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
+
+/* dfs's own options (its table is at the end of the file) */
+struct dfs_options {
+    int candidates;   /* only the K best-ordered moves (0 = all) */
+    int max_depth;    /* depth cap (0 = none) */
+    bool no_memo;     /* no transposition table */
+    bool no_bound;    /* no upper-bound pruning */
+    int beam;         /* score games: first beam width of the incumbent
+                       * rounds (0 = the greedy line only) */
+};
+
+static const struct dfs_options *dfs_opt(const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
 
 struct dfs {
     struct ps_search *s;
@@ -572,11 +588,12 @@ static void beam_round(struct dfs *d, int width)
     if (!beam)
         return;
     struct ps_search sub;
-    ps_search_nest(&sub, d->s);
-    sub.opt.beam_width = width;
-    sub.opt.beam_playout = false;
-    sub.opt.beam_dfs = 0;
-    sub.opt.beam_endgame = 0;
+    ps_search_nest(&sub, d->s, beam);
+    struct ps_beam_options *bo = (void *)sub.opt.own.u.bytes;
+    bo->width = width;
+    bo->playout = false;
+    bo->dfs_nodes = 0;
+    bo->endgame = 0;
     sub.limits.seconds = 0; /* one beam; the caller judges the time */
     beam->run(&sub);
     ps_search_unnest(d->s, &sub);
@@ -589,10 +606,10 @@ static void beam_round(struct dfs *d, int width)
 static int first_width(const struct dfs *d)
 {
     const struct ps_search *s = d->s;
-    if (s->opt.dfs_beam <= 0 || s->root_state || s->nested || d->candidates ||
+    if (dfs_opt(s)->beam <= 0 || s->root_state || s->nested || d->candidates ||
         d->max_depth || !d->g->evaluate)
         return 0;
-    return s->opt.dfs_beam;
+    return dfs_opt(s)->beam;
 }
 
 static enum ps_status score_run(struct dfs *d)
@@ -803,13 +820,13 @@ static enum ps_status dfs_run(struct ps_search *s)
     d.inst = s->inst;
     d.ss = s->state_size;
     d.max_moves = d.g->max_moves(s->inst);
-    d.candidates = s->opt.candidates > 0 ? s->opt.candidates : 0;
-    d.max_depth = s->opt.max_depth > 0 ? s->opt.max_depth : 0;
+    d.candidates = dfs_opt(s)->candidates > 0 ? dfs_opt(s)->candidates : 0;
+    d.max_depth = dfs_opt(s)->max_depth > 0 ? dfs_opt(s)->max_depth : 0;
     bool score = s->flags & PS_MAXIMISE;
     /* The bound (score) or h (cost) of the run: the game's default only
      * with its flag (search.c), a --heuristic entry as chosen; an
      * inadmissible one turns the answer heuristic (ps_search_run). */
-    d.bound = score && !s->opt.no_bound && ps_search_has_h(s);
+    d.bound = score && !dfs_opt(s)->no_bound && ps_search_has_h(s);
     d.use_h = !score && ps_search_has_h(s) &&
               (s->heuristic_admissible || s->opt.heuristic);
     s->used_heuristic = d.bound || d.use_h;
@@ -822,7 +839,7 @@ static enum ps_status dfs_run(struct ps_search *s)
         return PS_INCOMPLETE;
     }
     /* No room even for an empty table: go without. */
-    d.memo = !s->opt.no_memo &&
+    d.memo = !dfs_opt(s)->no_memo &&
              ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : sizeof(ps_value));
     note_heuristic(&d);
     if (s->root_state)
@@ -835,23 +852,25 @@ static enum ps_status dfs_run(struct ps_search *s)
 }
 
 /* dfs's options (options.h); rule scripts' prune keys map onto them */
+static const struct dfs_options dfs_defaults = {.beam = 16};
+
 static const struct ps_option dfs_options[] = {
     {.name = "no-bound",
      .type = PS_OPT_FLAG,
-     .offset = offsetof(struct ps_options, no_bound),
+     .offset = offsetof(struct dfs_options, no_bound),
      .doc = "no upper-bound pruning (score games)",
      .prune = "upper_bound",
      .prune_negated = true,
      .prune_score_only = true},
     {.name = "no-memo",
      .type = PS_OPT_FLAG,
-     .offset = offsetof(struct ps_options, no_memo),
+     .offset = offsetof(struct dfs_options, no_memo),
      .doc = "no transposition table",
      .prune = "memo",
      .prune_negated = true},
     {.name = "candidates",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, candidates),
+     .offset = offsetof(struct dfs_options, candidates),
      .min = 0,
      .max = 1e9,
      .arg = "K",
@@ -860,7 +879,7 @@ static const struct ps_option dfs_options[] = {
      .prune = "candidates"},
     {.name = "max-depth",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, max_depth),
+     .offset = offsetof(struct dfs_options, max_depth),
      .min = 0,
      .max = 1e9,
      .arg = "D",
@@ -869,7 +888,7 @@ static const struct ps_option dfs_options[] = {
      .prune = "max_depth"},
     {.name = "dfs-beam",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, dfs_beam),
+     .offset = offsetof(struct dfs_options, beam),
      .min = 0,
      .max = 1 << 24,
      .arg = "W",
@@ -888,4 +907,6 @@ const struct ps_algorithm ps_algo_dfs = {
     .uses_bound = true,
     .run = dfs_run,
     .options = dfs_options,
+    .options_size = sizeof(struct dfs_options),
+    .options_default = &dfs_defaults,
 };

@@ -112,7 +112,7 @@ ps_value ps_greedy_play(struct ps_greedy *gr, struct ps_search *s,
 static enum ps_status greedy_run(struct ps_search *s)
 {
     if (!(s->flags & PS_MAXIMISE))
-        return ps_bestfirst_run(s, PS_BF_GREEDY);
+        return ps_bestfirst_run(s, PS_BF_GREEDY, 0);
     const struct ps_game *g = s->game;
     int max_depth = g->max_depth(s->inst);
     struct ps_greedy gr;

@@ -17,6 +17,11 @@
 
 #define NO_BOUND INT64_MAX
 
+/* idastar's own options (its table is at the end of the file) */
+struct idastar_options {
+    bool no_memo; /* the textbook IDA*: no transposition table */
+};
+
 /* Everything one level of the current path needs, allocated the first time
  * the search reaches that depth and kept for the next rounds. */
 struct ida_level {
@@ -287,7 +292,8 @@ static bool tt_init(struct ida *d)
     uint64_t n = 1u << 20;
     while (n > 1024 && n * per > IDA_TT_BYTES)
         n /= 2;
-    if (s->opt.no_memo)
+    const struct idastar_options *io = ps_search_algo_options(s);
+    if (io->no_memo)
         return false;
     while (n >= 1024 && !ps_memory_reserve(s, n * per))
         n /= 2;
@@ -513,11 +519,12 @@ done:
     return st;
 }
 
-/* idastar's options (options.h). */
+static const struct idastar_options idastar_defaults = {0};
+
 static const struct ps_option idastar_options[] = {
     {.name = "no-memo",
      .type = PS_OPT_FLAG,
-     .offset = offsetof(struct ps_options, no_memo),
+     .offset = offsetof(struct idastar_options, no_memo),
      .doc = "no transposition table (the textbook IDA*; games with fewer "
             "than 8 moves per state never have one)"},
     {0},
@@ -532,4 +539,6 @@ const struct ps_algorithm ps_algo_idastar = {
     .uses_heuristic = true,
     .run = idastar_run,
     .options = idastar_options,
+    .options_size = sizeof(struct idastar_options),
+    .options_default = &idastar_defaults,
 };

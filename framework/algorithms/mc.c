@@ -14,6 +14,12 @@
 
 #include "worker.h"
 
+/* mc's own options (its table is at the end of the file) */
+struct mc_options {
+    int rollouts;    /* per move, at least 1 */
+    bool select_max; /* compare moves by their best rollout, not the mean */
+};
+
 struct mc_worker {
     ps_move *moves, *path;
     unsigned char *cur, *child;
@@ -25,13 +31,14 @@ static bool mc_judge(struct ps_worker *w, struct mc_worker *c, int depth,
                      ps_move m, ps_value so_far, double *score)
 {
     const struct ps_search *s = &w->s;
+    const struct mc_options *o = ps_search_algo_options(s);
     ps_value base = so_far + s->game->apply(s->inst, c->cur, m, c->child);
     w->s.stats.generated++;
     c->path[depth] = m;
     double sum = 0;
     ps_value max = 0;
     int done = 0;
-    for (int r = 0; r < s->opt.rollouts; r++) {
+    for (int r = 0; r < o->rollouts; r++) {
         if (ps_worker_stopped(w))
             break;
         ps_value v = base + ps_worker_playout(w, c->child);
@@ -43,7 +50,7 @@ static bool mc_judge(struct ps_worker *w, struct mc_worker *c, int depth,
     }
     if (done == 0)
         return false;
-    *score = s->opt.select_max ? (double)max : sum / done;
+    *score = o->select_max ? (double)max : sum / done;
     return true;
 }
 
@@ -135,19 +142,20 @@ static void mc_worker_run(struct ps_worker *w)
 
 static enum ps_status mc_run(struct ps_search *s)
 {
-    if (s->opt.rollouts < 1)
-        s->opt.rollouts = 1;
+    const struct mc_options *o = ps_search_algo_options(s);
     char what[64];
-    snprintf(what, sizeof what, "mc, %d rollouts, select %s", s->opt.rollouts,
-             s->opt.select_max ? "max" : "mean");
+    snprintf(what, sizeof what, "mc, %d rollouts, select %s", o->rollouts,
+             o->select_max ? "max" : "mean");
     return ps_mc_run(s, mc_worker_run, what, mc_worker_bytes(s));
 }
 
 /* mc's options (options.h); the playout's are shared */
+static const struct mc_options mc_defaults = {.rollouts = 200};
+
 static const struct ps_option mc_options[] = {
     {.name = "rollouts",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, rollouts),
+     .offset = offsetof(struct mc_options, rollouts),
      .min = 1,
      .max = 1e9,
      .arg = "R",
@@ -155,7 +163,7 @@ static const struct ps_option mc_options[] = {
      .doc = "rollouts per move"},
     {.name = "select",
      .type = PS_OPT_CHOICE,
-     .offset = offsetof(struct ps_options, select_max),
+     .offset = offsetof(struct mc_options, select_max),
      .choices = "mean|max",
      .arg = "mean|max",
      .def = "mean",
@@ -170,5 +178,7 @@ const struct ps_algorithm ps_algo_mc = {
     .for_cost = false,
     .run = mc_run,
     .options = mc_options,
+    .options_size = sizeof(struct mc_options),
+    .options_default = &mc_defaults,
     .shared_options = ps_playout_options,
 };

@@ -18,7 +18,7 @@
 
 #include "nmcs.h"
 
-#define NMCS_MAX_LEVEL 6
+#define NMCS_MAX_LEVEL PS_NMCS_MAX_LEVEL
 
 struct nmcs_level {
     unsigned char *cur, *child;
@@ -80,7 +80,7 @@ static void nmcs_trace_step(struct ps_nmcs *c, const void *state, ps_move m,
                            .kind = PS_TRACE_LEVEL,
                            .has = PS_TF_LEVEL | PS_TF_ITERATION | PS_TF_DEPTH |
                                   PS_TF_G | PS_TF_VALUE,
-                           .level = w->s.opt.level,
+                           .level = ps_nmcs_level(&w->s),
                            .iteration = w->s.stats.iterations + 1,
                            .depth = played,
                            .g = so_far,
@@ -102,7 +102,7 @@ static void nmcs_checkpoint(struct ps_nmcs *c, const struct nmcs_top *at)
     ps_ckpt_put_u64(&b, at->found);
     ps_ckpt_put_u64(&b, (uint64_t)at->best);
     ps_ckpt_put_u64(&b, (uint64_t)at->best_len);
-    ps_ckpt_put(&b, c->lv[w->s.opt.level].best,
+    ps_ckpt_put(&b, c->lv[ps_nmcs_level(&w->s)].best,
                 (size_t)at->best_len * sizeof(ps_move));
     ps_checkpoint_save(&w->s, w->index, &b);
 }
@@ -121,7 +121,7 @@ static bool nmcs_resume(struct ps_nmcs *c)
     at->found = ps_ckpt_get_u64(&r) != 0;
     at->best = (ps_value)ps_ckpt_get_u64(&r);
     at->best_len = (int)ps_ckpt_get_count(&r, depth);
-    ps_ckpt_get(&r, c->lv[w->s.opt.level].best,
+    ps_ckpt_get(&r, c->lv[ps_nmcs_level(&w->s)].best,
                 (size_t)at->best_len * sizeof(ps_move));
     if (at->played > at->best_len)
         r.bad = true;
@@ -157,7 +157,7 @@ static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
     const void *inst = w->s.inst;
     struct nmcs_level *L = &c->lv[level];
     memcpy(L->cur, state, w->s.state_size);
-    bool top = level == w->s.opt.level && depth == 0;
+    bool top = level == ps_nmcs_level(&w->s) && depth == 0;
     struct nmcs_top at = {0};
     if (top && c->resume) {
         at = c->resume_at;
@@ -205,7 +205,7 @@ static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
                 goto out;
         }
         ps_move m = L->best[played];
-        if (level == w->s.opt.level && ps_worker_tracing(w, PS_TRACE_LEVEL))
+        if (level == ps_nmcs_level(&w->s) && ps_worker_tracing(w, PS_TRACE_LEVEL))
             nmcs_trace_step(c, L->cur, m, played, g_so_far, best);
         g_so_far += g->apply(inst, L->cur, m, L->child);
         c->path[depth + played] = m;
@@ -300,19 +300,11 @@ bool ps_nmcs_child(struct ps_nmcs *c, int level, const void *child, int depth,
     return nmcs_child(c, level, child, depth, so_far, value, line, len);
 }
 
-void ps_nmcs_defaults(struct ps_search *s)
-{
-    if (s->opt.level == 0)
-        s->opt.level = 2;
-    if (s->opt.level < 1)
-        s->opt.level = 1;
-    if (s->opt.level > NMCS_MAX_LEVEL)
-        s->opt.level = NMCS_MAX_LEVEL;
-}
+const struct ps_nmcs_options ps_nmcs_default_options = {.level = 2};
 
 static void nmcs_worker_run(struct ps_worker *w)
 {
-    int level = w->s.opt.level;
+    int level = ps_nmcs_level(&w->s);
     struct ps_nmcs c;
     memset(&c, 0, sizeof c);
     c.w = w;
@@ -335,22 +327,15 @@ static void nmcs_worker_run(struct ps_worker *w)
 
 static enum ps_status nmcs_run(struct ps_search *s)
 {
-    ps_nmcs_defaults(s);
+    int level = ps_nmcs_level(s);
     char what[64];
-    snprintf(what, sizeof what, "nmcs level %d", s->opt.level);
-    return ps_mc_run(s, nmcs_worker_run, what, nmcs_bytes(s, s->opt.level));
+    snprintf(what, sizeof what, "nmcs level %d", level);
+    return ps_mc_run(s, nmcs_worker_run, what, nmcs_bytes(s, level));
 }
 
 /* nmcs's options (options.h); the playout's are shared */
 static const struct ps_option nmcs_options[] = {
-    {.name = "level",
-     .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, level),
-     .min = 1,
-     .max = NMCS_MAX_LEVEL,
-     .arg = "L",
-     .def = "2",
-     .doc = "nesting level"},
+    PS_NMCS_OPTION_LEVEL,
     {0},
 };
 
@@ -361,6 +346,8 @@ const struct ps_algorithm ps_algo_nmcs = {
     .for_cost = false,
     .run = nmcs_run,
     .options = nmcs_options,
+    .options_size = sizeof(struct ps_nmcs_options),
+    .options_default = &ps_nmcs_default_options,
     .shared_options = ps_playout_options,
     .checkpoint = PS_CHECKPOINT_THREADS,
 };

@@ -24,7 +24,30 @@ ps_move *ps_nmcs_path(struct ps_nmcs *c);
 bool ps_nmcs_child(struct ps_nmcs *c, int level, const void *child, int depth,
                    ps_value so_far, ps_value *value, const ps_move **line,
                    int *len);
-/* nmcs's default and bounds for --level, applied to s. */
-void ps_nmcs_defaults(struct ps_search *s);
+/* The deepest nesting level nmcs (and dnmcs) run. */
+#define PS_NMCS_MAX_LEVEL 6
+
+/* nmcs's own options, dnmcs's too. */
+struct ps_nmcs_options {
+    int level; /* nesting level, 1..PS_NMCS_MAX_LEVEL */
+};
+extern const struct ps_nmcs_options ps_nmcs_default_options;
+
+/* nmcs's --level entry (options.h), for the tables of nmcs and dnmcs. */
+#define PS_NMCS_OPTION_LEVEL                                                   \
+    {.name = "level",                                                          \
+     .type = PS_OPT_INT,                                                       \
+     .offset = offsetof(struct ps_nmcs_options, level),                        \
+     .min = 1,                                                                 \
+     .max = PS_NMCS_MAX_LEVEL,                                                 \
+     .arg = "L",                                                               \
+     .def = "2",                                                               \
+     .doc = "nesting level"}
+
+/* The run's nesting level. */
+static inline int ps_nmcs_level(const struct ps_search *s)
+{
+    return ((const struct ps_nmcs_options *)ps_search_algo_options(s))->level;
+}
 
 #endif

@@ -32,13 +32,7 @@
 #include "nrpa.h"
 
 #define NRPA_MAX_LEVEL PS_NRPA_MAX_LEVEL
-#define NRPA_ALPHA 1.0
 #define NRPA_FALLBACK_SPACE (1u << 16)
-/* --keep-best's default: fresh restarts. Keeping the best line (K = 1 or
- * 5) measured no better at equal node budgets on generated 15x15 boards
- * and on the standard positions (docs/algorithms.md): independent runs
- * explore other basins, a kept line pulls every restart back into one. */
-#define NRPA_KEEP_BEST 0
 
 /* A line's listings, kept so the adaptation towards it need not list the
  * moves again: step k's moves, codes and prior (when there is one) at
@@ -60,8 +54,34 @@ struct nrpa_log {
  * the longest lines of a 32x32 board, up to a million, are replayed. */
 #define NRPA_LOG_CAP (1 << 13)
 
+/* nrpa's own options (its table is at the end of the file) */
+struct nrpa_options {
+    struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
+    int stabilise;  /* playouts per level-1 iteration */
+    int keep_best;  /* restarts adapt K times towards the best so far */
+    double alpha;   /* adaptation step */
+    double prior_weight; /* the policy's prior counts this many times */
+};
+
+/* Stabilising (19 iterations of 4 playouts) gained on generated research
+ * boards but lost on PopStar and on the standard positions
+ * (docs/algorithms.md), so it is an option. Keeping the best line over
+ * restarts (--keep-best 1 or 5) measured no better at equal node budgets on
+ * generated 15x15 boards and on the standard positions: independent runs
+ * explore other basins, a kept line pulls every restart back into one. */
+static const struct nrpa_options nrpa_defaults = {
+    .depth = PS_NRPA_DEPTH_DEFAULTS,
+    .stabilise = 1,
+    .keep_best = 0,
+    .alpha = 1.0,
+    .prior_weight = 1.0,
+};
+
+extern const struct ps_algorithm ps_algo_nrpa;
+
 struct ps_nrpa {
     struct ps_worker *w;
+    struct nrpa_options o; /* the run's (nrpa_alloc) */
     uint32_t space;
     void (*move_codes)(const void *inst, const void *state,
                        const ps_move *moves, int n, uint32_t *codes);
@@ -149,17 +169,18 @@ NRPA_VECTORISE static inline double nrpa_exp(double x)
     return p * scale.d * (x > -708.0 ? 1.0 : 0.0);
 }
 
-/* exp(w) for the n moves of codes[] (and prior[], or NULL) into prob[],
- * returning the sum. Weights are shifted by their maximum so exp() cannot
- * overflow. */
+/* exp(w) for the n moves of codes[] (and beta x prior[], or NULL) into
+ * prob[], returning the sum. Weights are shifted by their maximum so exp()
+ * cannot overflow. */
 NRPA_VECTORISE static double nrpa_weights(double *prob, const double *pol,
                                           const uint32_t *codes,
-                                          const double *prior, int n)
+                                          const double *prior, double beta,
+                                          int n)
 {
     double z = 0, top = -HUGE_VAL;
     if (prior)
         for (int i = 0; i < n; i++) {
-            prob[i] = pol[codes[i]] + prior[i];
+            prob[i] = pol[codes[i]] + beta * prior[i];
             top = prob[i] > top ? prob[i] : top;
         }
     else
@@ -235,7 +256,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         w->s.stats.expanded++;
         if (n == 0)
             break;
-        double z = nrpa_weights(prob, pol, codes, prior, n);
+        double z = nrpa_weights(prob, pol, codes, prior, c->o.prior_weight, n);
         int pick = nrpa_pick(prob, n, ps_rng_double(&w->rng) * z);
         if (logged) {
             log->off[len] = off;
@@ -274,10 +295,10 @@ static void nrpa_step(struct ps_nrpa *c, const double *pol, const ps_move *moves
                       ps_move seq_move, const double *prob, double z)
 {
     if (!prob) {
-        z = nrpa_weights(c->prob, pol, codes, prior, n);
+        z = nrpa_weights(c->prob, pol, codes, prior, c->o.prior_weight, n);
         prob = c->prob;
     }
-    const double alpha = c->w->s.opt.alpha > 0 ? c->w->s.opt.alpha : NRPA_ALPHA;
+    const double alpha = c->o.alpha;
     double step = -alpha / z;
     for (int i = 0; i < n; i++) {
         double d = step * prob[i];
@@ -445,7 +466,7 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
     if (!ps_checkpoint_worker_resume(&w->s, w->index, w->threads, &w->rng, &r))
         return false;
     c->start_iteration =
-        (int)ps_ckpt_get_count(&r, (uint64_t)w->s.opt.iterations - 1);
+        (int)ps_ckpt_get_count(&r, (uint64_t)c->o.depth.iterations - 1);
     c->has_start = ps_ckpt_get_u64(&r) != 0;
     c->start_value = (ps_value)ps_ckpt_get_u64(&r);
     c->len[level] = (int)ps_ckpt_get_count(&r, (uint64_t)w->s.game->max_depth(w->s.inst));
@@ -467,18 +488,19 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
-    int stabilise = w->s.opt.stabilise;
+    const struct nrpa_options *o = &c->o;
+    int stabilise = o->stabilise;
     bool found = false;
     ps_value best = 0;
     int first = 0;
-    if (level == w->s.opt.level) {
+    if (level == o->depth.level) {
         found = c->has_start;
         best = found ? c->start_value : 0;
         first = c->start_iteration;
         c->start_iteration = 0;
     }
-    for (int i = first; i < w->s.opt.iterations; i++) {
-        if (level == w->s.opt.level)
+    for (int i = first; i < o->depth.iterations; i++) {
+        if (level == o->depth.level)
             nrpa_checkpoint(c, level, i, found, best);
         ps_value v;
         if (level == 1) {
@@ -497,7 +519,7 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
                 break;
             nrpa_keep(c, level, v, &found, &best);
         }
-        if (level == w->s.opt.level)
+        if (level == o->depth.level)
             ps_worker_trace(w, &(struct ps_trace_event){
                                    .kind = PS_TRACE_LEVEL,
                                    .has = PS_TF_LEVEL | PS_TF_ITERATION |
@@ -590,6 +612,12 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
 
 static bool nrpa_alloc(struct ps_nrpa *c, int levels)
 {
+    if (c->w->s.opt.own.algo == &ps_algo_nrpa) {
+        c->o = *(const struct nrpa_options *)ps_search_algo_options(&c->w->s);
+    } else {
+        c->o = nrpa_defaults;
+        c->o.depth = *ps_nrpa_depth(&c->w->s);
+    }
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
@@ -706,28 +734,6 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
     nrpa_adapt(c, pol, seq, len);
 }
 
-void ps_nrpa_defaults(struct ps_search *s)
-{
-    /* Defaults measured best with budgets of seconds on 15x15 SameGame:
-     * level 3 with 30 iterations beat level 2 with 100. Stabilising (19
-     * iterations of 4 playouts) gained on generated research boards but
-     * lost on PopStar and on the standard positions (docs/algorithms.md),
-     * so it is an option. */
-    if (s->opt.level == 0)
-        s->opt.level = 3;
-    if (s->opt.iterations == 0)
-        s->opt.iterations = 30;
-    if (s->opt.stabilise < 1)
-        s->opt.stabilise = 1;
-    if (s->opt.level < 1)
-        s->opt.level = 1;
-    if (s->opt.level > NRPA_MAX_LEVEL)
-        s->opt.level = NRPA_MAX_LEVEL;
-    if (s->opt.iterations < 1)
-        s->opt.iterations = 1;
-    if (s->opt.keep_best < 0)
-        s->opt.keep_best = NRPA_KEEP_BEST;
-}
 
 /* The top level's start of a run: a uniform policy, or with --keep-best K
  * and a line already found, that line as its best and the policy adapted K
@@ -736,7 +742,7 @@ void ps_nrpa_defaults(struct ps_search *s)
 static void nrpa_start_run(struct ps_nrpa *c, int level)
 {
     const struct ps_solution *best = &c->w->s.best;
-    int keep = c->w->s.opt.keep_best;
+    int keep = c->o.keep_best;
     memset(c->pol[level], 0, (size_t)c->space * sizeof(double));
     c->has_start = keep > 0 && best->found;
     if (!c->has_start)
@@ -751,7 +757,7 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
 
 static void nrpa_worker_run(struct ps_worker *w)
 {
-    int level = w->s.opt.level;
+    int level = ps_nrpa_depth(&w->s)->level;
     struct ps_nrpa c;
     memset(&c, 0, sizeof c);
     c.w = w;
@@ -774,14 +780,14 @@ static void nrpa_worker_run(struct ps_worker *w)
 
 static enum ps_status nrpa_run(struct ps_search *s)
 {
-    ps_nrpa_defaults(s);
+    const struct nrpa_options *o = ps_search_algo_options(s);
     char what[96];
     int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
-                     s->opt.level, s->opt.iterations);
-    if (s->opt.stabilise > 1 && n > 0 && (size_t)n < sizeof what)
+                     o->depth.level, o->depth.iterations);
+    if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
         snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
-                 s->opt.stabilise);
-    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, s->opt.level));
+                 o->stabilise);
+    return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->depth.level));
 }
 
 /* nrpa's options (options.h); the playout's are shared */
@@ -790,7 +796,7 @@ static const struct ps_option nrpa_options[] = {
     PS_NRPA_OPTION_ITERATIONS,
     {.name = "stabilise",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, stabilise),
+     .offset = offsetof(struct nrpa_options, stabilise),
      .min = 1,
      .max = 1e9,
      .arg = "S",
@@ -798,7 +804,7 @@ static const struct ps_option nrpa_options[] = {
      .doc = "S playouts per level-1 iteration, the best adapts (stabilised NRPA)"},
     {.name = "keep-best",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, keep_best),
+     .offset = offsetof(struct nrpa_options, keep_best),
      .min = 0,
      .max = 1e9,
      .arg = "K",
@@ -806,12 +812,20 @@ static const struct ps_option nrpa_options[] = {
      .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
     {.name = "alpha",
      .type = PS_OPT_DOUBLE,
-     .offset = offsetof(struct ps_options, alpha),
+     .offset = offsetof(struct nrpa_options, alpha),
      .min = 0.001,
      .max = 1000,
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {.name = "prior-weight",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct nrpa_options, prior_weight),
+     .min = 0,
+     .max = 100,
+     .arg = "B",
+     .def = "1",
+     .doc = "generalised NRPA: the playout policy's prior (SameGame's tabu bias) is added B times to the learned weights; 0 = learn from uniform"},
     {0},
 };
 
@@ -822,6 +836,8 @@ const struct ps_algorithm ps_algo_nrpa = {
     .for_cost = false,
     .run = nrpa_run,
     .options = nrpa_options,
+    .options_size = sizeof(struct nrpa_options),
+    .options_default = &nrpa_defaults,
     .shared_options = ps_playout_options,
     .checkpoint = PS_CHECKPOINT_THREADS,
 };

@@ -11,7 +11,8 @@
 struct ps_nrpa;
 
 /* Scratch and policies for levels 0..levels on worker w (its search, PRNG
- * and playout policy). NULL when out of memory or levels is too deep. */
+ * and playout policy; nrpa's options when w runs nrpa, else its defaults
+ * with w's nesting). NULL when out of memory or levels is too deep. */
 struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels);
 void ps_nrpa_free(struct ps_nrpa *c);
 /* The number of move codes: the length of every policy array. */
@@ -29,12 +30,30 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
 /* The deepest nesting level nrpa (and dnrpa) run. */
 #define PS_NRPA_MAX_LEVEL 6
 
+/* The nesting of an nrpa run: the first member of nrpa's options struct
+ * (its other options are private to nrpa.c) and of dnrpa's, so that the two
+ * entries below serve both tables. Defaults measured best with budgets of
+ * seconds on 15x15 SameGame: level 3 with 30 iterations beat level 2 with
+ * 100. */
+struct ps_nrpa_depth {
+    int level;      /* nesting level, 1..PS_NRPA_MAX_LEVEL */
+    int iterations; /* per level */
+};
+#define PS_NRPA_DEPTH_DEFAULTS {.level = 3, .iterations = 30}
+
+/* The run's nesting (nrpa's, or dnrpa's). */
+static inline const struct ps_nrpa_depth *ps_nrpa_depth(
+    const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
+
 /* nrpa's --level and --iterations entries (options.h), for the tables of
  * nrpa and of the distributed dnrpa, which take them with the same meaning. */
 #define PS_NRPA_OPTION_LEVEL                                                   \
     {.name = "level",                                                          \
      .type = PS_OPT_INT,                                                       \
-     .offset = offsetof(struct ps_options, level),                             \
+     .offset = offsetof(struct ps_nrpa_depth, level),                          \
      .min = 1,                                                                 \
      .max = PS_NRPA_MAX_LEVEL,                                                 \
      .arg = "L",                                                               \
@@ -43,14 +62,11 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
 #define PS_NRPA_OPTION_ITERATIONS                                              \
     {.name = "iterations",                                                     \
      .type = PS_OPT_INT,                                                       \
-     .offset = offsetof(struct ps_options, iterations),                        \
+     .offset = offsetof(struct ps_nrpa_depth, iterations),                     \
      .min = 1,                                                                 \
      .max = 1e9,                                                               \
      .arg = "N",                                                               \
      .def = "30",                                                              \
      .doc = "iterations per level"}
-
-/* nrpa's defaults and bounds for --level and --iterations, applied to s. */
-void ps_nrpa_defaults(struct ps_search *s);
 
 #endif

@@ -6,16 +6,23 @@
  */
 #include "bestfirst.h"
 
+/* wastar's own options (options.h) */
+struct wastar_options {
+    double weight;
+};
+
 static enum ps_status wastar_run(struct ps_search *s)
 {
-    return ps_bestfirst_run(s, PS_BF_WEIGHTED);
+    const struct wastar_options *o = ps_search_algo_options(s);
+    return ps_bestfirst_run(s, PS_BF_WEIGHTED, o->weight);
 }
 
-/* wastar's options (options.h) */
+static const struct wastar_options wastar_defaults = {.weight = 2.0};
+
 static const struct ps_option wastar_options[] = {
     {.name = "weight",
      .type = PS_OPT_DOUBLE,
-     .offset = offsetof(struct ps_options, weight),
+     .offset = offsetof(struct wastar_options, weight),
      .min = 0,
      .max = 1e9,
      .arg = "W",
@@ -33,4 +40,6 @@ const struct ps_algorithm ps_algo_wastar = {
     .uses_heuristic = true,
     .run = wastar_run,
     .options = wastar_options,
+    .options_size = sizeof(struct wastar_options),
+    .options_default = &wastar_defaults,
 };

@@ -156,19 +156,18 @@ void ps_cli_each_algorithm(const struct ps_frontend *fe,
         fn(fe->algorithms[k], ctx);
 }
 
-/* Every long option: its name and the table entries that read it (an
- * algorithm option several algorithms declare has one entry per table). */
+/* Every long option once: its name and the first table entry that
+ * declares it (an algorithm option several algorithms declare is set in
+ * each of them by ps_algo_book_set). */
 #define MAX_LONG 128
-#define MAX_SPECS 8
 
 struct long_opt {
     const char *name;
-    const struct ps_option *spec[MAX_SPECS];
-    int nspecs;
-    enum { ON_CLI, ON_OPTIONS, ON_GEN } on; /* the struct spec[0] is over:
-                                              * cli, ps_options, or a game's
-                                              * gen values (applied once the
-                                              * game is known) */
+    const struct ps_option *spec;
+    enum { ON_CLI, ON_OPTIONS, ON_GEN } on; /* the cli's own, an algorithm
+                                              * option, or a game's gen value
+                                              * (applied once the game is
+                                              * known) */
 };
 
 struct long_table {
@@ -180,15 +179,11 @@ static void add_long(struct long_table *t, const char *name,
                      const struct ps_option *o, int on)
 {
     for (int i = 0; i < t->n; i++)
-        if (strcmp(t->v[i].name, name) == 0) {
-            if (t->v[i].nspecs < MAX_SPECS)
-                t->v[i].spec[t->v[i].nspecs++] = o;
+        if (strcmp(t->v[i].name, name) == 0)
             return;
-        }
     if (t->n == MAX_LONG)
         return; /* tests/test_options.c checks every name fits */
-    t->v[t->n++] = (struct long_opt){.name = name, .spec = {o}, .nspecs = 1,
-                                     .on = on};
+    t->v[t->n++] = (struct long_opt){.name = name, .spec = o, .on = on};
 }
 
 static void add_table(struct long_table *t, const struct ps_option *table,
@@ -276,8 +271,10 @@ static int parse_special(struct cli *c, const char *name, const char *arg)
     return NOT_SPECIAL;
 }
 
-/* Apply one table option: every entry that declares it must accept the
- * value (their ranges may differ: nmcs and nrpa both read --level). */
+/* Apply one table option: the cli's own, or an algorithm option, which
+ * every algorithm that declares it must accept (ranges may differ: nmcs
+ * and nrpa both read --level) and which is set in each of them (the book)
+ * or, when shared (policy, topk), in the options every run starts from. */
 static int parse_table_option(struct cli *c, const struct long_opt *lo,
                               const char *arg)
 {
@@ -289,14 +286,15 @@ static int parse_table_option(struct cli *c, const struct long_opt *lo,
         c->gen_args[c->ngen_args++].value = arg;
         return -1;
     }
-    for (int k = 0; k < lo->nspecs; k++) {
-        char msg[300];
-        void *base = lo->on == ON_CLI ? (void *)c : (void *)&c->opt;
-        if (!ps_option_set(lo->spec[k], base, arg, msg, sizeof msg)) {
-            fprintf(stderr, "psolve: --%s %s\nTry 'psolve --help'.\n",
-                    lo->name, msg);
-            return PS_EXIT_USAGE;
-        }
+    char msg[300];
+    bool ok = lo->on == ON_CLI
+                  ? ps_option_set(lo->spec, c, arg, msg, sizeof msg)
+                  : ps_algo_book_set(&c->book, &c->opt, lo->name, arg, msg,
+                                     sizeof msg);
+    if (!ok) {
+        fprintf(stderr, "psolve: --%s %s\nTry 'psolve --help'.\n", lo->name,
+                msg);
+        return PS_EXIT_USAGE;
     }
     if (strcmp(lo->name, "seconds") == 0 && c->bench_seconds <= 0)
         return cli_usage_error("--seconds must be more than 0, got '%s'", arg);
@@ -334,6 +332,8 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
     memset(c, 0, sizeof *c);
     c->fe = fe;
     ps_options_default(&c->opt);
+    ps_algo_book_init(&c->book, fe ? fe->algorithms : NULL);
+    c->opt.book = &c->book;
     c->command = "solve";
     c->game_name = "samegame";
     c->algos = "greedy";
@@ -342,7 +342,7 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
     build_long(&t, fe);
     struct option longs[MAX_LONG + 1];
     for (int i = 0; i < t.n; i++) {
-        const struct ps_option *o = t.v[i].spec[0];
+        const struct ps_option *o = t.v[i].spec;
         longs[i] = (struct option){t.v[i].name,
                                    o->type == PS_OPT_FLAG ? no_argument
                                                           : required_argument,

@@ -1,6 +1,7 @@
 /*
  * board.js - drawing shared by the --html report (report.html) and the
- * psolve serve app (serve.html): DOM and SVG helpers, number format, the
+ * psolve serve app (serve.html): DOM and SVG helpers, number formats
+ * (counts, bytes, seconds; never an exponent), the
  * colour palette, one state of a game (its state_json: a grid, tubes or
  * tiles, else its text), bar charts and line charts. Both pages embed it
  * where their PSOLVE-COMMON marker stands (html.c); it defines one
@@ -39,11 +40,47 @@ var psolveCommon = (function () {
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // Numbers for people: no exponent form ever. Counts as "12,345", then
+  // "181k", "18.6M", "1.23G" (three significant digits); other numbers
+  // with three decimals.
+  function group(n) {
+    var t = String(Math.round(Math.abs(n))), out = "";
+    for (var i = 0; i < t.length; i++) out += (i > 0 && (t.length - i) % 3 === 0 ? "," : "") + t[i];
+    return (n < 0 ? "-" : "") + out;
+  }
+  function three(x) { return x >= 100 ? String(Math.round(x)) : x >= 10 ? x.toFixed(1) : x.toFixed(2); }
+  function fmtCount(x) {
+    if (typeof x !== "number") return String(x);
+    var a = Math.abs(x), sign = x < 0 ? "-" : "";
+    if (a < 1e5) return x === Math.floor(x) ? group(x) : x.toFixed(3);
+    var units = [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"]];
+    for (var i = 0; i < units.length; i++)
+      if (a >= units[i][0] * 0.9995) return sign + three(a / units[i][0]) + units[i][1];
+    return group(x);
+  }
   function fmt(x) {
     if (typeof x !== "number") return String(x);
-    if (Math.abs(x) >= 1e6) return x.toExponential(2);
-    if (x !== Math.floor(x)) return x.toFixed(3);
-    return String(x);
+    if (x === Math.floor(x) || Math.abs(x) >= 1e5) return fmtCount(x);
+    return x.toFixed(3);
+  }
+  // Bytes in binary units: "512 B", "233 KiB", "18.6 MiB", "2.10 GiB".
+  function fmtBytes(b) {
+    if (typeof b !== "number") return String(b);
+    var units = ["KiB", "MiB", "GiB", "TiB"], v = b, u = -1;
+    while (v >= 1023.5 && u < units.length - 1) { v /= 1024; u++; }
+    return u < 0 ? Math.round(b) + " B" : three(v) + " " + units[u];
+  }
+  // Seconds: "< 0.1 ms", "0.4 ms", "12 ms", "2.43 s", "24.3 s", "3 min 05 s".
+  function fmtSeconds(t) {
+    if (typeof t !== "number") return String(t);
+    if (t === 0) return "0 ms";
+    if (t < 0.00005) return "< 0.1 ms";
+    if (t < 0.0095) return (t * 1000).toFixed(1) + " ms";
+    if (t < 0.9995) return Math.round(t * 1000) + " ms";
+    if (t < 99.95) return (t < 9.995 ? t.toFixed(2) : t.toFixed(1)) + " s";
+    if (t < 600) return Math.round(t) + " s";
+    var m = Math.floor(t / 60), sec = Math.round(t - m * 60);
+    return m + " min " + (sec < 10 ? "0" : "") + sec + " s";
   }
 
   // ---- colours: SameGame and Water Sort colour indices 1..n ----
@@ -105,7 +142,9 @@ var psolveCommon = (function () {
   }
 
   // ---- charts ----
-  function bars(title, labels, values, log) {
+  // `format` (optional) writes the values beside the bars (default fmt).
+  function bars(title, labels, values, log, format) {
+    format = format || fmt;
     var W = 340, rowH = 22, left = 90, H = labels.length * rowH + 30;
     var box = el("div", {"class": "panel"});
     box.appendChild(el("div", {}, title + (log ? " (log scale)" : "")));
@@ -124,14 +163,28 @@ var psolveCommon = (function () {
       var y = 8 + i * rowH, len = scale(values[i]) * (W - left - 70);
       s.appendChild(svg("text", {x: 0, y: y + 14, "font-size": 12}, name));
       s.appendChild(svg("rect", {x: left, y: y, width: Math.max(1, len), height: rowH - 6, fill: "#4a90d9"}));
-      s.appendChild(svg("text", {x: left + len + 4, y: y + 14, "font-size": 12}, fmt(values[i])));
+      s.appendChild(svg("text", {x: left + len + 4, y: y + 14, "font-size": 12}, format(values[i])));
     });
     box.appendChild(s);
     return box;
   }
-  // Lines of [x, y] points; `steps` draws each as a step function (a best so far).
-  function lineChart(series, xName, yName, steps, marker) {
-    var W = 460, H = 240, L = 60, B = 30, T = 10, R = 10;
+  // Lines of [x, y] points; `steps` draws each as a step function (a best
+  // so far). opts (optional): width (px, default 460), x and y (the
+  // formats of the axes' numbers, default fmt). The curves' names stand in
+  // a legend above the plot, where no curve is drawn.
+  function lineChart(series, xName, yName, steps, marker, opts) {
+    opts = opts || {};
+    var fx = opts.x || fmt, fy = opts.y || fmt;
+    var W = Math.max(300, Math.round(opts.width || 460)), L = 60, B = 30, R = 10;
+    // The legend's entries, left to right, wrapped into rows.
+    var legend = [], lx = L, rows = series.length ? 1 : 0;
+    series.forEach(function (sr) {
+      var w = 18 + String(sr.name).length * 7 + 14;
+      if (lx > L && lx + w > W - R) { lx = L; rows++; }
+      legend.push([lx, 2 + rows * 15]);
+      lx += w;
+    });
+    var T = 10 + rows * 15, H = 220 + T;
     var s = svg("svg", {width: W, height: H, "class": "chart"});
     var xs = [], ys = [];
     series.forEach(function (sr) { sr.points.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); }); });
@@ -144,10 +197,10 @@ var psolveCommon = (function () {
     function Y(y) { return H - B - (y - y0) / (y1 - y0) * (H - B - T); }
     s.appendChild(svg("line", {x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#333"}));
     s.appendChild(svg("line", {x1: L, y1: T, x2: L, y2: H - B, stroke: "#333"}));
-    s.appendChild(svg("text", {x: W - R, y: H - 4, "text-anchor": "end", "font-size": 11}, xName + " " + fmt(x0) + " .. " + fmt(x1)));
-    s.appendChild(svg("text", {x: 2, y: T + 8, "font-size": 11}, fmt(y1)));
-    s.appendChild(svg("text", {x: 2, y: H - B, "font-size": 11}, fmt(y0)));
-    s.appendChild(svg("text", {x: 2, y: (H - B) / 2, "font-size": 11}, yName));
+    s.appendChild(svg("text", {x: W - R, y: H - 4, "text-anchor": "end", "font-size": 11}, xName + " " + fx(x0) + " .. " + fx(x1)));
+    s.appendChild(svg("text", {x: L - 4, y: T + 8, "text-anchor": "end", "font-size": 11}, fy(y1)));
+    s.appendChild(svg("text", {x: L - 4, y: H - B, "text-anchor": "end", "font-size": 11}, fy(y0)));
+    s.appendChild(svg("text", {x: 2, y: (H - B + T) / 2, "font-size": 11}, yName));
     series.forEach(function (sr, k) {
       var d = "";
       sr.points.forEach(function (p, i) {
@@ -155,14 +208,16 @@ var psolveCommon = (function () {
         else if (steps) d += "H" + X(p[0]) + "V" + Y(p[1]);
         else d += "L" + X(p[0]) + "," + Y(p[1]);
       });
-      var c = colour(k + 1);
+      var c = colour(k + 1), at = legend[k];
       s.appendChild(svg("path", {d: d, fill: "none", stroke: c, "stroke-width": 2}));
-      s.appendChild(svg("text", {x: W - R, y: T + 12 + 14 * k, "text-anchor": "end", "font-size": 12, fill: c}, sr.name));
+      s.appendChild(svg("line", {x1: at[0], y1: at[1] + 5, x2: at[0] + 14, y2: at[1] + 5, stroke: c, "stroke-width": 3, "class": "legend-line"}));
+      s.appendChild(svg("text", {x: at[0] + 18, y: at[1] + 9, "font-size": 12, fill: c, "class": "legend"}, sr.name));
     });
     if (marker) s.appendChild(svg("circle", {cx: X(marker[0]), cy: Y(marker[1]), r: 5, fill: "#e33", id: "curve-marker"}));
     return s;
   }
 
-  return {el: el, svg: svg, fmt: fmt, colour: colour, drawState: drawState,
+  return {el: el, svg: svg, fmt: fmt, fmtCount: fmtCount, fmtBytes: fmtBytes,
+          fmtSeconds: fmtSeconds, colour: colour, drawState: drawState,
           bars: bars, lineChart: lineChart};
 })();

@@ -29,7 +29,8 @@ struct cli {
     bool seed_set;
     bool trace_jsonl;       /* --trace-format jsonl */
     struct ps_limits limits;
-    struct ps_options opt;
+    struct ps_options opt;    /* the options that are no algorithm's own */
+    struct ps_algo_book book; /* every algorithm's own options */
     struct ps_gen_options gen; /* filled by cli_gen_values from gen_args */
     struct {
         const char *name, *value;
@@ -85,6 +86,7 @@ struct puzzle {
     void *rules;
     void *inst;
 };
+void *cli_rules(struct cli *c, const struct ps_game *g);
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
 void cli_puzzle_close(struct puzzle *pz);
 bool cli_report_search_fault(const struct ps_search *s);

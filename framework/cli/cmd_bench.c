@@ -13,12 +13,11 @@ int cmd_bench(struct cli *c, const struct ps_game *g)
     int rc = cli_gen_values(c, g);
     if (rc >= 0)
         return rc;
+    void *rules = cli_rules(c, g);
+    if (!rules)
+        return PS_EXIT_ERROR;
     struct ps_error err;
     ps_error_clear(&err);
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
-                                       &err);
-    if (!rules)
-        return cli_print_error(&err);
     bool one_size = c->ngen_args > 0;
     bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
                                 one_size ? &c->gen : NULL, &err);

@@ -19,12 +19,9 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         return cli_usage_error("%s", "--checkpoint and --resume are for one "
                                      "puzzle, not a lab");
     struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
-    struct ps_error err;
-    ps_error_clear(&err);
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &setup.opt, c->given,
-                                       &err);
+    void *rules = cli_rules(c, g);
     if (!rules)
-        return cli_print_error(&err);
+        return PS_EXIT_ERROR;
     /* Parallel puzzles, not parallel runs: one thread per run unless asked,
      * which also keeps Monte Carlo runs the same on every machine. */
     if (!cli_option_given(c, "threads"))
@@ -40,6 +37,8 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
     setup.rules_name = c->rules_spec ? c->rules_spec : "default";
     char **paths;
     int npaths;
+    struct ps_error err;
+    ps_error_clear(&err);
     if (!ps_lab_collect(c->files, c->nfiles, &paths, &npaths, &err)) {
         free(rules);
         return cli_print_error(&err);

@@ -108,10 +108,9 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
     int rc = cli_gen_values(c, g);
     if (rc >= 0)
         return rc;
-    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given,
-                                       &err);
+    void *rules = cli_rules(c, g);
     if (!rules)
-        return cli_print_error(&err);
+        return PS_EXIT_ERROR;
     void *inst = pdb_instance(g, rules, nfiles == 2 ? files[1] : NULL, &c->gen,
                               &err);
     free(rules);

@@ -39,6 +39,20 @@ int cli_print_error(const struct ps_error *err)
     return PS_EXIT_ERROR;
 }
 
+/* The rules of --rules for game g, a rule script's prune defaults into
+ * the book (explicit options win); NULL when they fail, said on stderr
+ * (file:line:col). free() them. */
+void *cli_rules(struct cli *c, const struct ps_game *g)
+{
+    struct ps_error err;
+    ps_error_clear(&err);
+    void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
+                                       &err);
+    if (!rules)
+        cli_print_error(&err);
+    return rules;
+}
+
 /* Load the rules and the puzzle named by files[0]; on failure print why
  * (file:line:col) and return false. */
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
@@ -48,10 +62,12 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
     ps_error_clear(&err);
     pz->game = g;
     pz->inst = NULL;
-    pz->rules = ps_rules_resolve_cli(g, c->rules_spec, &c->opt, c->given, &err);
+    pz->rules = cli_rules(c, g);
+    if (!pz->rules)
+        return false;
     char *text = NULL;
     size_t len;
-    bool read = pz->rules && ps_read_text_file(c->files[0], &text, &len, &err);
+    bool read = ps_read_text_file(c->files[0], &text, &len, &err);
     if (read)
         pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
     free(text);

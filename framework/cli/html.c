@@ -174,7 +174,14 @@ static void write_data(FILE *out, const struct ps_html_report *r)
     ps_trace_json_string(out, r->puzzle ? r->puzzle : "");
     bool maximise = r->inst ? ps_game_flags(r->game, r->inst) & PS_MAXIMISE
                             : (r->nrows > 0 && r->rows[0].maximise);
-    fprintf(out, ",\"objective\":\"%s\",\"runs\":[", maximise ? "score" : "cost");
+    fprintf(out, ",\"objective\":\"%s\"", maximise ? "score" : "cost");
+    if (r->nruns >= 2) { /* the same line as the table's */
+        char line[PS_WINNER_LINE];
+        ps_winner_line(line, sizeof line, maximise, r->runs, r->nruns);
+        fputs(",\"winner\":", out);
+        ps_trace_json_string(out, line);
+    }
+    fputs(",\"runs\":[", out);
     for (int i = 0; i < r->nruns; i++) {
         if (i)
             fputc(',', out);

@@ -5,6 +5,7 @@
  */
 #include "report.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,6 +431,133 @@ void ps_report_agreement(FILE *out, const struct ps_run *runs, int n)
     fputc('\n', out);
 }
 
+/* 1234567 as "1,234,567": the winner line's numbers. */
+static void format_thousands(long long v, char *buf, size_t len)
+{
+    char digits[32];
+    /* The magnitude without negating LLONG_MIN. */
+    unsigned long long m = v < 0 ? (unsigned long long)-(v + 1) + 1 : (unsigned long long)v;
+    snprintf(digits, sizeof digits, "%llu", m);
+    int n = (int)strlen(digits), k = 0;
+    if (v < 0 && len > 1)
+        buf[k++] = '-';
+    for (int i = 0; i < n && (size_t)k + 2 < len; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[k++] = ',';
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+}
+
+/* Appends to the winner line, cut at its size. */
+static void winner_add(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* Is a better than b? Found beats not found; then the objective. */
+static bool run_better(const struct ps_run *a, const struct ps_run *b,
+                       bool maximise)
+{
+    if (a->found != b->found)
+        return a->found;
+    if (!a->found)
+        return false;
+    return maximise ? a->value > b->value : a->value < b->value;
+}
+
+void ps_winner_line(char *buf, size_t len, bool maximise,
+                    const struct ps_run *runs, int n)
+{
+    buf[0] = '\0';
+    if (len == 0 || n <= 0)
+        return;
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (run_better(&runs[i], &runs[best], maximise))
+            best = i;
+    if (!runs[best].found) {
+        int proofs = 0;
+        for (int i = 0; i < n; i++)
+            proofs += runs[i].status == PS_UNSOLVABLE;
+        winner_add(buf, len, proofs ? "best: none, the puzzle has no solution "
+                                      "(proved by"
+                                    : "best: none, no run found a solution (");
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            const struct ps_run *r = &runs[i];
+            if (proofs && r->status != PS_UNSOLVABLE)
+                continue;
+            if (proofs)
+                winner_add(buf, len, "%s %s", k++ ? "," : "", r->algo);
+            else
+                winner_add(buf, len, "%s%s: %s", k++ ? ", " : "", r->algo,
+                           r->stop != PS_STOP_NONE ? ps_stop_name(r->stop)
+                                                   : ps_status_name(r->status));
+        }
+        winner_add(buf, len, ")");
+        return;
+    }
+    /* The winners: every run with the best value, "a", "a and b tie". */
+    int nwin = 0, last = best;
+    bool optimal = false, verified = true, moves = true;
+    for (int i = 0; i < n; i++)
+        if (!run_better(&runs[best], &runs[i], maximise)) {
+            nwin++;
+            last = i;
+            optimal |= runs[i].status == PS_OPTIMAL;
+            verified &= runs[i].verified;
+            moves &= runs[i].len == runs[i].value;
+        }
+    winner_add(buf, len, "best: ");
+    for (int i = 0, k = 0; i < n; i++)
+        if (!run_better(&runs[best], &runs[i], maximise))
+            winner_add(buf, len, "%s%s", k++ == 0 ? "" : i == last ? " and " : ", ",
+                       runs[i].algo);
+    char v[32];
+    format_thousands(runs[best].value, v, sizeof v);
+    winner_add(buf, len, "%s, ", nwin > 1 ? " tie" : "");
+    if (maximise)
+        winner_add(buf, len, "%s points", v);
+    else
+        winner_add(buf, len, moves ? "%s moves" : "cost %s", v);
+    winner_add(buf, len, optimal ? ", optimal" : ", not proved optimal");
+    if (!verified)
+        winner_add(buf, len, ", NOT VERIFIED");
+    /* The others, best first. */
+    bool shown[PS_WINNER_MAX_RUNS] = {false};
+    int others = 0;
+    for (int round = 0; round < n && round < PS_WINNER_MAX_RUNS; round++) {
+        int next = -1;
+        for (int i = 0; i < n && i < PS_WINNER_MAX_RUNS; i++)
+            if (!shown[i] && run_better(&runs[best], &runs[i], maximise) &&
+                (next < 0 || run_better(&runs[i], &runs[next], maximise)))
+                next = i;
+        if (next < 0)
+            break;
+        shown[next] = true;
+        if (runs[next].found)
+            format_thousands(runs[next].value, v, sizeof v);
+        winner_add(buf, len, "%s%s %s", others++ ? ", " : " (", runs[next].algo,
+                   runs[next].found ? v : "none");
+    }
+    if (others)
+        winner_add(buf, len, ")");
+}
+
+void ps_report_winner(FILE *out, bool maximise, const struct ps_run *runs, int n)
+{
+    char line[PS_WINNER_LINE];
+    ps_winner_line(line, sizeof line, maximise, runs, n);
+    fprintf(out, "# %s\n", line);
+}
+
 static const char *layer_title(const char *kind)
 {
     if (strcmp(kind, "bound") == 0)
@@ -575,6 +703,7 @@ void ps_report_table(FILE *out, const struct ps_game *g, const void *inst,
                 r->found && !r->verified ? "  NOT VERIFIED" : "");
     }
     ps_report_agreement(out, runs, n);
+    ps_report_winner(out, ps_game_flags(g, inst) & PS_MAXIMISE, runs, n);
     ps_report_layers(out, runs, n);
 }
 

@@ -61,6 +61,18 @@ bool ps_runs_agree(const struct ps_run *runs, int n, ps_value *optimum);
  * more exact answers came out; otherwise which exact runs finished and
  * which did not (and why); an ERROR line when they disagree. */
 void ps_report_agreement(FILE *out, const struct ps_run *runs, int n);
+/* Which run won, as one line: "best: nrpa, 1,234 points, not proved
+ * optimal (beam 1,100, greedy 52)"; for cost games "N moves" (or "cost N"
+ * where moves cost otherwise), "optimal" when a winner proved it; runs of
+ * the same value "a and b tie"; "best: none, ..." when no run found a
+ * solution (with the proof of unsolvability or each run's stop). Runs past
+ * PS_WINNER_MAX_RUNS are not listed among the others. */
+#define PS_WINNER_LINE 1024
+#define PS_WINNER_MAX_RUNS 64
+void ps_winner_line(char *buf, size_t len, bool maximise,
+                    const struct ps_run *runs, int n);
+/* The table's "# best: ..." line. */
+void ps_report_winner(FILE *out, bool maximise, const struct ps_run *runs, int n);
 /* --layers: each run's per-depth / f-layer / iteration counts, as '#' lines
  * (IDA* and dfs with the re-expansion overhead). */
 void ps_report_layers(FILE *out, const struct ps_run *runs, int n);

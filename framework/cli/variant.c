@@ -32,7 +32,8 @@ static const char *near_key(const struct ps_algorithm *a, const char *key)
 }
 
 /* Apply one KEY[=VALUE] of `item` to v->opt: h= (the heuristic), or an
- * option of the item's algorithm's tables (options.h). */
+ * option of the item's algorithm's tables (options.h): its own (in
+ * v->opt.own) or a shared one. */
 static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                       const char *item, char *key, struct ps_error *err)
 {
@@ -63,7 +64,8 @@ static bool apply_key(struct ps_variant *v, const struct ps_game *g,
                             near ? "?)" : "", keys);
     }
     char msg[300];
-    if (!ps_option_set(opt, o, value, msg, sizeof msg))
+    if (!ps_option_set(opt, ps_algorithm_option_base(v->algo, opt, o), value,
+                       msg, sizeof msg))
         return ps_error_set(err, NULL, 0, 0, "--algo item '%s': key '%s' %s",
                             item, key, msg);
     return true;
@@ -101,6 +103,7 @@ static bool parse_item(const char *item, const struct ps_game *g,
         return ps_error_set(err, NULL, 0, 0,
                             "unknown algorithm '%s' (psolve list shows them)",
                             name);
+    ps_algo_options_use(&v->opt, v->algo); /* base's book, else defaults */
     const char *h_before = v->opt.heuristic;
     v->opt.heuristic = NULL;
     for (char *key = strtok_r(NULL, ":", &save); key;

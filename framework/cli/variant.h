@@ -14,12 +14,14 @@
 struct ps_variant {
     const struct ps_algorithm *algo;
     char label[PS_VARIANT_LABEL]; /* "astar", "astar:h=zero", "dfs:no-memo" */
-    struct ps_options opt;        /* the common options, then the item's */
+    struct ps_options opt;        /* the common options, the algorithm's own
+                                   * (from base's book), then the item's */
 };
 
 /* Parse `algos` (a comma list of NAME[:KEY[=VALUE]]...) and `heuristics`
  * (NULL, or a comma list of the game's heuristic names) into at most `max`
- * runs, each starting from `base`. An item without h= that uses a heuristic
+ * runs, each starting from `base`, with its algorithm's own options from
+ * base->book (its defaults without one). An item without h= that uses a heuristic
  * (uses_heuristic in cost games, uses_bound in score games) is run once per
  * name of a list of two or more, labelled ITEM:h=NAME; with one name it
  * simply uses it. False with err saying what is wrong (an unknown

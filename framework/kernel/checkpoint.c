@@ -174,7 +174,10 @@ void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
     size_t used = 0;
     for (const struct ps_option *o = NULL; (o = ps_algorithm_next_option(a, o));) {
         char value[128];
-        ps_option_format(o, &s->opt, value, sizeof value);
+        struct ps_options opt = s->opt;
+        ps_algo_options_use(&opt, a);
+        ps_option_format(o, ps_algorithm_option_base(a, o, &opt), value,
+                         sizeof value);
         int n = snprintf(options + used, sizeof options - used, "%s=%s ",
                          o->name, value);
         if (n < 0 || (size_t)n >= sizeof options - used)

@@ -421,7 +421,7 @@ bool ps_game_check(const struct ps_game *g, struct ps_error *err)
                             g->begin_search ? "begin_search" : "end_search",
                             g->begin_search ? "end_search" : "begin_search");
     if (g->flags & ~(unsigned)(PS_MAXIMISE | PS_HAS_HEURISTIC | PS_HAS_BOUND |
-                               PS_ONE_THREAD | PS_CLEARING))
+                               PS_ONE_THREAD | PS_BOUND_OFTEN_MET))
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: unknown bits in flags (0x%x)", g->name,
                             g->flags);

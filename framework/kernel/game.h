@@ -44,13 +44,18 @@
  * A plug-in records the version it was built against (PS_PLUGIN below);
  * psolve refuses a plug-in built for another version. Raised whenever
  * struct ps_game or a helper a game calls changes incompatibly. */
-/* 2: the slots heuristics, move_help, detect, begin_search, end_search,
- * fault and state_json. 3: the slots playout and bounded_moves (a plug-in
- * built for 2 has a shorter struct). 4: the slot abstraction (pattern
- * databases), the slot gen_options, and struct ps_gen_options holds the
- * values the game's table names. 5: the walk slots, for nrpa, and
- * evaluate_moves. */
-#define PS_API_VERSION 5
+/* 1: the first plug-in contract. 2: the slot state_json; then, without a
+ * new number (branches merged while 2 was current), the slots heuristics,
+ * move_help, detect, begin_search, end_search, fault and bounded_moves
+ * (after upper_bound), struct ps_policy's move_codes and the flag
+ * PS_CLEARING. 3: the slot playout, and the struct of 2's last form fixed
+ * under a number. 4: the slots abstraction (pattern databases) and
+ * gen_options, and struct ps_gen_options holds the values the game's table
+ * names. 5: the walk slots, for nrpa, and evaluate_moves. 6: the same
+ * slots regrouped by concern (a plug-in built for 5 has them in another
+ * order), `check` renamed `solvable`, PS_CLEARING renamed
+ * PS_BOUND_OFTEN_MET (the same bit). */
+#define PS_API_VERSION 6
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -72,10 +77,14 @@ enum {
      * Carlo and beam searches then run one thread; --threads N > 1 is
      * refused. Different instances may still run in parallel (lab --jobs). */
     PS_ONE_THREAD = 1u << 3,
-    /* The objective is to clear (SameGame's clear/fewest_left): a line
-     * worth the start's upper bound is common, and a short exact search
-     * often finds one at once, so beam runs dfs briefly first (--beam-dfs). */
-    PS_CLEARING = 1u << 4,
+    /* A line worth the start's upper bound is common: the bound is often
+     * met exactly (an objective of clearing the board, SameGame's clear
+     * and fewest_left: a cleared board is worth the bound). A short exact
+     * search then often finds such a line, and proves it best, at once, so
+     * beam runs dfs briefly first (--beam-dfs) and caps the candidates of
+     * a depth (docs/algorithms.md, beam). Needs PS_MAXIMISE and a bound to
+     * matter. */
+    PS_BOUND_OFTEN_MET = 1u << 4,
 };
 
 /* What fault() reports (games whose slots can fail: scripts). */
@@ -249,13 +258,43 @@ struct ps_abstraction {
                            uint64_t *out);
 };
 
+/* The slots, grouped by concern. Each group opens with a heading; inside a
+ * group each slot says [required], [cost], [if FLAG] or [optional: what NULL
+ * means], and a knowledge slot says which algorithm reads it.
+ *
+ *   1. The game and its instances: name, flags, rules, loading, sizes, and
+ *      the instances made or recognised without a search (gen, detect).
+ *   2. Moves and states: the hot loop every algorithm runs (hash, moves,
+ *      apply, the objective), and the bracket around a search for games
+ *      whose slots can fail.
+ *   3. Search knowledge: what a game knows beyond its rules, all optional,
+ *      one path per kind of knowledge:
+ *        what is left to pay or gain    heuristic / upper_bound (the
+ *                                       default), heuristics (by name),
+ *                                       abstraction (pdb:, built by pdb.c)
+ *                                       - every algorithm reads the one the
+ *                                       driver chose, as ps_search_h()
+ *        bounds of the children         bounded_moves (dfs)
+ *        how promising a position is    evaluate, evaluate_moves (beam)
+ *        how to play on at random       policies, playout (mc, nmcs, nrpa,
+ *                                       beam's playouts, bench)
+ *        what nrpa learns on            move_codes + move_code_space, the
+ *                                       walk slots (nrpa)
+ *   4. Presentation: text forms that round-trip, comments, facts, drawing.
+ */
 struct ps_game {
+    /* ==== 1. The game and its instances ==== */
     /* [required] the --game name: letters, digits, '_', '-'; unique. */
     const char *name;
     const char *summary; /* [required] one line, for psolve list */
     unsigned flags; /* PS_* capabilities common to every instance */
+    /* [optional: NULL = `flags` alone] Per-instance flags added to `flags`
+     * (e.g. a rule sets the objective). A bit it adds needs its slots too:
+     * PS_MAXIMISE end_value (or none), PS_HAS_HEURISTIC heuristic,
+     * PS_HAS_BOUND upper_bound. */
+    unsigned (*instance_flags)(const void *inst);
 
-    /* --- rules --- */
+    /* --- rules: a plain C struct the schema describes (all optional) --- */
     /* Size of the game's rules struct; 0 = the game has no rules. */
     size_t rules_size;
     /* [optional: NULL = all fields zero] Fill the defaults into a zeroed
@@ -275,11 +314,6 @@ struct ps_game {
     void *(*load)(const void *rules, const char *path, const char *text,
                   size_t len, struct ps_error *err);
     void (*free_instance)(void *inst); /* [required] */
-    /* [optional: NULL = `flags` alone] Per-instance flags added to `flags`
-     * (e.g. a rule sets the objective). A bit it adds needs its slots too:
-     * PS_MAXIMISE end_value (or none), PS_HAS_HEURISTIC heuristic,
-     * PS_HAS_BOUND upper_bound. */
-    unsigned (*instance_flags)(const void *inst);
     size_t (*state_size)(const void *inst);               /* [required] */
     void (*initial_state)(const void *inst, void *state); /* [required] */
     /* [required] Upper bound on the number of moves in any state (array
@@ -290,8 +324,27 @@ struct ps_game {
      * this is the longest solution worth looking for (greedy and the Monte
      * Carlo playouts stop there; bfs, A*, IDA* and dfs are not limited by it). */
     int (*max_depth)(const void *inst);
+    /* [optional: NULL = never picked from a file] Does this text (a puzzle
+     * file) say it is this game's format? Only formats that say so (a
+     * keyword, a shape no other game reads), so that psolve can pick the
+     * game when --game is not given; must not claim other games' files. */
+    bool (*detect)(const char *text, size_t len);
 
-    /* --- the hot loop --- */
+    /* --- new instances: psolve gen and psolve bench --- */
+    /* [optional: NULL = psolve gen refuses] Write a new instance in the file
+     * format to `out`. */
+    bool (*generate)(const struct ps_gen_options *opt, FILE *out,
+                     struct ps_error *err);
+    /* [optional: NULL = gen takes no parameter; needs generate] gen's
+     * --NAME V options (and bench's one size), terminated by name == NULL:
+     * at most PS_MAX_GEN_OPTIONS INT entries, entry k over PS_GEN_VALUE(k),
+     * min >= 1. generate() reads opt->value[k]. */
+    const struct ps_option *gen_options;
+    /* [optional: NULL = psolve bench has no sizes] terminated by
+     * value[0] == 0; needs generate. */
+    const struct ps_gen_options *bench_sizes;
+
+    /* ==== 2. Moves and states: the hot loop ==== */
     /* [required] Equal states (by equal(), or by bytes) hash equal. */
     uint64_t (*hash)(const void *inst, const void *state);
     /* [optional: NULL = memcmp over state_size bytes] */
@@ -310,103 +363,26 @@ struct ps_game {
     /* Score games [optional: NULL = 0]: the value added at a state with no
      * move left (a bonus, or a penalty for what remains). */
     ps_value (*end_value)(const void *inst, const void *state);
-    /* [if PS_HAS_HEURISTIC] an estimate of the cost still to pay; the
-     * flag promises it is admissible (a lower bound). NULL = 0 (A* runs as
-     * uniform cost). The exact searches (astar, idastar, dfs, wastar with
-     * w <= 1) use it only with the flag; greedy and wastar whenever it is
-     * set, so an inadmissible one may be set without the flag. */
-    ps_value (*heuristic)(const void *inst, const void *state);
-    /* [if PS_HAS_BOUND] an upper bound on the score still to gain (dfs
-     * prunes with it). Without the flag it is not called: no pruning. */
-    ps_value (*upper_bound)(const void *inst, const void *state);
-    /* [optional, with PS_HAS_BOUND] moves() that also fills
-     * child_bounds[i] = upper_bound(apply(state, moves[i])), exactly, without
-     * making the children: dfs orders and cuts them by it, and makes only
-     * the ones it searches. */
-    int (*bounded_moves)(const void *inst, const void *state, ps_move *moves,
-                         ps_value *gains, ps_value *child_bounds);
-    /* Optional. Is `move` legal in `state` by the rules? Needed when moves()
-     * prunes: it may skip legal moves that a search never needs (a pour that
-     * only permutes tubes), but a user's solution may still play them, and
-     * verify must accept them. NULL = legal iff moves() lists it. */
+    /* [optional: NULL = legal iff moves() lists it] Is `move` legal in
+     * `state` by the rules? Needed when moves() prunes: it may skip legal
+     * moves that a search never needs (a pour that only permutes tubes),
+     * but a user's solution may still play them, and verify must accept
+     * them. */
     bool (*legal)(const void *inst, const void *state, ps_move move);
-    /* Optional (NULL = never skip), for tree searches (IDA*, DFS) that see
-     * each path: may
-     * `second`, a move of `after` = apply(before, first), be skipped right
-     * after `first`? Only when playing `second` first from `before`, then
-     * `first`, is also searched and reaches the same position at the same
-     * cost (the two moves commute), and the game orders each such pair one
-     * way only, so one of the two orders always survives. */
+    /* [optional: NULL = never skip] For tree searches that see each path
+     * (idastar reads it): may `second`, a move of `after` =
+     * apply(before, first), be skipped right after `first`? Only when
+     * playing `second` first from `before`, then `first`, is also searched
+     * and reaches the same position at the same cost (the two moves
+     * commute), and the game orders each such pair one way only, so one of
+     * the two orders always survives. */
     bool (*redundant_after)(const void *inst, const void *before,
                             ps_move first, const void *after, ps_move second);
-    /* Optional (NULL = assume it can). Can the instance be solved at all,
-     * judged without search (counts, sizes)? False = proven unsolvable: `why` (len bytes) says
-     * which part fails and why. The driver asks before every search. */
-    bool (*check)(const void *inst, char *why, size_t len);
-
-    /* --- text forms (round-trip) --- */
-    /* [required] Draw a state; colours only when `ansi`. */
-    void (*print_state)(const void *inst, const void *state, FILE *out,
-                        bool ansi);
-    /* [required] "row col" / "from to": readable back by parse_move on the
-     * same state. */
-    void (*format_move)(const void *inst, const void *state, ps_move move,
-                        char *buf, size_t len);
-    /* [required] Parse text into a legal move of `state`; on failure fill
-     * err->msg. */
-    bool (*parse_move)(const void *inst, const void *state, const char *text,
-                       ps_move *move, struct ps_error *err);
-    /* [optional: NULL = no comment] Comment for a move in a printed solution
-     * ("group 12"). */
-    void (*describe_move)(const void *inst, const void *state, ps_move move,
-                          char *buf, size_t len);
-    /* [optional: NULL = none] Facts about a final state: cells left,
-     * cleared, ... */
-    int (*facts)(const void *inst, const void *state, struct ps_fact *out,
-                 int max);
-
-    /* --- Monte Carlo knowledge (all optional) --- */
-    /* Playout policies, terminated by name == NULL; the first is the game's
-     * default for nmcs and nrpa. NULL: only the kernel's generic ones. */
-    const struct ps_policy *policies;
-    /* NRPA move codes: codes[i] for moves[i] of `state`, each below
-     * move_code_space(inst). A code names "the same move" across the states
-     * of different playouts, so the policy can be a flat array of weights.
-     * Without them nrpa hashes the raw move value. The two come together:
-     * one without the other is refused. */
-    void (*move_codes)(const void *inst, const void *state,
-                       const ps_move *moves, int n, uint32_t *codes);
-    uint32_t (*move_code_space)(const void *inst);
-    /* beam: how promising a state is for ranking (higher = better), added to
-     * the score so far. NULL: the score so far alone. */
-    ps_value (*evaluate)(const void *inst, const void *state);
-
-    /* --- generation and benchmarking --- */
-    /* [optional: NULL = psolve gen refuses] Write a new instance in the file
-     * format to `out`. */
-    bool (*generate)(const struct ps_gen_options *opt, FILE *out,
-                     struct ps_error *err);
-    /* [optional: NULL = psolve bench has no sizes] terminated by
-     * value[0] == 0; needs generate. */
-    const struct ps_gen_options *bench_sizes;
-
-    /* --- chosen knowledge --- */
-    /* [optional: NULL = only the heuristic/upper_bound slot] The heuristics
-     * (cost games) or bounds (score games) a user may pick with --heuristic,
-     * terminated by name == NULL. Without --heuristic the `heuristic` (cost)
-     * or `upper_bound` (score) slot above is used, as before; list it here
-     * too to give it a name in reports. */
-    const struct ps_heuristic *heuristics;
-
-    /* --- text (since API version 2) --- */
-    /* [optional: NULL = not listed] How a move is written in a solution
-     * file, one line for psolve --help ("'row col', 0-based, ..."). */
-    const char *move_help;
-    /* [optional: NULL = never picked from a file] Does this text (a puzzle
-     * file) say it is this game's format? Only formats that say so (a
-     * keyword, a shape no other game reads), so that psolve can pick the
-     * game when --game is not given; must not claim other games' files. */
-    bool (*detect)(const char *text, size_t len);
+    /* [optional: NULL = assume it can] Can the instance be solved at all,
+     * judged without search (counts, sizes, parity)? False = proven
+     * unsolvable: `why` (len bytes) says which part fails and why. The
+     * driver asks before every search (and then runs none). */
+    bool (*solvable)(const void *inst, char *why, size_t len);
 
     /* --- games whose slots can fail (a script; all optional) --- */
     /* The driver brackets every search: begin_search with the monotonic
@@ -424,20 +400,59 @@ struct ps_game {
      * NULL: slots never fail. */
     enum ps_fault (*fault)(const void *inst, struct ps_error *err);
 
-    /* --- drawing (optional) --- */
-    /* [optional: NULL = the HTML report and JSON traces show print_state's
-     * text] Write `state` as one JSON object for the HTML report to draw
-     * (docs/cli.md, "The HTML report"): a grid
-     *   {"kind":"grid","rows":R,"cols":C,"style":"colours"|"tiles",
-     *    "cells":[R*C numbers, row-major from the top, 0 = empty]}
-     * or tubes
-     *   {"kind":"tubes","capacity":K,"tubes":[[colours bottom to top],...]}
-     * and, when `next` is not NULL, "highlight":[the cell or tube indices
-     * the move *next touches]. No I/O but `out`; never in the hot loop. */
-    void (*state_json)(const void *inst, const void *state,
-                       const ps_move *next, FILE *out);
+    /* ==== 3. Search knowledge (all optional) ==== */
+    /* --- what is left: the estimate the driver picks for a run ---
+     * Without --heuristic the run reads `heuristic` (cost games) or
+     * `upper_bound` (score games); --heuristic NAME picks an entry of
+     * `heuristics` or a "pdb:" set of `abstraction` instead. Algorithms
+     * never read these slots themselves: they call ps_search_h() (search.h)
+     * and get the one chosen. */
+    /* [if PS_HAS_HEURISTIC] an estimate of the cost still to pay; the
+     * flag promises it is admissible (a lower bound). NULL = 0 (A* runs as
+     * uniform cost). The exact searches (astar, idastar, dfs, wastar with
+     * w <= 1) use it only with the flag; greedy and wastar whenever it is
+     * set, so an inadmissible one may be set without the flag. */
+    ps_value (*heuristic)(const void *inst, const void *state);
+    /* [if PS_HAS_BOUND] an upper bound on the score still to gain (dfs
+     * prunes with it; the driver proves a line worth the start's bound
+     * best). Without the flag it is not called: no pruning. */
+    ps_value (*upper_bound)(const void *inst, const void *state);
+    /* [optional: NULL = only the heuristic/upper_bound slot] The heuristics
+     * (cost games) or bounds (score games) a user may pick with --heuristic,
+     * terminated by name == NULL. Without --heuristic the `heuristic` (cost)
+     * or `upper_bound` (score) slot above is used; list it here too to give
+     * it a name in reports. */
+    const struct ps_heuristic *heuristics;
+    /* [optional: NULL = no "pdb:" heuristics] The game's abstractions, for
+     * the pattern databases the kernel builds (pdb.h, docs/pdb.md). */
+    const struct ps_abstraction *abstraction;
 
-    /* --- whole playouts (since API version 3) --- */
+    /* --- the children's bounds (dfs) --- */
+    /* [optional, with PS_HAS_BOUND: NULL = dfs makes each child to bound
+     * it] moves() that also fills child_bounds[i] =
+     * upper_bound(apply(state, moves[i])), exactly, without making the
+     * children: dfs orders and cuts them by it, and makes only the ones it
+     * searches (only when the run's bound is the game's upper_bound). */
+    int (*bounded_moves)(const void *inst, const void *state, ps_move *moves,
+                         ps_value *gains, ps_value *child_bounds);
+
+    /* --- how promising a position is (beam) --- */
+    /* [optional: NULL = the score so far alone] How promising a state is for
+     * ranking (higher = better), added to the score so far. */
+    ps_value (*evaluate)(const void *inst, const void *state);
+    /* [optional: NULL = apply() and evaluate() per child] out[i] =
+     * evaluate() of the child of `state` after moves[i], for moves of
+     * `state` (as moves() lists them, in any order, all or some): exactly
+     * the values the slots would give, in one call that can share the work
+     * between the children (beam's evaluation). Only with evaluate. */
+    void (*evaluate_moves)(const void *inst, const void *state,
+                           const ps_move *moves, int n, ps_value *out);
+
+    /* --- how to play on at random (mc, nmcs, nrpa, beam, bench) --- */
+    /* [optional: NULL = only the kernel's generic ones] Playout policies,
+     * terminated by name == NULL; the first is the game's default for nmcs
+     * and nrpa. */
+    const struct ps_policy *policies;
     /* [optional: NULL = the kernel's loop always] Play one whole playout
      * from `start` in the game's own engine, with the same distribution
      * over lines as the kernel's loop (docs/writing-a-game.md): moves
@@ -448,25 +463,22 @@ struct ps_game {
      * (gains + end value, or summed costs) to *value; true. Return false
      * before drawing from rng to decline (a rule, size or policy the engine
      * does not handle): the kernel then plays the playout itself. Called
-     * for the uniform policy and the game's policies, never for topk. */
+     * for the uniform policy and the game's policies, never for topk nor
+     * by nrpa. */
     bool (*playout)(const void *inst, const void *start,
                     const struct ps_policy *policy, struct ps_rng *rng,
                     int max_len, ps_move *line, int *length, ps_value *value);
 
-    /* --- pattern databases (since API version 4) --- */
-    /* [optional: NULL = no "pdb:" heuristics] The game's abstractions, for
-     * the pattern databases the kernel builds (pdb.h, docs/pdb.md). */
-    const struct ps_abstraction *abstraction;
-
-    /* --- generation parameters (since API version 4) --- */
-    /* [optional: NULL = gen takes no parameter; needs generate] gen's
-     * --NAME V options (and bench's one size), terminated by name == NULL:
-     * at most PS_MAX_GEN_OPTIONS INT entries, entry k over PS_GEN_VALUE(k),
-     * min >= 1. generate() reads opt->value[k]. */
-    const struct ps_option *gen_options;
-
-    /* --- walks, for nrpa (since API version 5) --- */
-    /* [optional, all four or none: NULL = nrpa steps with moves/apply]
+    /* --- what nrpa learns on (nrpa) --- */
+    /* [optional, both or neither: NULL = nrpa hashes the raw move value]
+     * NRPA move codes: codes[i] for moves[i] of `state`, each below
+     * move_code_space(inst). A code names "the same move" across the states
+     * of different playouts, so the policy can be a flat array of weights.
+     * A policy's own move_codes replace them under that policy. */
+    void (*move_codes)(const void *inst, const void *state,
+                       const ps_move *moves, int n, uint32_t *codes);
+    uint32_t (*move_code_space)(const void *inst);
+    /* [optional, all five or none: NULL = nrpa steps with moves/apply]
      * A walk plays a line move by move in the game's own representation,
      * listing at each position the moves with nrpa's move codes and prior.
      * walk_size: the bytes of a walk. walk_start: begin one at `state`
@@ -488,13 +500,40 @@ struct ps_game {
     ps_value (*walk_play)(const void *inst, void *walk, int i);
     ps_value (*walk_end)(const void *inst, const void *walk);
 
-    /* [optional: NULL = apply() and evaluate() per child] out[i] =
-     * evaluate() of the child of `state` after moves[i], for moves of
-     * `state` (as moves() lists them, in any order, all or some): exactly
-     * the values the slots would give, in one call that can share the work
-     * between the children (beam's evaluation). Only with evaluate. */
-    void (*evaluate_moves)(const void *inst, const void *state,
-                           const ps_move *moves, int n, ps_value *out);
+    /* ==== 4. Presentation: text forms (round-trip) and drawing ==== */
+    /* [required] Draw a state; colours only when `ansi`. */
+    void (*print_state)(const void *inst, const void *state, FILE *out,
+                        bool ansi);
+    /* [required] "row col" / "from to": readable back by parse_move on the
+     * same state. */
+    void (*format_move)(const void *inst, const void *state, ps_move move,
+                        char *buf, size_t len);
+    /* [required] Parse text into a legal move of `state`; on failure fill
+     * err->msg. */
+    bool (*parse_move)(const void *inst, const void *state, const char *text,
+                       ps_move *move, struct ps_error *err);
+    /* [optional: NULL = not listed] How a move is written in a solution
+     * file, one line for psolve --help ("'row col', 0-based, ..."). */
+    const char *move_help;
+    /* [optional: NULL = no comment] Comment for a move in a printed solution
+     * ("group 12"). */
+    void (*describe_move)(const void *inst, const void *state, ps_move move,
+                          char *buf, size_t len);
+    /* [optional: NULL = none] Facts about a final state: cells left,
+     * cleared, ... */
+    int (*facts)(const void *inst, const void *state, struct ps_fact *out,
+                 int max);
+    /* [optional: NULL = the HTML report and JSON traces show print_state's
+     * text] Write `state` as one JSON object for the HTML report to draw
+     * (docs/cli.md, "The HTML report"): a grid
+     *   {"kind":"grid","rows":R,"cols":C,"style":"colours"|"tiles",
+     *    "cells":[R*C numbers, row-major from the top, 0 = empty]}
+     * or tubes
+     *   {"kind":"tubes","capacity":K,"tubes":[[colours bottom to top],...]}
+     * and, when `next` is not NULL, "highlight":[the cell or tube indices
+     * the move *next touches]. No I/O but `out`; never in the hot loop. */
+    void (*state_json)(const void *inst, const void *state,
+                       const ps_move *next, FILE *out);
 };
 
 /* Does g keep the contract above? False with err naming the game and the
@@ -502,8 +541,11 @@ struct ps_game {
  * struct and its tables, never calls the game. */
 bool ps_game_check(const struct ps_game *g, struct ps_error *err);
 
-/* The registry: the built-in games (games/games.def lists each once), then
- * the games added at run time with ps_game_register. */
+/* The registry: the built-in games, then the games added at run time with
+ * ps_game_register. The built-in list is not the kernel's: the layer above
+ * defines it (games/registry.c, from games/games.def, which lists each game
+ * once), so that the kernel names no game. NULL-terminated. */
+extern const struct ps_game *const ps_builtin_games[];
 const struct ps_game *ps_game_find(const char *name);
 const struct ps_game *const *ps_game_list(void); /* NULL-terminated */
 /* Check every game of the list; false with err at the first broken one. */

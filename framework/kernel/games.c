@@ -1,39 +1,52 @@
-/* The registry of games: the built-in ones, generated from games/games.def
- * (the one place where the kernel meets the game plug-ins, by name only),
- * then the games added at run time (shared-object plug-ins, Lua games). */
+/* The registry of games: the built-in ones, from the list the layer above
+ * defines (ps_builtin_games: games/registry.c, from games/games.def; the
+ * kernel names no game), then the games added at run time (shared-object
+ * plug-ins, Lua games). */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "game.h"
 
-#define GAME(name) extern const struct ps_game name##_game;
-#include "../../games/games.def"
-#undef GAME
-
-enum {
-    BUILTIN_GAMES = 0
-#define GAME(name) +1
-#include "../../games/games.def"
-#undef GAME
-};
+/* At most this many built-in games (games/games.def). */
+#define MAX_BUILTIN_GAMES 64
 
 /* Built-in games first, then up to PS_MAX_ADDED_GAMES added ones, then NULL.
- * The registry is the kernel's one piece of process-wide mutable state: it
- * is filled once, by main at start-up, before any search or thread starts,
- * and only read after that. */
-static const struct ps_game *games[BUILTIN_GAMES + PS_MAX_ADDED_GAMES + 1] = {
-#define GAME(name) &name##_game,
-#include "../../games/games.def"
-#undef GAME
-};
+ * The registry is the kernel's one piece of process-wide mutable state: the
+ * built-in games are copied in once (pthread_once, on the first call of any
+ * function below), the added ones by main at start-up, before any search or
+ * thread starts, and it is only read after that. */
+static const struct ps_game
+    *registered[MAX_BUILTIN_GAMES + PS_MAX_ADDED_GAMES + 1];
+static int builtin_games;
+static bool builtin_overflow; /* more than MAX_BUILTIN_GAMES: check_all says so */
+static pthread_once_t registry_once = PTHREAD_ONCE_INIT;
+
+static void registry_fill(void)
+{
+    for (; ps_builtin_games[builtin_games]; builtin_games++) {
+        if (builtin_games == MAX_BUILTIN_GAMES) {
+            builtin_overflow = true;
+            break;
+        }
+        registered[builtin_games] = ps_builtin_games[builtin_games];
+    }
+}
+
+static const struct ps_game **registry(void)
+{
+    pthread_once(&registry_once, registry_fill);
+    return registered;
+}
 
 const struct ps_game *const *ps_game_list(void)
 {
-    return games;
+    return registry();
 }
 
 const struct ps_game *ps_game_find(const char *name)
 {
+    const struct ps_game **games = registry();
     for (int i = 0; games[i]; i++)
         if (strcmp(games[i]->name, name) == 0)
             return games[i];
@@ -42,6 +55,11 @@ const struct ps_game *ps_game_find(const char *name)
 
 bool ps_game_check_all(struct ps_error *err)
 {
+    const struct ps_game **games = registry();
+    if (builtin_overflow)
+        return ps_error_set(err, NULL, 0, 0,
+                            "too many built-in games (at most %d)",
+                            MAX_BUILTIN_GAMES);
     for (int i = 0; games[i]; i++)
         if (!ps_game_check(games[i], err))
             return false;
@@ -52,6 +70,7 @@ bool ps_game_register(const struct ps_game *g, struct ps_error *err)
 {
     if (!ps_game_check(g, err))
         return false;
+    const struct ps_game **games = registry();
     int n = 0;
     for (; games[n]; n++)
         if (games[n] == g)
@@ -61,7 +80,7 @@ bool ps_game_register(const struct ps_game *g, struct ps_error *err)
                                 "game %s is already known (psolve list shows "
                                 "the games); a game's name must be unique",
                                 g->name);
-    if (n == BUILTIN_GAMES + PS_MAX_ADDED_GAMES)
+    if (n == builtin_games + PS_MAX_ADDED_GAMES)
         return ps_error_set(err, NULL, 0, 0,
                             "game %s: too many added games (at most %d)",
                             g->name, PS_MAX_ADDED_GAMES);
@@ -72,6 +91,7 @@ bool ps_game_register(const struct ps_game *g, struct ps_error *err)
 const struct ps_game *ps_game_detect(const char *text, size_t len, char *tried,
                                      size_t tried_len)
 {
+    const struct ps_game **games = registry();
     size_t k = 0;
     if (tried_len)
         tried[0] = '\0';

@@ -2,7 +2,7 @@
  * options.h - options declared as data. An algorithm (and a game, for its
  * gen parameters) lists its options in a table of struct ps_option: name,
  * type, range, default and one doc line, over the fields of the struct it
- * reads (struct ps_options for an algorithm). Every reader works from the
+ * reads (an algorithm's own options struct, search.h). Every reader works from the
  * tables: the command line's long options (--NAME V), --algo ALGO:NAME=V,
  * the prune = {...} keys of Lua rule scripts, --help, psolve help ALGO and
  * psolve list. A range is enforced where the value is read: out of range is

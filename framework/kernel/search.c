@@ -80,18 +80,63 @@ const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
     return o ? o : ps_option_find(a->shared_options, name);
 }
 
+bool ps_algorithm_option_is_own(const struct ps_algorithm *a,
+                                const struct ps_option *o)
+{
+    for (const struct ps_option *e = a->options; e && e->name; e++)
+        if (e == o)
+            return true;
+    return false;
+}
+
+void *ps_algorithm_option_base(const struct ps_algorithm *a,
+                               const struct ps_option *o,
+                               struct ps_options *opt)
+{
+    return ps_algorithm_option_is_own(a, o) ? (void *)opt->own.u.bytes
+                                            : (void *)opt;
+}
+
+void ps_algo_options_default(struct ps_algo_options *own,
+                             const struct ps_algorithm *a)
+{
+    memset(own, 0, sizeof *own);
+    own->algo = a;
+    if (a->options_default && a->options_size <= sizeof own->u.bytes)
+        memcpy(own->u.bytes, a->options_default, a->options_size);
+}
+
+void ps_algo_options_use(struct ps_options *opt, const struct ps_algorithm *a)
+{
+    if (opt->own.algo == a)
+        return;
+    const struct ps_algo_options *entry =
+        opt->book ? ps_algo_book_find(opt->book, a) : NULL;
+    if (entry)
+        opt->own = *entry;
+    else
+        ps_algo_options_default(&opt->own, a);
+}
+
+bool ps_algo_option_set(struct ps_options *opt, const struct ps_algorithm *a,
+                        const char *name, const char *value, char *msg,
+                        size_t len)
+{
+    const struct ps_option *o = ps_algorithm_option(a, name);
+    if (!o) {
+        snprintf(msg, len, "is no option of %s", a->name);
+        return false;
+    }
+    ps_algo_options_use(opt, a);
+    return ps_option_set(o, ps_algorithm_option_base(a, o, opt), value, msg,
+                         len);
+}
+
 void ps_options_default(struct ps_options *o)
 {
     memset(o, 0, sizeof *o);
     o->seed = 1;
-    o->weight = 2.0;
-    o->rollouts = 200;
     o->topk = 0;
-    o->dfs_beam = 16;
-    o->beam_width = 100;
-    o->beam_dfs = 20000;
-    o->beam_endgame = 0;
-    o->keep_best = -1;
 }
 
 /* The heuristic (cost) or bound (score) of the run: the --heuristic entry,
@@ -358,6 +403,7 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     s->tick = 0;
     s->clock_every = 1;
     s->algo_name = a->name;
+    ps_algo_options_use(&s->opt, a);
     s->used_heuristic = false;
     s->layers.n = 0;
     s->layers.kind = NULL;
@@ -393,7 +439,8 @@ enum ps_status ps_search_run(struct ps_search *s, const struct ps_algorithm *a)
     ps_search_trace_event(s, &(struct ps_trace_event){.kind = PS_TRACE_BEGIN});
     /* A game that can prove an instance unsolvable without search (colour
      * counts, sizes) does so before any algorithm runs. */
-    if (s->game->check && !s->game->check(s->inst, s->note, sizeof s->note)) {
+    if (s->game->solvable &&
+        !s->game->solvable(s->inst, s->note, sizeof s->note)) {
         s->stats.seconds = ps_now() - s->start;
         ps_memory_release(s, pdb_bytes);
         if (g->end_search)
@@ -587,9 +634,11 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
     return true;
 }
 
-void ps_search_nest(struct ps_search *sub, const struct ps_search *s)
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
+                    const struct ps_algorithm *a)
 {
     *sub = *s;
+    ps_algo_options_default(&sub->opt.own, a);
     memset(&sub->best, 0, sizeof sub->best);
     memset(&sub->late, 0, sizeof sub->late);
     memset(&sub->layers, 0, sizeof sub->layers);

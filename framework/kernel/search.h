@@ -17,6 +17,7 @@
 #define PS_SEARCH_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,38 +63,42 @@ struct ps_limits {
     uint64_t max_memory;    /* bytes of reserved table memory; 0 = none */
 };
 
-/* Options of every algorithm in one place; each algorithm reads its own. */
+/* The largest options struct an algorithm may declare (tests/test_options.c
+ * checks every registered one fits). */
+#define PS_ALGO_OPTIONS_SIZE 128
+
+/* One algorithm's own options, by value: the options struct it declares in
+ * its own file (e.g. struct nrpa_options in nrpa.c), kept in `u.bytes` so
+ * that a run's settings copy with struct ps_options. ps_search_run gives an
+ * algorithm its defaults when `algo` is not that algorithm. */
+struct ps_algo_options {
+    const struct ps_algorithm *algo; /* whose bytes these are; NULL = none */
+    union {
+        max_align_t align;
+        unsigned char bytes[PS_ALGO_OPTIONS_SIZE];
+    } u;
+};
+
+/* The options of a run that are not one algorithm's: the driver's (seed,
+ * threads), the playout's shared by every algorithm that plays out (policy,
+ * topk), the heuristic and the teaching outputs; and the chosen algorithm's
+ * own options in `own`. Limits are in struct ps_limits. */
 struct ps_options {
     uint64_t seed;
-    int candidates;   /* dfs: only the K best-ordered moves (0 = all) */
-    int max_depth;    /* dfs: depth cap (0 = none) */
-    bool no_memo;     /* dfs: no transposition table */
-    bool no_bound;    /* dfs: no upper-bound pruning */
-    int dfs_beam;     /* dfs (score): first beam width of the incumbent
-                       * rounds (0 = the greedy line only) */
-    double weight;    /* wastar */
-    int rollouts;     /* mc */
-    int topk;         /* mc playout policy */
-    bool select_max;  /* mc: best max instead of best mean */
-    int level;        /* nmcs, nrpa (0 = the algorithm's default) */
-    int iterations;   /* nrpa (0 = its default) */
-    int stabilise;    /* nrpa: playouts per level-1 iteration (0 = its default) */
-    int keep_best;    /* nrpa restarts: adapt steps towards the best line so
-                       * far (0 = a fresh start; -1 = nrpa's default) */
-    double alpha;     /* nrpa: adaptation step (0 = its default, 1) */
-    const char *policy; /* playout policy name, NULL = game default */
     int threads;      /* 0 = number of cores */
-    int tasks;        /* dnrpa (psolve-mpi): searches per top-level step */
-    int beam_width;   /* beam */
-    bool beam_playout; /* beam: judge positions by a playout */
-    int beam_dfs;     /* beam, PS_CLEARING games: dfs nodes first (0 = off) */
-    int beam_endgame; /* beam: dfs nodes per end-game search (0 = off) */
+    const char *policy; /* playout policy name, NULL = game default */
+    int topk;         /* playout policy: among the K largest gains */
     int trace;        /* print the first N expansions */
     /* --heuristic NAME: an entry of the game's heuristics table (cost
      * games: h; score games: the upper bound); NULL = the game's default. */
     const char *heuristic;
     bool layers;      /* --layers: count per depth / f-layer / iteration */
     enum ps_trace_format trace_format; /* --trace-format */
+    /* The running algorithm's own options; and where a run of another
+     * algorithm takes its own from (NULL = its defaults): see
+     * ps_algo_options_use. */
+    struct ps_algo_options own;
+    const struct ps_algo_book *book;
 };
 
 /* What every counter means, for every algorithm: docs/counters.md has
@@ -218,8 +223,13 @@ struct ps_search {
      * no move), when known. A line offered at this value is proven best. */
     bool bounded;
     ps_value root_bound;
-    /* dfs: start from this state instead of the game's start (beam's
-     * end-game pass); NULL = the start. */
+    /* A run rooted elsewhere: the state to start from instead of the
+     * game's initial state; NULL = the initial state. A property of one
+     * run, so the driver's and not the game's: the lines such a run offers
+     * start from root_state, so only an algorithm running a copy of its own
+     * search sets it (beam's end-game pass), and maps the lines back.
+     * Honoured by dfs only; no other algorithm may be given a run with it
+     * set. */
     const unsigned char *root_state;
     /* Set in a search nested in another (ps_search_nest): dfs then takes
      * no beam incumbent of its own. */
@@ -252,11 +262,16 @@ struct ps_algorithm {
      * --heuristic a,b makes one run per entry. */
     bool uses_heuristic, uses_bound;
     enum ps_status (*run)(struct ps_search *s);
-    /* The options it reads, over struct ps_options (options.h; NULL = none):
-     * its own table, and a table it shares with others (the playout's
-     * policy and topk). The CLI's --NAME, --algo NAME:KEY=V, rule scripts'
-     * prune keys, --help and psolve help/list read them. */
+    /* The options it reads (options.h; NULL = none): its own table, over
+     * its own options struct (options_size bytes, at most
+     * PS_ALGO_OPTIONS_SIZE, defaults in *options_default; the run reads them
+     * with ps_search_algo_options), and a table over struct ps_options that
+     * it shares with others (the playout's policy and topk). The CLI's
+     * --NAME, --algo NAME:KEY=V, rule scripts' prune keys, --help and psolve
+     * help/list read them. */
     const struct ps_option *options;
+    size_t options_size;
+    const void *options_default;
     const struct ps_option *shared_options;
     /* Whether and how it saves its state for --checkpoint (checkpoint.h). */
     enum ps_checkpoint_kind checkpoint;
@@ -270,6 +285,53 @@ const struct ps_option *ps_algorithm_next_option(const struct ps_algorithm *a,
                                                  const struct ps_option *prev);
 const struct ps_option *ps_algorithm_option(const struct ps_algorithm *a,
                                             const char *name);
+/* Is o an entry of a's own table (over a's options struct), not of its
+ * shared one (over struct ps_options)? */
+bool ps_algorithm_option_is_own(const struct ps_algorithm *a,
+                                const struct ps_option *o);
+/* The struct option o of algorithm a is over: opt->own's bytes for a's own
+ * table (opt->own must be a's), opt itself for its shared table. */
+void *ps_algorithm_option_base(const struct ps_algorithm *a,
+                               const struct ps_option *o,
+                               struct ps_options *opt);
+/* Make opt->own algorithm a's, unless it is a's already: a's entry of
+ * opt->book, else a's defaults. */
+void ps_algo_options_use(struct ps_options *opt, const struct ps_algorithm *a);
+/* own becomes a's, at a's defaults. */
+void ps_algo_options_default(struct ps_algo_options *own,
+                             const struct ps_algorithm *a);
+/* Set a's option `name` (own or shared) in opt from the text `value` (NULL
+ * for a bare flag), making opt->own a's first. False with msg saying what
+ * is wrong (no such option, or ps_option_set's message). */
+bool ps_algo_option_set(struct ps_options *opt, const struct ps_algorithm *a,
+                        const char *name, const char *value, char *msg,
+                        size_t len);
+
+/* Every algorithm's own options before one is chosen: the command line's
+ * --NAME and a rule script's prune keys set an option in each algorithm
+ * that declares it, and each run then starts from its algorithm's entry. */
+#define PS_MAX_ALGORITHMS 32
+struct ps_algo_book {
+    struct ps_algo_options v[PS_MAX_ALGORITHMS];
+    int n;
+};
+/* Every registered algorithm and then `extra`'s (NULL-terminated or NULL:
+ * a front end's own), each at its defaults. */
+void ps_algo_book_init(struct ps_algo_book *b,
+                       const struct ps_algorithm *const *extra);
+/* a's entry, or NULL when a is not in the book. */
+const struct ps_algo_options *ps_algo_book_find(const struct ps_algo_book *b,
+                                                const struct ps_algorithm *a);
+struct ps_algo_options *ps_algo_book_entry(struct ps_algo_book *b,
+                                           const struct ps_algorithm *a);
+/* --NAME VALUE: set option `name` in every algorithm of the book that
+ * declares it as its own, and in `common` where an algorithm shares it
+ * (policy, topk); every declaration must accept the value (ranges may
+ * differ: nmcs and nrpa both read level). False with msg set when none
+ * declares it or a value is refused (ps_option_set's message). */
+bool ps_algo_book_set(struct ps_algo_book *b, struct ps_options *common,
+                      const char *name, const char *value, char *msg,
+                      size_t len);
 
 /* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);
@@ -288,6 +350,12 @@ const char *ps_signal_name(int sig); /* "SIGTERM", ... */
 double ps_now(void); /* monotonic seconds */
 
 void ps_options_default(struct ps_options *o);
+/* The running algorithm's own options: its options struct, e.g.
+ *   const struct nrpa_options *no = ps_search_algo_options(s); */
+static inline const void *ps_search_algo_options(const struct ps_search *s)
+{
+    return s->opt.own.u.bytes;
+}
 void ps_search_init(struct ps_search *s, const struct ps_game *game,
                     const void *inst, const struct ps_limits *limits,
                     const struct ps_options *opt);
@@ -312,13 +380,15 @@ bool ps_search_improves(const struct ps_search *s, ps_value value);
 bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
                      ps_value value);
 
-/* A search nested in s, for an algorithm that runs another one on the same
- * problem (dfs's incumbent from beam): s's options, limits and counters
+/* A search nested in s, for an algorithm that runs another one, a, on the
+ * same problem (dfs's incumbent from beam): a's default options (set the
+ * ones it needs in sub->opt.own), s's other options, limits and counters
  * (so its work counts against --max-nodes and --max-memory as s's does),
  * s's clock and progress lines, and a copy of s's best as the line to beat;
  * no trace, no layers, no --html record of its own. Run it with the other
  * algorithm's run(); then ps_search_unnest() folds it back. */
-void ps_search_nest(struct ps_search *sub, const struct ps_search *s);
+void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
+                    const struct ps_algorithm *a);
 /* The nested search's counters become s's, its best line (and a late one)
  * is offered to s, a game error stops s too; sub is freed. */
 void ps_search_unnest(struct ps_search *s, struct ps_search *sub);

@@ -170,7 +170,6 @@ static bool dnmcs_walk(struct dnmcs_root *r, struct ps_pool *pool,
 
 static enum ps_status dnmcs_run(struct ps_search *s)
 {
-    ps_nmcs_defaults(s);
     int threads = ps_mcjob_threads(s);
     struct ps_mcjob_ctx jc;
     void *ctxs[PS_MPI_MAX_THREADS];
@@ -184,7 +183,7 @@ static enum ps_status dnmcs_run(struct ps_search *s)
     const struct ps_game *g = s->game;
     int max_moves = g->max_moves(s->inst);
     size_t depth = (size_t)g->max_depth(s->inst) + 1;
-    struct dnmcs_root r = {.s = s, .level = s->opt.level};
+    struct dnmcs_root r = {.s = s, .level = ps_nmcs_level(s)};
     r.cur = malloc(s->state_size);
     r.next = malloc(s->state_size);
     r.path = malloc(depth * sizeof *r.path);
@@ -195,7 +194,7 @@ static enum ps_status dnmcs_run(struct ps_search *s)
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nmcs (level %d, a task per move of "
                  "the top level; %d ranks x %d threads)",
-                 s->opt.level, ps_mpi_size(), threads);
+                 ps_nmcs_level(s), ps_mpi_size(), threads);
         for (r.restart = 0; dnmcs_walk(&r, &pool, best, max_moves) &&
                             s->limits.seconds > 0 && !ps_search_poll(s);
              r.restart++)
@@ -215,14 +214,7 @@ static enum ps_status dnmcs_run(struct ps_search *s)
 
 /* dnmcs's options (options.h) */
 static const struct ps_option dnmcs_options[] = {
-    {.name = "level",
-     .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, level),
-     .min = 1,
-     .max = 6,
-     .arg = "L",
-     .def = "2",
-     .doc = "nesting level"},
+    PS_NMCS_OPTION_LEVEL,
     {0},
 };
 
@@ -233,4 +225,6 @@ const struct ps_algorithm ps_algo_dnmcs = {
     .for_cost = false,
     .run = dnmcs_run,
     .options = dnmcs_options,
+    .options_size = sizeof(struct ps_nmcs_options),
+    .options_default = &ps_nmcs_default_options,
 };

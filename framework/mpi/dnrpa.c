@@ -26,6 +26,17 @@
 
 #define DNRPA_DEFAULT_TASKS 8
 
+/* dnrpa's own options: nrpa's nesting first (nrpa.h), then its own */
+struct dnrpa_options {
+    struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
+    int tasks; /* level L-1 searches per top-level step */
+};
+
+static const struct dnrpa_options *dnrpa_options(const struct ps_search *s)
+{
+    return ps_search_algo_options(s);
+}
+
 struct dnrpa_weight {
     uint32_t code;
     uint32_t pad; /* zero: no uninitialised bytes on the wire */
@@ -128,7 +139,7 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
     bool found = false, going = true;
     ps_value best_value = 0;
     int best_len = 0;
-    for (r->step = 0; going && r->step < (uint64_t)s->opt.iterations; r->step++) {
+    for (r->step = 0; going && r->step < (uint64_t)ps_nrpa_depth(s)->iterations; r->step++) {
         struct ps_mcjob_batch *b = &r->batch;
         ps_mcjob_batch_clear(b);
         if (!ps_pool_map(pool, r->tasks, NULL, dnrpa_input, ps_mcjob_output,
@@ -167,9 +178,8 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
 
 static enum ps_status dnrpa_run(struct ps_search *s)
 {
-    ps_nrpa_defaults(s);
     int threads = ps_mcjob_threads(s);
-    int tasks = s->opt.tasks > 0 ? s->opt.tasks : DNRPA_DEFAULT_TASKS;
+    int tasks = dnrpa_options(s)->tasks;
     struct ps_mcjob_ctx jc;
     void *ctxs[PS_MPI_MAX_THREADS];
     ps_mcjob_contexts(&jc, s, ctxs, threads);
@@ -182,19 +192,19 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     struct ps_worker w;
     struct ps_error err;
     ps_error_clear(&err);
-    struct dnrpa_root r = {.s = s, .level = s->opt.level, .tasks = tasks};
+    struct dnrpa_root r = {.s = s, .level = ps_nrpa_depth(s)->level, .tasks = tasks};
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
-        r.c = ps_nrpa_new(&w, s->opt.level);
+        r.c = ps_nrpa_new(&w, ps_nrpa_depth(s)->level);
         ok = ps_mcjob_batch_init(&r.batch, s, tasks) && r.c;
     }
     if (ok) {
         r.space = ps_nrpa_space(r.c);
-        r.pol = ps_nrpa_policy(r.c, s->opt.level);
+        r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
         snprintf(s->note, sizeof s->note,
                  "heuristic: distributed nrpa (level %d, %d iterations, %d "
                  "tasks per step; %d ranks x %d threads)",
-                 s->opt.level, s->opt.iterations, tasks, ps_mpi_size(), threads);
+                 ps_nrpa_depth(s)->level, ps_nrpa_depth(s)->iterations, tasks, ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
         for (r.restart = 0; dnrpa_top(&r, &pool) && s->limits.seconds > 0;
              r.restart++)
@@ -210,13 +220,18 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     return PS_HEURISTIC;
 }
 
-/* dnrpa's options (options.h) */
-static const struct ps_option dnrpa_options[] = {
+/* dnrpa's options (options.h): nrpa's level and iterations, then its own */
+static const struct dnrpa_options dnrpa_defaults = {
+    .depth = PS_NRPA_DEPTH_DEFAULTS,
+    .tasks = DNRPA_DEFAULT_TASKS,
+};
+
+static const struct ps_option dnrpa_option_table[] = {
     PS_NRPA_OPTION_LEVEL,
     PS_NRPA_OPTION_ITERATIONS,
     {.name = "tasks",
      .type = PS_OPT_INT,
-     .offset = offsetof(struct ps_options, tasks),
+     .offset = offsetof(struct dnrpa_options, tasks),
      .min = 1,
      .max = 1e9,
      .arg = "T",
@@ -231,5 +246,7 @@ const struct ps_algorithm ps_algo_dnrpa = {
     .for_score = true,
     .for_cost = false,
     .run = dnrpa_run,
-    .options = dnrpa_options,
+    .options = dnrpa_option_table,
+    .options_size = sizeof(struct dnrpa_options),
+    .options_default = &dnrpa_defaults,
 };

@@ -258,7 +258,7 @@ bool ps_lua_rules_game(struct ps_lua_rules *s, const char **game,
 
 /* ---- reading the table as data ---- */
 
-/* The keys of prune = {...} that map onto struct ps_options: the options
+/* The keys of prune = {...} that map onto algorithms' options: the options
  * of the algorithms' tables that name a prune key (options.h; dfs's
  * candidates, max_depth, memo and upper_bound), each key once. Documented
  * in docs/rules.md (a test checks every key is there). */
@@ -292,7 +292,7 @@ struct fill_ctx {
     struct ps_lua_rules *s;
     const struct ps_game *g;
     void *rules;
-    struct ps_options *opt;
+    struct ps_algo_book *book;
     const char *const *cli_given;
     struct ps_error *err;
     bool ok;
@@ -567,6 +567,26 @@ static bool check_keys(struct fill_ctx *c, int idx, const char *where,
     return worst ? unknown_key(c, where, worst, known, nknown) : true;
 }
 
+/* Set the option of every algorithm in the book whose prune key is `key`
+ * to the script's value v (a boolean for a FLAG, negated where the flag
+ * says the opposite; an INT already checked against the range). */
+static void set_prune(struct ps_algo_book *book, const char *key, int64_t v)
+{
+    for (int i = 0; book && i < book->n; i++) {
+        struct ps_algo_options *own = &book->v[i];
+        for (const struct ps_option *o = own->algo->options; o && o->name;
+             o++) {
+            if (!o->prune || strcmp(o->prune, key) != 0)
+                continue;
+            unsigned char *field = own->u.bytes + o->offset;
+            if (o->type == PS_OPT_FLAG)
+                *(bool *)field = o->prune_negated != (v != 0);
+            else
+                *(int *)field = (int)v;
+        }
+    }
+}
+
 static bool read_prune(struct fill_ctx *c, int idx)
 {
     lua_State *L = c->s->L;
@@ -604,12 +624,11 @@ static bool read_prune(struct fill_ctx *c, int idx)
             lua_pop(L, 1);
             continue;
         }
-        char *field = (char *)c->opt + k->offset;
         if (k->type == PS_OPT_FLAG) {
             if (!lua_isboolean(L, -1))
                 return expect_error(c, k->prune, -1, "true or false");
             if (!option_given(c, k->name))
-                *(bool *)field = k->prune_negated != lua_toboolean(L, -1);
+                set_prune(c->book, k->prune, lua_toboolean(L, -1));
         } else {
             int64_t v;
             char expected[64];
@@ -619,7 +638,7 @@ static bool read_prune(struct fill_ctx *c, int idx)
                 v > (int64_t)k->max)
                 return expect_error(c, k->prune, -1, expected);
             if (!option_given(c, k->name))
-                *(int *)field = (int)v;
+                set_prune(c->book, k->prune, v);
         }
         lua_pop(L, 1);
     }
@@ -667,7 +686,7 @@ static int fill_protected(lua_State *L)
 }
 
 bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
-                       void *rules, struct ps_options *opt,
+                       void *rules, struct ps_algo_book *book,
                        const char *const *cli_given, struct ps_error *err)
 {
     const char *game;
@@ -678,7 +697,7 @@ bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
                             "these rules are for game %s, but the game is %s "
                             "(--game)",
                             game, g->name);
-    struct fill_ctx c = {s, g, rules, opt, cli_given, err, false};
+    struct fill_ctx c = {s, g, rules, book, cli_given, err, false};
     lua_State *L = s->L;
     int top = lua_gettop(L);
     /* The protected function sees the same slots as this frame. */

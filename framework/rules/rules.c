@@ -209,7 +209,7 @@ static bool check_rules(const struct ps_game *g, const void *rules,
 }
 
 void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
-                           struct ps_options *opt,
+                           struct ps_algo_book *book,
                            const char *const *cli_given, struct ps_error *err)
 {
     /* A game without rules still gets a pointer of its own. */
@@ -232,7 +232,7 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
     struct ps_lua_rules *s = ps_lua_rules_open(src.script, &lo, err);
     if (!s)
         goto fail;
-    bool ok = ps_lua_rules_fill(s, g, rules, opt, cli_given, err);
+    bool ok = ps_lua_rules_fill(s, g, rules, book, cli_given, err);
     ps_lua_rules_close(s);
     if (ok && check_rules(g, rules, src.script, err))
         return rules;
@@ -242,9 +242,9 @@ fail:
 }
 
 void *ps_rules_resolve(const struct ps_game *g, const char *spec,
-                       struct ps_options *opt, struct ps_error *err)
+                       struct ps_algo_book *book, struct ps_error *err)
 {
-    return ps_rules_resolve_cli(g, spec, opt, NULL, err);
+    return ps_rules_resolve_cli(g, spec, book, NULL, err);
 }
 
 bool ps_rules_game(const char *spec, const struct ps_game **g,

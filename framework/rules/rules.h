@@ -25,17 +25,18 @@
 #include "game.h"
 #include "search.h"
 
-/* Allocate and fill the rules for game g from spec (NULL = defaults). `opt`
- * receives the rules' search defaults (a script's `prune` table). Returns
- * NULL with err filled on failure; free() the result. */
+/* Allocate and fill the rules for game g from spec (NULL = defaults). `book`
+ * (NULL = nowhere) receives the rules' search defaults (a script's `prune`
+ * table), in every algorithm that declares the option. Returns NULL with err
+ * filled on failure; free() the result. */
 void *ps_rules_resolve(const struct ps_game *g, const char *spec,
-                       struct ps_options *opt, struct ps_error *err);
+                       struct ps_algo_book *book, struct ps_error *err);
 
 /* The same for the command line: `cli_given` lists the long options given
  * (NULL-terminated, e.g. "no-memo", "candidates"); a script default for one
- * of them is not copied into opt, so explicit options win. */
+ * of them is not copied into the book, so explicit options win. */
 void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
-                           struct ps_options *opt,
+                           struct ps_algo_book *book,
                            const char *const *cli_given, struct ps_error *err);
 
 /* When spec names a script with a `game` key, set *g to that game (used

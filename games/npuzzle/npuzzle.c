@@ -741,7 +741,7 @@ static bool np_solvable(const int *t, int n)
     return (inversions + n - blank / n) % 2 == 1;
 }
 
-static bool np_check(const void *p, char *why, size_t len)
+static bool np_instance_solvable(const void *p, char *why, size_t len)
 {
     const struct np_instance *in = p;
     int t[NP_MAX * NP_MAX];
@@ -874,7 +874,7 @@ const struct ps_game npuzzle_game = {
     .apply = np_apply,
     .is_goal = np_is_goal,
     .heuristic = np_manhattan,
-    .check = np_check,
+    .solvable = np_instance_solvable,
     .print_state = np_print_state,
     .format_move = np_format_move,
     .move_help = "the number of the tile that slides into the blank",

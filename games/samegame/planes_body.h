@@ -82,6 +82,25 @@ SG_TARGET static void SG_FN(from_state)(const struct sg_instance *in,
         }
 }
 
+/* above[]: the cells whose upper neighbour has their colour; right[]: the
+ * cells whose right neighbour has it. */
+SG_TARGET static inline void SG_FN(same_neighbours)(const struct sg_planes *b,
+                                                    uint64_t *above,
+                                                    uint64_t *right)
+{
+    const int nw = SG_USED(b);
+    for (int i = 0; i < nw; i++)
+        above[i] = right[i] = 0;
+    for (int k = 1; k <= b->colours; k++) {
+        const uint64_t *p = b->colour[k];
+        for (int i = 0; i < nw; i++) {
+            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
+            above[i] |= p[i] & (p[i] >> 1);
+            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
+        }
+    }
+}
+
 /* The anchor candidates (planes.h, at the top); all zero: no move. above
  * marks the cells whose upper neighbour has their colour, right those
  * whose right neighbour has; the cells marked, or whose lower / left
@@ -92,15 +111,8 @@ SG_TARGET static inline void SG_FN(candidates_live)(const struct sg_planes *b,
                                                     uint64_t *live_out)
 {
     const int nw = SG_USED(b);
-    uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
-    for (int k = 1; k <= b->colours; k++) {
-        const uint64_t *p = b->colour[k];
-        for (int i = 0; i < nw; i++) {
-            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
-            above[i] |= p[i] & (p[i] >> 1);
-            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
-        }
-    }
+    uint64_t above[SG_WORDS], right[SG_WORDS];
+    SG_FN(same_neighbours)(b, above, right);
     for (int i = 0; i < nw; i++) {
         uint64_t prev = i ? right[i - 1] : 0;
         uint64_t below = above[i] << 1;
@@ -437,15 +449,8 @@ SG_TARGET static inline void SG_FN(pairs)(const struct sg_planes *b,
                                           uint64_t *pair)
 {
     const int nw = SG_USED(b);
-    uint64_t above[SG_WORDS] = {0}, right[SG_WORDS] = {0};
-    for (int k = 1; k <= b->colours; k++) {
-        const uint64_t *p = b->colour[k];
-        for (int i = 0; i < nw; i++) {
-            uint64_t next = i + 1 < nw ? p[i + 1] : 0;
-            above[i] |= p[i] & (p[i] >> 1);
-            right[i] |= p[i] & ((p[i] >> SG_LANE) | (next << SG_CARRY));
-        }
-    }
+    uint64_t above[SG_WORDS], right[SG_WORDS];
+    SG_FN(same_neighbours)(b, above, right);
     uint64_t one[SG_WORDS]; /* exactly one same-coloured neighbour */
     for (int i = 0; i < nw; i++) {
         uint64_t prev = i ? right[i - 1] : 0;

@@ -800,7 +800,7 @@ static bool ws_is_goal(const void *p, const void *state)
     return ws_phi(in, state, bottom, top) == 0;
 }
 
-static bool ws_check(const void *p, char *why, size_t len)
+static bool ws_solvable(const void *p, char *why, size_t len)
 {
     const struct ws_instance *in = p;
     int tubes = 0;
@@ -1056,7 +1056,7 @@ const struct ps_game watersort_game = {
     .heuristic = ws_heuristic,
     .legal = ws_legal,
     .redundant_after = ws_redundant_after,
-    .check = ws_check,
+    .solvable = ws_solvable,
     .print_state = ws_print_state,
     .format_move = ws_format_move,
     .move_help = "'from to': tube numbers, 1-based as in the level file",

@@ -11,7 +11,7 @@
  *   - along an optimal line the game's heuristic (PS_HAS_HEURISTIC) never
  *     overestimates the cost left, and its bound (PS_HAS_BOUND) never
  *     underestimates the score left;
- *   - a puzzle the game's check() calls unsolvable (the driver then runs no
+ *   - a puzzle the game's solvable() calls unsolvable (the driver then runs no
  *     search at all) has no goal within a small breadth-first search.
  */
 #include <stdlib.h>
@@ -109,15 +109,15 @@ static bool goal_within(const struct ps_game *g, const void *inst)
     return found;
 }
 
-/* A game's check() may prove a puzzle unsolvable without search: a goal
+/* A game's solvable() may prove a puzzle unsolvable without search: a goal
  * within reach proves the check wrong. */
 static void check_unsolvable(const struct ps_game *g, const void *inst)
 {
     char why[256];
-    if (!g->check || g->check(inst, why, sizeof why))
+    if (!g->solvable || g->solvable(inst, why, sizeof why))
         return;
     if (goal_within(g, inst))
-        fuzz_fail(g, "check() calls a puzzle unsolvable (%s), but a "
+        fuzz_fail(g, "solvable() calls a puzzle unsolvable (%s), but a "
                      "breadth-first search reaches a goal", why);
 }
 
@@ -170,7 +170,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ps_options_default(&opt);
     opt.threads = 1;
     opt.seed = fuzz_seed(data, size);
-    opt.beam_width = 10; /* a wide beam spends the node budget in one level */
+    /* A wide beam spends the node budget in one level. */
+    static struct ps_algo_book book;
+    ps_algo_book_init(&book, NULL);
+    char msg[200];
+    ps_algo_book_set(&book, &opt, "beam-width", "10", msg, sizeof msg);
+    opt.book = &book;
     struct ps_run runs[FUZZ_MAX_ALGOS];
     int n = 0;
     for (const struct ps_algorithm *const *a = ps_algorithm_list();

@@ -74,6 +74,13 @@ static int variant_one(const void *inst)
     (void)inst;
     return 1; /* a lie: every light can be pressed */
 }
+/* A knowledge slot: the instance proven unsolvable without search. */
+static bool variant_unsolvable(const void *inst, char *why, size_t len)
+{
+    (void)inst;
+    snprintf(why, len, "the variant says no press can solve it");
+    return false;
+}
 static int variant_moves_negative(const void *inst, const void *state,
                                   ps_move *moves, ps_value *gains)
 {
@@ -97,6 +104,11 @@ const struct ps_plugin *psolve_plugin(void)
     game.presets = variant_presets;
 #elif defined(VARIANT_wrong_version)
     plugin.api_version = PS_API_VERSION + 1000;
+#elif defined(VARIANT_previous_version)
+    /* Built for the struct before the slots were regrouped (version 5). */
+    plugin.api_version = PS_API_VERSION - 1;
+#elif defined(VARIANT_unsolvable)
+    game.solvable = variant_unsolvable;
 #elif defined(VARIANT_name_clash)
     game.name = "samegame";
 #elif defined(VARIANT_null_game)
@@ -118,7 +130,7 @@ const struct ps_plugin *psolve_plugin(void)
 #endif
     (void)variant_presets, (void)variant_load_silent, (void)variant_state_zero,
         (void)variant_state_huge, (void)variant_minus_five, (void)variant_one,
-        (void)variant_moves_negative;
+        (void)variant_moves_negative, (void)variant_unsolvable;
     return &plugin;
 }
 #endif
