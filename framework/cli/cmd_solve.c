@@ -20,21 +20,26 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* --best-file: the best line so far as a solution file, rewritten with each
- * progress line when it changed; written to FILE.tmp and renamed, so that a
- * reader (psolve serve) never sees half of it. (mc, nmcs and nrpa hand
- * their workers' line over, except on games that run in one thread.) */
-struct best_file {
+/* What a reader (psolve serve) follows while the search runs, brought up to
+ * date with each progress line: --trace-json's file flushed, and
+ * --best-file, the best line so far as a solution file, rewritten when it
+ * changed; written to FILE.tmp and renamed, so that the reader never sees
+ * half of it. (mc, nmcs and nrpa hand their workers' line over, except on
+ * games that run in one thread.) */
+struct live_files {
+    FILE *trace;
     const char *path;
     bool written;
     int len;
     ps_value value;
 };
 
-static void best_file_write(const struct ps_search *s, void *ctx)
+static void live_files_update(const struct ps_search *s, void *ctx)
 {
-    struct best_file *b = ctx;
-    if (!s->best.found ||
+    struct live_files *b = ctx;
+    if (b->trace)
+        fflush(b->trace); /* an error stays on the stream for the end */
+    if (!b->path || !s->best.found ||
         (b->written && b->len == s->best.len && b->value == s->best.value))
         return;
     char tmp[4096];
@@ -85,9 +90,7 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         cli_puzzle_close(&pz);
         return PS_EXIT_ERROR;
     }
-    /* A reader may follow the file while the search runs (psolve serve). */
-    if (trace_file)
-        setvbuf(trace_file, NULL, _IOLBF, 0);
+
     ps_install_interrupt_handler();
     struct ps_run runs[PS_LAB_MAX_ALGOS];
     struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
@@ -110,10 +113,10 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         }
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace.out = trace_file ? trace_file : stderr;
-        struct best_file best = {.path = c->best_file};
-        if (c->best_file) {
-            s.on_progress = best_file_write;
-            s.on_progress_ctx = &best;
+        struct live_files live = {.trace = trace_file, .path = c->best_file};
+        if (c->best_file || trace_file) {
+            s.on_progress = live_files_update;
+            s.on_progress_ctx = &live;
         }
         if (c->html)
             ps_html_capture_begin(&captures[i], &s);
