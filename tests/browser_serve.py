@@ -2,12 +2,19 @@
 """browser_serve.py - psolve serve's app in a real browser (Selenium with
 Debian's chromium-driver), run by ctest (tests/CMakeLists.txt).
 
-Starts `psolve serve --port 0`, opens the printed URL in headless Chromium
-and, as a person would: loads a bundled SameGame board, edits a cell, plays
-two moves, undoes one, asks for a hint, runs two algorithms, watches their
-live progress advance, stops one, steps through its replay in the result
-page, downloads its solution and checks it with `psolve verify`. Fails on
-any console error. Screenshots go to OUT_DIR (serve-*.png).
+Starts `psolve serve --port 0 --allow-scripts`, opens the printed URL in
+headless Chromium and, as a person would: loads a bundled SameGame board,
+edits a cell, plays two moves, undoes one, asks for a hint, runs two
+algorithms, watches their live progress and best line advance, stops one,
+steps through its replay in the result page, downloads its solution and
+checks it with `psolve verify`. Then: edits a Water Sort level (a unit off
+and back, a tube added, a capacity the parser refuses with its line and
+column) and plays it; edits an 8-puzzle (a tile set, resized to a
+15-puzzle), plays a slide and solves from there; pastes a level with an
+error; watches IDA*'s --trace live with pause, step and back; asks for a
+hint on a Lua game after a move; plays under a Lua rules script and checks
+the score with `psolve verify --rules`. Fails on any console error.
+Screenshots go to OUT_DIR (serve-*.png).
 
 usage: browser_serve.py PSOLVE OUT_DIR
 Exit 77 (ctest: skipped) with a message when chromium, chromedriver or
@@ -25,12 +32,15 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_driver  # noqa: E402 (exit 77 without Selenium or chromium)
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 psolve, out_dir = sys.argv[1], sys.argv[2]
 os.makedirs(out_dir, exist_ok=True)
 work = tempfile.mkdtemp(prefix="psolve-browser-serve-")
-server = subprocess.Popen([psolve, "serve", "--port", "0", "--time-cap", "30"],
+SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+server = subprocess.Popen([psolve, "serve", "--port", "0", "--time-cap", "30",
+                           "--allow-scripts"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           text=True)
 url = server.stdout.readline().strip()
@@ -60,6 +70,53 @@ def idle():
 
 def click_cell(i):
     driver.find_element(By.CSS_SELECTOR, "#board rect[data-cell='%d']" % i).click()
+
+
+def value_of(id_):
+    return driver.find_element(By.ID, id_).get_attribute("value")
+
+
+def lines():
+    return [x for x in value_of("text").split("\n")
+            if x and not x.startswith("#")]
+
+
+def load_bundled(name):
+    Select(driver.find_element(By.ID, "puzzle-select")).select_by_visible_text(name)
+    driver.find_element(By.ID, "load-bundled").click()
+    idle()
+    wait(lambda: text("nmoves") == "0", "the bundled " + name)
+
+
+def paint(value):
+    Select(driver.find_element(By.ID, "paint")).select_by_value(value)
+
+
+def click_tube(k):
+    # The tube's outline: the last rect of that tube.
+    driver.find_elements(By.CSS_SELECTOR, "#board rect[data-tube='%d']" % k)[-1].click()
+
+
+def set_number(id_, v):
+    e = driver.find_element(By.ID, id_)
+    e.clear()
+    e.send_keys(str(v))
+
+
+def edit_result(what):
+    idle()
+    wait(lambda: text("edit-status") in ("valid", "not valid"), what)
+    return text("edit-status")
+
+
+def only_algos(*names):
+    for c in driver.find_elements(By.CSS_SELECTOR, "#algos input"):
+        if c.is_selected() != (c.get_attribute("data-algo") in names):
+            c.click()
+
+
+def run_panels():
+    return driver.find_elements(By.CSS_SELECTOR, "#runs .run")
 
 
 def shot(name):
@@ -93,7 +150,8 @@ try:
     idle()
     edited = driver.find_element(By.ID, "text").get_attribute("value")
     assert edited.split("\n")[0][0] == "5", "edited: " + edited[:20]
-    driver.find_element(By.ID, "edit").click()  # editing off
+    driver.find_element(By.ID, "edit").click()  # editing off: reloads the text
+    idle()
     # Play two moves: click cells until two moves were legal.
     played = 0
     for i in range(15 * 15):
@@ -135,6 +193,13 @@ try:
     first = nodes(0)
     wait(lambda: nodes(0) is not None and nodes(0) > first,
          "the live node count to advance")
+    # The best line so far, drawn on the run's board while it runs.
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR,
+                                      "#runs .run .best-line[data-len]")
+         and not run_panels()[0].get_attribute("data-done"),
+         "the live best line of a running run")
+    assert run_panels()[0].find_elements(By.CSS_SELECTOR, ".best-board svg"), \
+        "the best line's board"
     shot("live")
     driver.find_elements(By.CSS_SELECTOR, "#runs .run .stop")[0].click()
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done]")) == 2,
@@ -168,6 +233,140 @@ try:
                        text=True, timeout=60)
     assert v.returncode == 0, v.stdout + v.stderr
     print("verify:", v.stdout.replace("\n", "; "))
+
+    # ---- Water Sort: the editor, checked by the game's parser ----
+    load_bundled("watersort/levels/frozenfrank-463.txt")
+    driver.find_element(By.ID, "edit").click()
+    n = len(lines())
+    paint("0")  # remove top
+    click_tube(0)
+    assert edit_result("a unit off tube 1") == "valid", text("error")
+    assert lines()[1] == "1 2 3", lines()[:2]
+    paint("4")
+    click_tube(0)
+    wait(lambda: lines()[1] == "1 2 3 4", "the unit back on tube 1")
+    driver.find_element(By.ID, "e-add-tube").click()
+    wait(lambda: len(lines()) == n + 1 and lines()[-1] == "-", "a tube added")
+    assert edit_result("the tube added") == "valid", text("error")
+    set_number("e-capacity", 1)
+    driver.find_element(By.ID, "e-set-capacity").click()
+    wait(lambda: text("edit-status") == "not valid", "capacity 1 refused")
+    assert "puzzle:1:10:" in text("error"), text("error")
+    shot("editor-error")
+    set_number("e-capacity", 4)
+    driver.find_element(By.ID, "e-set-capacity").click()
+    wait(lambda: text("edit-status") == "valid", "capacity 4 again")
+    driver.find_element(By.ID, "e-remove-tube").click()
+    wait(lambda: len(lines()) == n, "the tube removed")
+    assert edit_result("the tube removed") == "valid"
+    driver.find_element(By.ID, "edit").click()  # editing off: play it
+    idle()
+    click_tube(0)
+    click_tube(len(lines()) - 2)  # an empty tube
+    wait(lambda: text("nmoves") == "1", "a pour on the edited level")
+    shot("watersort")
+
+    # ---- npuzzle: set a tile, resize, play, solve from there ----
+    load_bundled("npuzzle/examples/8-hardest.txt")
+    driver.find_element(By.ID, "edit").click()
+    paint("1")
+    click_cell(0)  # 8 there: 1 takes its place, 8 goes where 1 was
+    assert edit_result("tile 1 set") == "valid", text("error")
+    assert lines() == ["1 6 7", "2 5 4", "3 0 8"], lines()
+    set_number("e-rows", 4)
+    set_number("e-cols", 4)
+    driver.find_element(By.ID, "e-resize").click()
+    wait(lambda: len(lines()) == 4, "the 15-puzzle")
+    assert edit_result("resized") == "valid", text("error")
+    assert lines() == ["1 2 3 4", "5 6 7 8", "9 10 11 12", "13 14 15 0"], lines()
+    driver.find_element(By.ID, "edit").click()
+    idle()
+    click_cell(14)  # tile 15 slides into the blank
+    wait(lambda: text("nmoves") == "1", "a slide on the edited board")
+    only_algos("astar")
+    Select(driver.find_element(By.ID, "from")).select_by_value("here")
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done"),
+         "astar from the position reached")
+    live = run_panels()[0].find_element(By.CSS_SELECTOR, ".live").text
+    assert live.startswith("optimal: cost 1 in 1 moves"), live
+    Select(driver.find_element(By.ID, "from")).select_by_value("start")
+
+    # ---- a pasted level with an error: the parser's line and column ----
+    Select(driver.find_element(By.ID, "game")).select_by_value("watersort")
+    t = driver.find_element(By.ID, "text")
+    t.clear()
+    t.send_keys("capacity 4\n1 2 x!\n")
+    driver.find_element(By.ID, "load-text").click()
+    idle()
+    wait(lambda: "puzzle:2:5: error: unknown token 'x!'" in text("error"),
+         "the paste's parse error")
+
+    # ---- the --trace step-through, live while IDA* runs ----
+    load_bundled("npuzzle/examples/15-56.txt")
+    only_algos("idastar")
+    set_number("trace", 12)
+    set_number("time", 20)
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: run_panels() and run_panels()[0].find_elements(
+        By.CSS_SELECTOR, ".trace-pos[data-count]"), "the trace viewer")
+    panel = run_panels()[0]
+    pos = panel.find_element(By.CSS_SELECTOR, ".trace-pos")
+
+    def at():
+        return int(pos.get_attribute("data-at") or 0)
+
+    wait(lambda: at() >= 3 and not panel.get_attribute("data-done"),
+         "the trace advancing while the run runs")
+    panel.find_element(By.CSS_SELECTOR, ".trace-play").click()  # pause
+    paused = at()
+    time.sleep(0.8)
+    assert at() == paused, "the trace moved while paused"
+    panel.find_element(By.CSS_SELECTOR, ".trace-step").click()
+    assert at() == paused + 1, (at(), paused)
+    panel.find_element(By.CSS_SELECTOR, ".trace-back").click()
+    assert at() == paused, (at(), paused)
+    assert panel.find_elements(By.CSS_SELECTOR, ".trace-board svg"), "the trace's board"
+    assert "expand" in panel.find_element(By.CSS_SELECTOR, ".trace-info").text or \
+        "push" in panel.find_element(By.CSS_SELECTOR, ".trace-info").text
+    driver.execute_script("arguments[0].scrollIntoView()", panel)
+    shot("trace")
+    driver.execute_script("window.scrollTo(0, 0)")
+    panel.find_element(By.CSS_SELECTOR, ".stop").click()
+    wait(lambda: panel.get_attribute("data-done"), "the traced run stopped", 60)
+    set_number("trace", 0)
+
+    # ---- a hint on a Lua game, after a move ----
+    load_bundled("lua/hanoi-4.txt")
+    set_number("move-text", "1 2")
+    driver.find_element(By.ID, "play-move").click()
+    idle()
+    wait(lambda: text("nmoves") == "1", "a move on the Lua game")
+    driver.find_element(By.ID, "hint").click()
+    wait(lambda: text("hint-text").startswith("hint: 1 3"), "the Lua game's hint")
+    idle()
+
+    # ---- a Lua rules script (the server has --allow-scripts) ----
+    assert driver.find_element(By.ID, "script-box").is_displayed()
+    script = os.path.join(SOURCE, "scripts", "rules", "clickomania.lua")
+    with open(script) as f:
+        driver.execute_script("document.getElementById('rules-script').value = arguments[0]",
+                              f.read())
+    load_bundled("samegame/examples/samegame-5x5.txt")
+    set_number("move-text", "0 0")
+    driver.find_element(By.ID, "play-move").click()
+    idle()
+    wait(lambda: text("nmoves") == "1", "a move under the rules script")
+    board = os.path.join(SOURCE, "games", "samegame", "examples", "samegame-5x5.txt")
+    with open(os.path.join(work, "m.txt"), "w") as f:
+        f.write("0 0\n")
+    v = subprocess.run([psolve, "verify", "--json", "--rules", script, board,
+                        os.path.join(work, "m.txt")], capture_output=True,
+                       text=True, timeout=60)
+    import json
+    want = json.loads(v.stdout)["score"]
+    assert int(text("value")) == want, (text("value"), want)
+    driver.execute_script("document.getElementById('rules-script').value = ''")
     for entry in driver.get_log("browser"):
         if entry["level"] in ("SEVERE", "WARNING"):
             failures.append("console: " + entry["message"])

@@ -139,11 +139,10 @@ static char *body_with_text(const char *game, const char *path, const char *rest
     return s;
 }
 
-static int start_server(void **state)
+/* Start `psolve serve --port 0 ... EXTRA` (EXTRA: one more option or
+ * NULL) and point port, token and auth at it. 0 when it printed its URL. */
+static int launch(const char *extra)
 {
-    (void)state;
-    if (!mkdtemp(dir))
-        return 1;
     int p[2];
     if (pipe(p) != 0)
         return 1;
@@ -152,7 +151,7 @@ static int start_server(void **state)
         dup2(p[1], 1);
         close(p[0]);
         execl(PSOLVE_BIN, PSOLVE_BIN, "serve", "--port", "0", "--max-runs", "4",
-              "--time-cap", "30", "--idle", "120", (char *)NULL);
+              "--time-cap", "30", "--idle", "120", extra, (char *)NULL);
         _exit(127);
     }
     close(p[1]);
@@ -167,21 +166,36 @@ static int start_server(void **state)
     return 0;
 }
 
-static int stop_server(void **state)
+static int start_server(void **state)
 {
     (void)state;
-    kill(server, SIGTERM);
+    if (!mkdtemp(dir))
+        return 1;
+    return launch(NULL);
+}
+
+/* SIGTERM, then the exit status (bounded: 30 s of polls), -1 if none. */
+static int terminate(pid_t pid)
+{
+    kill(pid, SIGTERM);
     int st = -1;
     for (int i = 0; i < 300; i++) { /* bounded: 30 s of polls */
-        if (waitpid(server, &st, WNOHANG) == server)
+        if (waitpid(pid, &st, WNOHANG) == pid)
             break;
         usleep(100000);
     }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int stop_server(void **state)
+{
+    (void)state;
+    int rc = terminate(server);
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
         return 1;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : 1;
+    return rc == 0 ? 0 : 1;
 }
 
 static void test_token_host_origin(void **state)
@@ -529,6 +543,229 @@ static void test_fifty_clients(void **state)
     json_decref(j);
 }
 
+/* The first run of a solve request. */
+static const char *first_run(json_t *s)
+{
+    return json_string_value(json_object_get(
+        json_array_get(json_object_get(s, "runs"), 0), "id"));
+}
+
+/* POST /api/solve of the puzzle file with the rest of the body (JSON). */
+static json_t *solve(const char *game, const char *file, const char *rest)
+{
+    char *b = body_with_text(game, file, rest);
+    json_t *s = api_json("POST", "/api/solve", b, 200);
+    free(b);
+    return s;
+}
+
+/* Poll a run (bounded) until cond(run JSON) holds while it still runs;
+ * the run's JSON then. */
+static json_t *poll_running(const char *id, bool (*cond)(json_t *j))
+{
+    char path[200];
+    snprintf(path, sizeof path, "/api/run/%s", id);
+    for (int i = 0; i < 600; i++) {
+        json_t *j = api_json("GET", path, NULL, 200);
+        if (cond(j)) {
+            assert_string_equal(json_string_value(json_object_get(j, "state")),
+                                "running");
+            return j;
+        }
+        json_decref(j);
+        usleep(100000);
+    }
+    fail_msg("run %s: what was waited for did not come", id);
+    return NULL;
+}
+
+static void stop_run(const char *id)
+{
+    char path[200];
+    snprintf(path, sizeof path, "/api/run/%s/stop", id);
+    json_decref(api_json("POST", path, "{}", 200));
+    json_decref(wait_done(id));
+}
+
+static bool has_line(json_t *j)
+{
+    return json_array_size(json_object_get(j, "line")) > 0;
+}
+
+/* The best line so far comes while the run runs (--best-file), and it is a
+ * line psolve verify accepts. */
+static void test_live_best_line(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/samegame/standard/01.txt";
+    json_t *s = solve("samegame", board,
+                      "{\"algos\":[\"nrpa\"],\"options\":{\"threads\":1,"
+                      "\"time\":25}}");
+    json_t *j = poll_running(first_run(s), has_line);
+    char sol[65536] = "";
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(j, "line"), i, m) {
+        strcat(sol, json_string_value(m));
+        strcat(sol, "\n");
+    }
+    json_decref(j);
+    test_write_file(dir, "live.txt", sol);
+    char out[4096];
+    assert_int_equal(test_psolve(dir, out, sizeof out, false, "verify %s %s/live.txt",
+                                 board, dir), 0);
+    stop_run(first_run(s));
+    json_decref(s);
+}
+
+static bool has_trace(json_t *j)
+{
+    return json_integer_value(json_object_get(j, "trace_count")) > 0;
+}
+
+/* A trace event's fields without its time. */
+static char *event_key(json_t *ev)
+{
+    json_t *c = json_deep_copy(ev);
+    json_object_del(c, "t");
+    char *k = json_dumps(c, JSON_SORT_KEYS | JSON_COMPACT);
+    json_decref(c);
+    return k;
+}
+
+/* --trace comes live, while IDA* runs on a long 15-puzzle, and its events
+ * are the CLI's --trace-json events (times apart); the event stream
+ * carries them too. */
+static void test_live_trace(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-56.txt";
+    json_t *s = solve("npuzzle", board,
+                      "{\"algos\":[\"idastar\"],\"options\":{\"trace\":8,"
+                      "\"time\":25}}");
+    const char *id = first_run(s);
+    json_decref(poll_running(id, has_trace));
+    char path[200];
+    snprintf(path, sizeof path, "/api/run/%s/events", id);
+    stop_run(id);
+    struct reply r = api("GET", path, NULL);
+    assert_non_null(strstr(r.body, "\"trace\":[{\"event\":\"begin\""));
+    free(r.body);
+    snprintf(path, sizeof path, "/api/run/%s", id);
+    json_t *j = api_json("GET", path, NULL, 200);
+    json_t *trace = json_object_get(j, "trace");
+    char out[4096];
+    test_psolve(dir, out, sizeof out, false,
+                "--game npuzzle --algo idastar --trace 8 --trace-json %s/t.jsonl "
+                "--max-nodes 2000 %s", dir, board);
+    char tpath[300];
+    snprintf(tpath, sizeof tpath, "%s/t.jsonl", dir);
+    FILE *f = fopen(tpath, "r");
+    assert_non_null(f);
+    char line[8192];
+    size_t n = 0, expands = 0;
+    while (fgets(line, sizeof line, f) && expands < 8) {
+        json_t *ev = json_loads(line, 0, NULL);
+        assert_non_null(ev);
+        char *a = event_key(ev), *c = event_key(json_array_get(trace, n++));
+        if (strcmp(a, c) != 0)
+            fail_msg("trace event %zu: cli %s, serve %s", n, a, c);
+        expands += strcmp(json_string_value(json_object_get(ev, "event")), "expand") == 0;
+        free(a);
+        free(c);
+        json_decref(ev);
+    }
+    fclose(f);
+    assert_int_equal(expands, 8);
+    json_decref(j);
+    json_decref(s);
+}
+
+/* Lua games start where the moves played led ("after"): hints and solves
+ * from the position reached. */
+static void test_lua_after(void **state)
+{
+    (void)state;
+    json_t *h = api_json("POST", "/api/hint",
+                         "{\"game\":\"lua:hanoi\",\"text\":\"disks 4\\n\","
+                         "\"after\":[\"1 2\"]}", 200);
+    assert_string_equal(json_string_value(json_object_get(h, "move")), "1 3");
+    json_decref(h);
+    expect_error("POST", "/api/hint", auth,
+                 "{\"game\":\"lua:hanoi\",\"text\":\"disks 4\\n\","
+                 "\"after\":[\"1 3\",\"1 3\"]}", 400, "move 2 (1 3) is not legal");
+    expect_error("POST", "/api/hint", auth,
+                 "{\"game\":\"samegame\",\"text\":\"11\\n\",\"after\":[\"0 0\"]}",
+                 400, "Lua games");
+    expect_error("POST", "/api/hint", auth,
+                 "{\"game\":\"lua:hanoi\",\"text\":\"disks 4\\n\",\"after\":[3]}",
+                 400, "move texts");
+    json_t *s = api_json("POST", "/api/solve",
+                         "{\"game\":\"lua:hanoi\",\"text\":\"disks 4\\n\","
+                         "\"after\":[\"1 2\"],\"algos\":[\"astar\"]}", 200);
+    json_t *done = wait_done(first_run(s));
+    json_t *res = json_object_get(done, "result");
+    assert_int_equal(json_integer_value(json_object_get(res, "cost")), 14);
+    json_decref(done);
+    json_decref(s);
+}
+
+/* A Lua rules script in a request: refused without --allow-scripts, saying
+ * so; with it (a second server), the answer is the CLI's with --rules FILE. */
+static void test_allow_scripts(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt";
+    const char *script = PSOLVE_SOURCE_DIR "/scripts/rules/clickomania.lua";
+    char *text = file_text(script);
+    json_t *rest = json_pack("{s:s,s:[s]}", "rules_script", text, "moves", "0 0");
+    free(text);
+    char *rs = json_dumps(rest, JSON_COMPACT);
+    json_decref(rest);
+    char *b = body_with_text("samegame", board, rs);
+    free(rs);
+    expect_error("POST", "/api/check", auth, b, 400,
+                 "Lua rule scripts are refused: start psolve serve with --allow-scripts");
+    /* The second server's answers are taken first and checked once the
+     * first server is back in port and auth, so that a failure stops both. */
+    pid_t first = server;
+    int first_port = port;
+    char first_auth[sizeof auth];
+    memcpy(first_auth, auth, sizeof auth);
+    assert_int_equal(launch("--allow-scripts"), 0);
+    struct reply info = api("GET", "/api/info", NULL);
+    struct reply check = api("POST", "/api/check", b);
+    free(b);
+    int rc = terminate(server);
+    server = first;
+    port = first_port;
+    memcpy(auth, first_auth, sizeof auth);
+    assert_int_equal(rc, 0);
+    assert_int_equal(info.code, 200);
+    assert_non_null(strstr(info.body, "\"allow_scripts\":true"));
+    free(info.body);
+    if (check.code != 200)
+        fail_msg("check with a rules script: HTTP %d: %s", check.code, check.body);
+    json_t *c = json_loads(check.body, 0, NULL);
+    free(check.body);
+    assert_non_null(c);
+    test_write_file(dir, "m.txt", "0 0\n");
+    char out[8192];
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                 "verify --json --rules %s %s %s/m.txt", script,
+                                 board, dir), 0);
+    json_t *cli = json_loads(out, 0, NULL);
+    assert_non_null(cli);
+    assert_true(json_equal(json_object_get(c, "score"), json_object_get(cli, "score")));
+    /* The same rules: the stamps' hashes (the names are the files'). */
+    const char *ra = json_string_value(json_object_get(c, "rules"));
+    const char *rc2 = json_string_value(json_object_get(cli, "rules"));
+    assert_non_null(strstr(ra, "hash "));
+    assert_string_equal(strstr(ra, "hash "), strstr(rc2, "hash "));
+    json_decref(cli);
+    json_decref(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +777,10 @@ int main(void)
         cmocka_unit_test(test_stop_midway_and_events),
         cmocka_unit_test(test_runs_cap),
         cmocka_unit_test(test_fifty_clients),
+        cmocka_unit_test(test_live_best_line),
+        cmocka_unit_test(test_live_trace),
+        cmocka_unit_test(test_lua_after),
+        cmocka_unit_test(test_allow_scripts),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }

@@ -23,7 +23,32 @@ struct ps_mc_shared {
     ps_worker_fn fn;
     struct ps_search *run; /* the run's search: its tracer and anytime curve,
                             * under `lock` */
+    /* The best line of the whole run, kept (under `lock`) only when the
+     * run has an on_progress hook (--best-file): watch_workers hands it to
+     * the hook. */
+    ps_move *line;
+    int line_len, line_cap;
+    ps_value line_value;
+    bool line_new;
 };
+
+/* Under the lock: a copy of the run's new best line for the hook. */
+static void keep_shared_line(struct ps_mc_shared *sh, const ps_move *moves,
+                             int len, ps_value value)
+{
+    if (len > sh->line_cap) {
+        ps_move *nl = realloc(sh->line, (size_t)len * sizeof *nl);
+        if (!nl)
+            return; /* the hook sees the previous line */
+        sh->line = nl;
+        sh->line_cap = len;
+    }
+    if (len)
+        memcpy(sh->line, moves, (size_t)len * sizeof *moves);
+    sh->line_len = len;
+    sh->line_value = value;
+    sh->line_new = true;
+}
 
 int ps_thread_count(const struct ps_search *s)
 {
@@ -110,6 +135,8 @@ bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
         atomic_store(&sh->best_value, value);
         atomic_store(&sh->best_found, true);
         record_improvement(sh->run, w, value, len);
+        if (sh->run->on_progress)
+            keep_shared_line(sh, moves, len, value);
     }
     pthread_mutex_unlock(&sh->lock);
     return true;
@@ -298,12 +325,42 @@ static void offer_empty_line(struct ps_search *s)
     free(moves);
 }
 
+/* For the on_progress hook: the workers' best line into s->best.moves (the
+ * buffer *live), with its value. */
+static void take_shared_line(struct ps_search *s, struct ps_mc_shared *sh,
+                             struct ps_solution *live)
+{
+    pthread_mutex_lock(&sh->lock);
+    if (sh->line_new && sh->line_len <= live->cap) {
+        if (sh->line_len)
+            memcpy(live->moves, sh->line, (size_t)sh->line_len * sizeof *sh->line);
+        live->len = sh->line_len;
+        live->value = sh->line_value;
+        live->found = true;
+        sh->line_new = false;
+    } else if (sh->line_new) {
+        ps_move *nl = realloc(live->moves, (size_t)sh->line_len * sizeof *nl);
+        if (nl) {
+            live->moves = nl;
+            live->cap = sh->line_len;
+        }
+    }
+    pthread_mutex_unlock(&sh->lock);
+    if (live->found)
+        s->best = *live;
+}
+
 /* The calling thread: progress lines and the clock, until all are done. */
 static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
 {
     uint64_t saved_nodes = s->limits.max_nodes;
     s->limits.max_nodes = 0; /* each worker keeps its own share */
-    struct ps_solution saved_best = s->best;
+    struct ps_solution saved_best = s->best, live = {0};
+    /* The hook formats moves with the game: never beside a worker of a game
+     * that runs in one thread at a time (a Lua game). */
+    void (*hook)(const struct ps_search *, void *) = s->on_progress;
+    if (s->flags & PS_ONE_THREAD)
+        s->on_progress = NULL;
     while (atomic_load(&sh->running) > 0) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
@@ -311,9 +368,13 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
         s->stats.expanded = atomic_load(&sh->expanded);
         s->best.found = atomic_load(&sh->best_found);
         s->best.value = atomic_load(&sh->best_value);
+        if (s->on_progress)
+            take_shared_line(s, sh, &live);
         if (ps_search_poll(s))
             atomic_store(&sh->stop, (int)s->stop);
     }
+    free(live.moves);
+    s->on_progress = hook;
     s->limits.max_nodes = saved_nodes;
     s->best = saved_best;
     s->stats.playouts = s->stats.expanded = 0;
@@ -376,6 +437,7 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
 done:
     offer_empty_line(s);
     free(workers);
+    free(sh.line);
     pthread_mutex_destroy(&sh.lock);
     return PS_HEURISTIC;
 }

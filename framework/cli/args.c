@@ -96,6 +96,11 @@ const struct ps_option ps_cli_options[] = {
     {.name = "trace-json", .type = PS_OPT_STRING, .offset = F(trace_json),
      .arg = "FILE", .doc = "the trace as JSON lines into FILE (--trace N, "
                            "default 100 events)"},
+    {.name = "best-file", .type = PS_OPT_STRING, .offset = F(best_file),
+     .arg = "FILE",
+     .doc = "while progress lines are shown (stderr a terminal), rewrite FILE "
+            "with the best line so far each second, one move a line "
+            "(psolve serve draws it live)"},
     {.name = "html", .type = PS_OPT_STRING, .offset = F(html), .arg = "FILE",
      .doc = "also write one self-contained HTML page: the board replayed move "
             "by move, comparison bars, anytime curves, and with --trace a "

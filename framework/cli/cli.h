@@ -39,6 +39,7 @@ struct cli {
     double bench_seconds;
     int jobs;
     const char *trace_json; /* --trace-json FILE */
+    const char *best_file;  /* --best-file FILE */
     const char *html;       /* --html FILE */
     const char *checkpoint; /* --checkpoint FILE (checkpoint.h) */
     const char *resume;     /* --resume FILE */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "replay.h"
 #include "textfile.h"
 #include "report.h"
 
@@ -60,6 +61,41 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* What a reader (psolve serve) follows while the search runs, brought up to
+ * date with each progress line: --trace-json's file flushed, and
+ * --best-file, the best line so far as a solution file, rewritten when it
+ * changed; written to FILE.tmp and renamed, so that the reader never sees
+ * half of it. (mc, nmcs and nrpa hand their workers' line over, except on
+ * games that run in one thread.) */
+struct live_files {
+    FILE *trace;
+    const char *path;
+    bool written;
+    int len;
+    ps_value value;
+};
+
+static void live_files_update(const struct ps_search *s, void *ctx)
+{
+    struct live_files *b = ctx;
+    if (b->trace)
+        fflush(b->trace); /* an error stays on the stream for the end */
+    if (!b->path || !s->best.found ||
+        (b->written && b->len == s->best.len && b->value == s->best.value))
+        return;
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", b->path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    ps_print_moves(f, s->game, s->inst, s->best.moves, s->best.len);
+    if (fclose(f) == 0 && rename(tmp, b->path) == 0) {
+        b->written = true;
+        b->len = s->best.len;
+        b->value = s->best.value;
+    }
+}
+
 int cmd_solve(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles > 1 || (c->nfiles == 1 && is_directory(c->files[0])))
@@ -95,6 +131,7 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         cli_puzzle_close(&pz);
         return PS_EXIT_ERROR;
     }
+
     ps_install_interrupt_handler();
     struct ps_run runs[PS_LAB_MAX_ALGOS];
     struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
@@ -117,6 +154,11 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         }
         s.progress = !c->quiet && isatty(STDERR_FILENO);
         s.trace.out = trace_file ? trace_file : stderr;
+        struct live_files live = {.trace = trace_file, .path = c->best_file};
+        if (c->best_file || trace_file) {
+            s.on_progress = live_files_update;
+            s.on_progress_ctx = &live;
+        }
         if (c->html)
             ps_html_capture_begin(&captures[i], &s);
         enum ps_status st = c->fe->run_search ? c->fe->run_search(&s, algos[i])

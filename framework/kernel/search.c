@@ -553,6 +553,8 @@ static bool stopped_by_clock(struct ps_search *s, double now)
     if (s->progress && now - s->last_progress >= 1.0) {
         s->last_progress = now;
         print_progress(s, now);
+        if (s->on_progress)
+            s->on_progress(s, s->on_progress_ctx);
     }
     return false;
 }

@@ -199,6 +199,11 @@ struct ps_search {
     enum ps_stop_reason stop;
     char note[128];       /* e.g. "heuristic: --candidates 8" */
     bool progress;        /* progress lines on stderr */
+    /* Called with each progress line (about once a second, only while
+     * `progress`), NULL = none: the CLI writes --best-file's line and
+     * flushes --trace-json's file, for a reader following them. */
+    void (*on_progress)(const struct ps_search *s, void *ctx);
+    void *on_progress_ctx;
     /* --trace: where events go (out: stdout by default), the format, the
      * budget (limit = opt.trace at the start of a run). */
     struct ps_tracer trace;
