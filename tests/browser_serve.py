@@ -11,7 +11,9 @@ checks it with `psolve verify`. Then: edits a Water Sort level (a unit off
 and back, a tube added, a capacity the parser refuses with its line and
 column) and plays it; edits an 8-puzzle (a tile set, resized to a
 15-puzzle), plays a slide and solves from there; pastes a level with an
-error; watches IDA*'s --trace live with pause, step and back; asks for a
+error; watches IDA*'s --trace live with pause, step and back; steps A*'s
+trace on the 8-puzzle and checks its tree (a node per id the events named,
+the expanded one marked) and the open list's size against the events; asks for a
 hint on a Lua game after a move; plays under a Lua rules script and checks
 the score with `psolve verify --rules`. Fails on any console error.
 Screenshots go to OUT_DIR (serve-*.png).
@@ -20,6 +22,7 @@ usage: browser_serve.py PSOLVE OUT_DIR
 Exit 77 (ctest: skipped) with a message when chromium, chromedriver or
 Selenium is absent. Every wait is bounded.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -334,6 +337,48 @@ try:
     driver.execute_script("window.scrollTo(0, 0)")
     panel.find_element(By.CSS_SELECTOR, ".stop").click()
     wait(lambda: panel.get_attribute("data-done"), "the traced run stopped", 60)
+    set_number("trace", 0)
+
+    # ---- A*'s trace stepped: its tree, the node expanded, the open list ----
+    load_bundled("npuzzle/examples/8-hardest.txt")
+    only_algos("astar")
+    set_number("trace", 30)
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done"),
+         "the traced A* run")
+    panel = run_panels()[0]
+    panel.find_element(By.CSS_SELECTOR, ".trace-play").click()  # pause
+    pos = panel.find_element(By.CSS_SELECTOR, ".trace-pos")
+    with urllib.request.urlopen(url.split("?")[0] + "api/run/%s?%s" % (
+            panel.get_attribute("data-id"), url.split("?")[1]), timeout=30) as f:
+        events = json.loads(f.read())["trace"]
+    wait(lambda: int(pos.get_attribute("data-count")) == len(events),
+         "all the trace's events on the page")
+    for _ in range(len(events)):  # back to the first event
+        if int(pos.get_attribute("data-at")) == 1:
+            break
+        panel.find_element(By.CSS_SELECTOR, ".trace-back").click()
+    for _ in range(12):
+        panel.find_element(By.CSS_SELECTOR, ".trace-step").click()
+        at = int(pos.get_attribute("data-at"))
+        seen = events[:at]
+        ids = set(e["id"] for e in seen if e["event"] in ("expand", "push") and "id" in e)
+        circles = panel.find_elements(By.CSS_SELECTOR, ".trace-tree svg circle")
+        assert len(circles) == len(ids), ("tree nodes", at, len(circles), len(ids))
+        expanded = [e["id"] for e in seen if e["event"] == "expand"]
+        marked = panel.find_elements(By.CSS_SELECTOR, ".trace-tree circle[data-current]")
+        assert len(marked) == 1, ("marked nodes", at, len(marked))
+        title = marked[0].find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        assert title.split(" ")[0] == "#%d" % expanded[-1], (title, expanded[-1])
+        counts = panel.find_element(By.CSS_SELECTOR, ".trace-counts")
+        assert "open" in seen[-1], seen[-1]  # an expansion or a push
+        assert counts.get_attribute("data-open") == str(seen[-1]["open"]), \
+            (at, counts.get_attribute("data-open"), seen[-1])
+        assert counts.get_attribute("data-closed") == str(len(set(expanded))), at
+        assert "open list %d" % seen[-1]["open"] in counts.text, counts.text
+    driver.execute_script("arguments[0].scrollIntoView()", panel)
+    shot("trace-tree")
+    driver.execute_script("window.scrollTo(0, 0)")
     set_number("trace", 0)
 
     # ---- a hint on a Lua game, after a move ----

@@ -3,7 +3,8 @@
  * psolve serve app (serve.html): DOM and SVG helpers, number formats
  * (counts, bytes, seconds; never an exponent), the
  * colour palette, one state of a game (its state_json: a grid, tubes or
- * tiles, else its text), bar charts and line charts. Both pages embed it
+ * tiles, else its text), bar charts and line charts, and a --trace's
+ * search tree and open list. Both pages embed it
  * where their PSOLVE-COMMON marker stands (html.c); it defines one
  * global, psolveCommon.
  */
@@ -217,7 +218,116 @@ var psolveCommon = (function () {
     return s;
   }
 
+  // ---- a traced search (--trace's events): its tree and open list ----
+  // The nodes events[0..k] name (expansions and pushes with an id), in the
+  // order they first appear: {nodes: id -> {id, parent, depth, kind
+  // ("open" or "closed"), g, h, key, move, state}, order: [id], current:
+  // the id of the last expansion reached or null, closed: the closed
+  // set's size (the nodes expanded), open: the open list's size the
+  // search reported at its last event up to k (its "open" field) or null}.
+  function traceNodes(ev, k) {
+    var nodes = {}, order = [], closed = 0, open = null, current = null;
+    for (var i = 0; i <= k && i < ev.length; i++) {
+      var e = ev[i];
+      if (e.open !== undefined) open = e.open;
+      if ((e.event !== "expand" && e.event !== "push") || e.id === undefined) continue;
+      if (!nodes[e.id]) { nodes[e.id] = {id: e.id, parent: e.parent, depth: 0, kind: "open", g: e.g, h: e.h, key: e.key, move: e.move}; order.push(e.id); }
+      var nd = nodes[e.id];
+      if (e.event === "expand") {
+        if (nd.kind !== "closed") closed++;
+        nd.kind = "closed"; nd.state = e.state; nd.depth = e.depth; current = e.id;
+      }
+      if (e.event === "push") { nd.kind = nd.kind === "closed" ? "closed" : "open"; nd.g = e.g; nd.key = e.key; nd.parent = e.parent; }
+    }
+    return {nodes: nodes, order: order, current: current, closed: closed, open: open};
+  }
+  // The search tree as a tidy drawing: each subtree in its own band of
+  // columns, a parent centred over its children and joined to them by a
+  // bracket (down, across, down), so no two edges cross and none passes
+  // through a node; the queue key inside each node. A node whose parent
+  // chain loops (a re-parented entry) is drawn as a root.
+  function treeDrawing(nodes, order, curId) {
+    var kids = {}, roots = [];
+    function loops(id, p) {
+      for (var steps = 0; p !== undefined && nodes[p]; steps++) {
+        if (p === id || steps > order.length) return true;
+        p = nodes[p].parent;
+      }
+      return false;
+    }
+    order.forEach(function (id) {
+      var p = nodes[id].parent;
+      if (p !== undefined && nodes[p] && !loops(id, p)) (kids[p] = kids[p] || []).push(id);
+      else roots.push(id);
+    });
+    var slot = 24, rowH = 46, r = 10, at = {}, next = 0, maxDepth = 0;
+    function place(id, d) {
+      var c = kids[id] || [];
+      maxDepth = Math.max(maxDepth, d);
+      c.forEach(function (k) { place(k, d + 1); });
+      var x = c.length ? (at[c[0]][0] + at[c[c.length - 1]][0]) / 2 : next++;
+      at[id] = [x, d];
+    }
+    roots.forEach(function (id) { place(id, 0); });
+    function px(id) { return [12 + (at[id][0] + 0.5) * slot, 14 + at[id][1] * rowH]; }
+    var W = Math.max(300, next * slot + 24), H = (maxDepth + 1) * rowH + 4;
+    var s = svg("svg", {width: W, height: H, "class": "tree"});
+    function line(a, b) {
+      if (a[0] !== b[0] || a[1] !== b[1])
+        s.appendChild(svg("line", {x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: "#999"}));
+    }
+    order.forEach(function (id) {
+      var c = kids[id];
+      if (!c) return;
+      var p = px(id), mid = p[1] + rowH / 2, lo = p[0], hi = p[0];
+      line(p, [p[0], mid]);
+      c.forEach(function (k) { var q = px(k); lo = Math.min(lo, q[0]); hi = Math.max(hi, q[0]); line([q[0], mid], q); });
+      line([lo, mid], [hi, mid]);
+    });
+    order.forEach(function (id) {
+      var nd = nodes[id], p = px(id);
+      var fill = id === curId ? "#e33" : nd.kind === "closed" ? "#999" : "#fc3";
+      var c = svg("circle", {cx: p[0], cy: p[1], r: r, fill: fill, stroke: "#333", "class": "node-" + nd.kind});
+      if (id === curId) c.setAttribute("data-current", "1");
+      c.appendChild(svg("title", {}, "#" + id + (nd.move ? " move " + nd.move : "") + "  g " + nd.g + (nd.h !== undefined ? "  h " + nd.h : "") + (nd.key !== undefined ? "  key " + fmt(nd.key) : "")));
+      s.appendChild(c);
+      if (nd.key === undefined) return;
+      var label = fmt(nd.key);
+      s.appendChild(svg("text", {x: p[0], y: p[1] + 3.5, "text-anchor": "middle", "pointer-events": "none",
+        "font-size": Math.min(10, Math.floor(30 / Math.max(1, label.length))), fill: id === curId ? "#fff" : "#000"}, label));
+    });
+    return {svg: s, at: curId !== null && at[curId] ? px(curId) : null};
+  }
+  // The tree of a traceNodes() into box (emptied first), the node being
+  // expanded kept in view when box scrolls a wide tree.
+  function drawTree(box, t) {
+    var s = treeDrawing(t.nodes, t.order, t.current);
+    box.innerHTML = "";
+    box.appendChild(el("div", {}, "search tree (label: queue key)"));
+    box.appendChild(s.svg);
+    if (s.at) box.scrollLeft = Math.max(0, s.at[0] - box.clientWidth / 2);
+  }
+  // The open nodes of a traceNodes() (the frontier the trace saw), by
+  // queue key, as a table of at most `limit` rows into box (emptied first).
+  function openList(box, t, limit) {
+    var nodes = t.nodes;
+    var open = t.order.filter(function (id) { return nodes[id].kind === "open"; })
+      .sort(function (a, b) { return (nodes[a].key || 0) - (nodes[b].key || 0); });
+    var table = el("table"), hr = el("tr");
+    ["open list", "key", "g", "h", "move"].forEach(function (x) { hr.appendChild(el("th", {}, x)); });
+    table.appendChild(hr);
+    open.slice(0, limit).forEach(function (id) {
+      var nd = nodes[id], row = el("tr");
+      ["#" + id, nd.key, nd.g, nd.h, nd.move || ""].forEach(function (v) { row.appendChild(el("td", {}, v === undefined ? "" : fmt(v))); });
+      table.appendChild(row);
+    });
+    box.innerHTML = "";
+    box.appendChild(table);
+    if (open.length > limit) box.appendChild(el("div", {"class": "muted"}, "... " + (open.length - limit) + " more"));
+  }
+
   return {el: el, svg: svg, fmt: fmt, fmtCount: fmtCount, fmtBytes: fmtBytes,
           fmtSeconds: fmtSeconds, colour: colour, drawState: drawState,
-          bars: bars, lineChart: lineChart};
+          bars: bars, lineChart: lineChart, traceNodes: traceNodes,
+          treeDrawing: treeDrawing, drawTree: drawTree, openList: openList};
 })();
