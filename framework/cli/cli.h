@@ -87,6 +87,10 @@ struct puzzle {
     void *inst;
 };
 void *cli_rules(struct cli *c, const struct ps_game *g);
+/* gen's values (cli_gen_values), then the rules (cli_rules), for the
+ * commands that make or measure boards: -1 with *rules set, or an exit
+ * status (the error said). */
+int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules);
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
 void cli_puzzle_close(struct puzzle *pz);
 bool cli_report_search_fault(const struct ps_search *s);

@@ -10,12 +10,10 @@
 
 int cmd_bench(struct cli *c, const struct ps_game *g)
 {
-    int rc = cli_gen_values(c, g);
+    void *rules;
+    int rc = cli_gen_rules(c, g, &rules);
     if (rc >= 0)
         return rc;
-    void *rules = cli_rules(c, g);
-    if (!rules)
-        return PS_EXIT_ERROR;
     struct ps_error err;
     ps_error_clear(&err);
     bool one_size = c->ngen_args > 0;

@@ -105,12 +105,10 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
         fprintf(stderr, "psolve: game %s has no pattern databases\n", g->name);
         return PS_EXIT_USAGE;
     }
-    int rc = cli_gen_values(c, g);
+    void *rules;
+    int rc = cli_gen_rules(c, g, &rules);
     if (rc >= 0)
         return rc;
-    void *rules = cli_rules(c, g);
-    if (!rules)
-        return PS_EXIT_ERROR;
     void *inst = pdb_instance(g, rules, nfiles == 2 ? files[1] : NULL, &c->gen,
                               &err);
     free(rules);

@@ -95,6 +95,15 @@ static void print_other_game(const struct ps_game *g, const char *path,
             g->name, o->name, o->name);
 }
 
+int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules)
+{
+    int rc = cli_gen_values(c, g);
+    if (rc >= 0)
+        return rc;
+    *rules = cli_rules(c, g);
+    return *rules ? -1 : PS_EXIT_ERROR;
+}
+
 /* Load the rules and the puzzle named by files[0]; on failure print why
  * (file:line:col) and return false. */
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
