@@ -175,7 +175,7 @@ static int setup(void **unused)
     for (struct dirent *e; (e = readdir(d)) && n < 64;) {
         size_t len = strlen(e->d_name);
         if (len > 3 && len < 60 && strcmp(e->d_name + len - 3, ".md") == 0)
-            snprintf(names[n++], sizeof names[0], "%s", e->d_name);
+            memcpy(names[n++], e->d_name, len + 1);
     }
     closedir(d);
     for (int i = 0; i < n; i++) {

@@ -81,7 +81,7 @@ static int check_folder(int from, const char *dir)
         if (n < 3 || e->d_name[n - 2] != '.' ||
             (e->d_name[n - 1] != 'c' && e->d_name[n - 1] != 'h'))
             continue;
-        char file[1100];
+        char file[sizeof path + sizeof e->d_name + 1];
         snprintf(file, sizeof file, "%s/%s", path, e->d_name);
         FILE *fp = fopen(file, "r");
         assert_non_null(fp);

@@ -340,7 +340,7 @@ static void list_puzzles_of(FILE *out, const char *dir, const char *name)
     for (struct dirent *e; (e = readdir(d)) && n < 16;)
         if (strncmp(e->d_name, name, len) == 0 && e->d_name[len] == '-' &&
             ends_with(e->d_name, ".txt") && strlen(e->d_name) < 128)
-            snprintf(found[n++], sizeof found[0], "%s", e->d_name);
+            memcpy(found[n++], e->d_name, strlen(e->d_name) + 1);
     closedir(d);
     qsort(found, (size_t)n, sizeof found[0], compare_names);
     for (int k = 0; k < n; k++)

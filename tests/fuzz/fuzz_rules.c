@@ -48,19 +48,20 @@ static const struct ps_lua_options budget = {
     .find_script = find_shipped_script,
 };
 
-/* Run the script and fill rules (defaults first) and opt for g. False when
- * the script or its rules are refused; then err must say why. */
+/* Run the script and fill rules (defaults first) and the algorithms'
+ * options in book for g. False when the script or its rules are refused;
+ * then err must say why. */
 static bool fill_rules(const char *path, const struct ps_game *g, void *rules,
-                       struct ps_options *opt)
+                       struct ps_algo_book *book)
 {
     struct ps_error err;
     ps_error_clear(&err);
     memset(rules, 0, g->rules_size ? g->rules_size : 1);
-    ps_options_default(opt);
+    ps_algo_book_init(book, NULL);
     if (!ps_rules_preset(g, rules, NULL, &err))
         fuzz_fail(g, "the default rules: %s", err.msg);
     struct ps_lua_rules *s = ps_lua_rules_open(path, &budget, &err);
-    bool ok = s && ps_lua_rules_fill(s, g, rules, opt, NULL, &err) &&
+    bool ok = s && ps_lua_rules_fill(s, g, rules, book, NULL, &err) &&
               (!g->rules_check || g->rules_check(rules, &err));
     ps_lua_rules_close(s);
     if (!ok && err.msg[0] == '\0')
@@ -89,15 +90,15 @@ static void check_for_game(const char *path, const struct ps_game *g)
 {
     size_t size = g->rules_size ? g->rules_size : 1;
     void *rules = malloc(size), *again = malloc(size);
-    struct ps_options opt, opt_again;
+    static struct ps_algo_book book, book_again;
     if (!rules || !again)
         fuzz_fail(g, "out of memory");
-    bool ok = fill_rules(path, g, rules, &opt);
-    bool ok_again = fill_rules(path, g, again, &opt_again);
+    bool ok = fill_rules(path, g, rules, &book);
+    bool ok_again = fill_rules(path, g, again, &book_again);
     if (ok != ok_again)
         fuzz_fail(g, "the same script accepted once and refused once");
     if (ok && (memcmp(rules, again, size) != 0 ||
-               memcmp(&opt, &opt_again, sizeof opt) != 0))
+               memcmp(&book, &book_again, sizeof book) != 0))
         fuzz_fail(g, "the same script gave two different sets of rules");
     if (ok) {
         const char *text = small_board(g);
