@@ -2,11 +2,12 @@
  * options.h - options declared as data. An algorithm (and a game, for its
  * gen parameters) lists its options in a table of struct ps_option: name,
  * type, range, default and one doc line, over the fields of the struct it
- * reads (an algorithm's own options struct, search.h). Every reader works from the
- * tables: the command line's long options (--NAME V), --algo ALGO:NAME=V,
- * the prune = {...} keys of Lua rule scripts, --help, psolve help ALGO and
- * psolve list. A range is enforced where the value is read: out of range is
- * an error naming the range, never a clamped or replaced value.
+ * reads (an algorithm's own options struct, search.h). Every reader works
+ * from the tables: the command line's long options (--NAME V), --algo
+ * ALGO:NAME=V, the prune = {...} keys of Lua rule scripts, --help, psolve
+ * help ALGO and psolve list. A range is enforced where the value is read:
+ * out of range is an error naming the range, never a clamped or replaced
+ * value.
  */
 #ifndef PS_OPTIONS_H
 #define PS_OPTIONS_H
