@@ -130,7 +130,8 @@ def shot(name):
 
 try:
     driver.get(url)
-    wait(lambda: text("status") == "ok", "the app to load")
+    wait(lambda: driver.find_element(By.ID, "status").get_attribute("textContent") == "ok",
+         "the app to load")
     # A bundled board: the first standard position (15x15).
     sel = driver.find_element(By.ID, "puzzle-select")
     for o in sel.find_elements(By.TAG_NAME, "option"):
