@@ -620,9 +620,7 @@ static void nrpa_round(struct dfs *d, double slice)
     struct ps_search sub;
     ps_search_nest(&sub, s, nrpa);
     sub.limits.seconds = elapsed + slice; /* the clock is s's */
-    nrpa->run(&sub);
-    if (sub.stop == PS_STOP_TIME)
-        sub.stop = PS_STOP_NONE; /* its slice, not the run's time */
+    nrpa->run(&sub); /* its stop at the slice's end stays in sub */
     ps_search_unnest(s, &sub);
 }
 

@@ -179,10 +179,10 @@ void ps_checkpoint_key(const struct ps_search *s, const struct ps_algorithm *a,
     }
     char options[600] = "";
     size_t used = 0;
+    struct ps_options opt = s->opt; /* a's own options, where they live */
+    ps_algo_options_use(&opt, a);
     for (const struct ps_option *o = NULL; (o = ps_algorithm_next_option(a, o));) {
         char value[128];
-        struct ps_options opt = s->opt;
-        ps_algo_options_use(&opt, a);
         ps_option_format(o, ps_algorithm_option_base(a, o, &opt), value,
                          sizeof value);
         int n = snprintf(options + used, sizeof options - used, "%s=%s ",
