@@ -245,6 +245,7 @@ if (sec < 0) sec = head.indexOf('seconds');
 return Array.prototype.slice.call(t.rows, 1).map(function (r) {
   return [r.cells[mem].textContent, r.cells[sec].textContent]; });
 """)
+    check("units: the comparison table has runs", len(cells) >= 2, "%d rows" % len(cells))
     mem_ok = all(re.fullmatch(r"\d+(\.\d+)? (B|KiB|MiB|GiB)", m) for m, _ in cells)
     sec_ok = all(re.fullmatch(r"\d+(\.\d+)? (ms|s)|< 0\.1 ms|\d+ min \d\d s", s) for _, s in cells)
     check("units: memory in B/KiB/MiB/GiB", mem_ok, "%s" % [m for m, _ in cells])

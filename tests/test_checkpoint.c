@@ -98,7 +98,13 @@ static void test_beam_resume(void **state)
     resume_equals_uninterrupted(f->dir, "beam", "--beam-width 2000", 25000,
                                 60000);
     /* One part for the whole search: another --threads resumes it too, to
-     * the same answer (the beam is the same for every thread count). */
+     * the same answer (the beam is the same for every thread count). That
+     * it really resumes: under 1,000 nodes it reports the file's work. */
+    test_psolve(f->dir, again, sizeof again, false,
+                "--quiet --algo beam --beam-width 2000 --max-nodes 1000 "
+                "--threads 2 --resume ck-beam.bin %s",
+                BOARD);
+    assert_true(counter(again, "expanded") >= 25000 / 2);
     test_psolve(f->dir, out, sizeof out, false,
                 "--quiet --algo beam --beam-width 2000 --max-nodes 60000 %s",
                 BOARD);

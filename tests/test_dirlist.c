@@ -65,6 +65,8 @@ static void empty_and_unreadable(void **state)
 
     char missing[128];
     snprintf(missing, sizeof missing, "%s/no-such-dir", f->dir);
+    n = -1; /* the failure must set both, not keep what was there */
+    paths = (char **)&err;
     assert_false(ps_dir_list(missing, is_txt, "plug-in directory", &paths, &n,
                              &err));
     assert_int_equal(n, 0);
