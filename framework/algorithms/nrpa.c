@@ -77,8 +77,6 @@ static const struct nrpa_options nrpa_defaults = {
     .prior_weight = 1.0,
 };
 
-extern const struct ps_algorithm ps_algo_nrpa;
-
 struct ps_nrpa {
     struct ps_worker *w;
     struct nrpa_options o; /* the run's (nrpa_alloc) */
@@ -630,14 +628,10 @@ static uint64_t nrpa_bytes(const struct ps_search *s, int levels)
            nmoves * (sizeof(ps_move) + sizeof(uint32_t) + 2 * sizeof(double));
 }
 
-static bool nrpa_alloc(struct ps_nrpa *c, int levels)
+static bool nrpa_alloc(struct ps_nrpa *c, int levels,
+                       const struct nrpa_options *o)
 {
-    if (c->w->s.opt.own.algo == &ps_algo_nrpa) {
-        c->o = *(const struct nrpa_options *)ps_search_algo_options(&c->w->s);
-    } else {
-        c->o = nrpa_defaults;
-        c->o.depth = *ps_nrpa_depth(&c->w->s);
-    }
+    c->o = *o;
     const struct ps_game *g = c->w->s.game;
     const void *inst = c->w->s.inst;
     size_t depth = (size_t)g->max_depth(inst) + 1;
@@ -662,7 +656,8 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels)
     c->moves = malloc(nmoves * sizeof *c->moves);
     c->codes = malloc(nmoves * sizeof *c->codes);
     c->prob = malloc(nmoves * sizeof *c->prob);
-    if (c->w->po.policy && c->w->po.policy->bias) {
+    /* A prior that counts 0 times is not computed at all. */
+    if (c->o.prior_weight > 0 && c->w->po.policy && c->w->po.policy->bias) {
         c->bias = malloc(nmoves * sizeof *c->bias);
         if (!c->bias)
             return false;
@@ -710,7 +705,10 @@ struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels)
     if (!c)
         return NULL;
     c->w = w;
-    if (levels > NRPA_MAX_LEVEL || !nrpa_alloc(c, levels)) {
+    /* Another algorithm's nrpa (dnrpa): nrpa's defaults with its nesting. */
+    struct nrpa_options o = nrpa_defaults;
+    o.depth = *ps_nrpa_depth(&w->s);
+    if (levels > NRPA_MAX_LEVEL || !nrpa_alloc(c, levels, &o)) {
         ps_nrpa_free(c);
         return NULL;
     }
@@ -781,7 +779,7 @@ static void nrpa_worker_run(struct ps_worker *w)
     struct ps_nrpa c;
     memset(&c, 0, sizeof c);
     c.w = w;
-    if (!nrpa_alloc(&c, level)) {
+    if (!nrpa_alloc(&c, level, ps_search_algo_options(&w->s))) {
         w->s.stop = PS_STOP_MEMORY;
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
