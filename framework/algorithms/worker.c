@@ -30,6 +30,9 @@ struct ps_mc_shared {
     int line_len, line_cap;
     ps_value line_value;
     bool line_new;
+    /* Whether to keep it: set before the workers start, read by them (the
+     * run's on_progress is the watcher's alone). */
+    bool keep_line;
 };
 
 /* Under the lock: a copy of the run's new best line for the hook. */
@@ -135,7 +138,7 @@ bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
         atomic_store(&sh->best_value, value);
         atomic_store(&sh->best_found, true);
         record_improvement(sh->run, w, value, len);
-        if (sh->run->on_progress)
+        if (sh->keep_line)
             keep_shared_line(sh, moves, len, value);
     }
     pthread_mutex_unlock(&sh->lock);
@@ -331,6 +334,13 @@ static void take_shared_line(struct ps_search *s, struct ps_mc_shared *sh,
                              struct ps_solution *live)
 {
     pthread_mutex_lock(&sh->lock);
+    if (sh->line_new && sh->line_len > live->cap) {
+        ps_move *nl = realloc(live->moves, (size_t)sh->line_len * sizeof *nl);
+        if (nl) {
+            live->moves = nl;
+            live->cap = sh->line_len;
+        }
+    }
     if (sh->line_new && sh->line_len <= live->cap) {
         if (sh->line_len)
             memcpy(live->moves, sh->line, (size_t)sh->line_len * sizeof *sh->line);
@@ -338,12 +348,6 @@ static void take_shared_line(struct ps_search *s, struct ps_mc_shared *sh,
         live->value = sh->line_value;
         live->found = true;
         sh->line_new = false;
-    } else if (sh->line_new) {
-        ps_move *nl = realloc(live->moves, (size_t)sh->line_len * sizeof *nl);
-        if (nl) {
-            live->moves = nl;
-            live->cap = sh->line_len;
-        }
     }
     pthread_mutex_unlock(&sh->lock);
     if (live->found)
@@ -368,7 +372,7 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
         s->stats.expanded = atomic_load(&sh->expanded);
         s->best.found = atomic_load(&sh->best_found);
         s->best.value = atomic_load(&sh->best_value);
-        if (s->on_progress)
+        if (sh->keep_line)
             take_shared_line(s, sh, &live);
         if (ps_search_poll(s))
             atomic_store(&sh->stop, (int)s->stop);
@@ -389,6 +393,8 @@ enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
     memset(&sh, 0, sizeof sh);
     sh.fn = fn;
     sh.run = s;
+    /* Not for a game that runs one thread at a time (watch_workers). */
+    sh.keep_line = s->on_progress && !(s->flags & PS_ONE_THREAD);
     pthread_mutex_init(&sh.lock, NULL);
     struct ps_worker *workers = calloc((size_t)threads, sizeof *workers);
     struct ps_error err;
