@@ -137,6 +137,13 @@ static void test_progress_format(void **unused)
     assert_non_null(strstr(line, "psolve: farm: 1/70 puzzles done, "));
     assert_non_null(strstr(line, "; last: level-7.txt astar optimal 23, "
                                  "idastar incomplete"));
+    /* A long name keeps its end, and leaves room for the results. */
+    snprintf(rows[0].puzzle, sizeof rows[0].puzzle,
+             "dir/a-standard-samegame-board-with-a-long-name-3.txt");
+    ps_progress_puzzle(&p, rows, 1);
+    ps_progress_format(&p, line, sizeof line);
+    assert_non_null(
+        strstr(line, "; last: ...ith-a-long-name-3.txt astar optimal 23"));
     for (int i = 0; i < 2; i++)
         snprintf(rows[i].algo, sizeof rows[i].algo,
                  "a-label-long-enough-to-need-cutting-%d", i);

@@ -68,8 +68,13 @@ void ps_progress_puzzle(struct ps_progress *p, const struct ps_lab_row *rows,
     if (!p->on)
         return;
     char last[PS_PROGRESS_WIDTH];
-    int k = snprintf(last, sizeof last, "%s",
-                     nrows > 0 ? base_name(rows[0].puzzle) : "");
+    /* A long name keeps its end, so the results still fit the line. */
+    const char *name = nrows > 0 ? base_name(rows[0].puzzle) : "";
+    size_t len = strlen(name);
+    int k = len > PS_PROGRESS_NAME
+                ? snprintf(last, sizeof last, "...%s",
+                           name + len - (PS_PROGRESS_NAME - 3))
+                : snprintf(last, sizeof last, "%s", name);
     for (int i = 0; i < nrows && k >= 0 && (size_t)k < sizeof last; i++) {
         const struct ps_lab_row *r = &rows[i];
         const char *status = r->error ? "error" : ps_status_name(r->status);

@@ -14,6 +14,8 @@
 
 /* The longest progress line, so that it fits a 100-column terminal. */
 #define PS_PROGRESS_WIDTH 100
+/* The longest puzzle name on it; a longer one shows as "..." and its end. */
+#define PS_PROGRESS_NAME 24
 
 struct ps_progress {
     bool on;               /* false: every call does nothing (--quiet) */
