@@ -76,6 +76,31 @@ struct sg_listed {
     const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
     const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
 
+/* Where a listing (its groups in anchor order, so by column) holds the
+ * groups with a cell in columns a..z: from first[a] up to past[z], where
+ * first[c] is the first group that reaches column c or beyond or follows
+ * one that does, and past[c] the first whose anchor lies right of c. The
+ * groups in that range that reach a are those (evaluate_planes). */
+struct sg_spans {
+    int first[SG_MAX_COLS], past[SG_MAX_COLS];
+};
+
+static void sg_spans_of(const struct sg_listed *L, int cols,
+                        struct sg_spans *s)
+{
+    int reach = -1; /* the furthest column groups 0..j reach */
+    for (int j = 0; j < L->n; j++)
+        for (; reach < L->g[j].maxcol; reach++)
+            s->first[reach + 1] = j;
+    for (int c = reach + 1; c < cols; c++)
+        s->first[c] = L->n;
+    for (int c = 0, j = 0; c < cols; c++) {
+        while (j < L->n && L->g[j].col <= c)
+            j++;
+        s->past[c] = j;
+    }
+}
+
 /* Group x counted into (sign 1) or out of (-1) tally t. */
 static inline void sg_tally_group(const struct sg_instance *in,
                                   struct sg_tally *t, const struct sg_group *x,
@@ -257,8 +282,8 @@ static void sg_evaluate_moves(const void *p, const void *state,
         }
         return;
     }
-    struct sg_listed L, F;
-    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L, &F);
+    struct sg_listed L;
+    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L);
 }
 
 /* ---- nrpa's walk (the walk_* slots) ---- */

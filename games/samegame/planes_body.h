@@ -725,38 +725,90 @@ SG_TARGET static inline void SG_FN(copy_planes)(struct sg_planes *c,
     }
 }
 
-/* sg_evaluate of each child of `state`, out[i] for moves[i] (moves of
- * state): one listing of the state, then per child its tally as the
- * state's, less the groups near the move (relist's window) and plus those
- * found there after it. L, F: room for the listing and the groups found. */
-SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
-                                            const void *state,
-                                            const ps_move *moves, int n,
-                                            ps_value *out, struct sg_listed *L,
-                                            struct sg_listed *F)
+/* Into t, the groups of b with a cell in columns lo..hi: found()'s groups,
+ * counted (sg_tally_group) but not listed, one colour at a time. A cell
+ * starts a fill if it lies in those columns and, unless min_group is 1,
+ * has a neighbour of its colour (a group of one is never counted then);
+ * each fill takes its group out of what is left to start from. */
+SG_TARGET static void SG_FN(tally_window)(const struct sg_instance *in,
+                                          const struct sg_planes *b, int lo,
+                                          int hi, struct sg_tally *t)
 {
-    struct sg_planes b, c;
-    SG_FN(from_state)(in, state, &b);
-    const int ng = SG_FN(list)(in, &b, L, false);
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > in->cols - 1 ? in->cols - 1 : hi;
+    if (lo > hi)
+        return;
+    const int qlo = lo / SG_PER_WORD, qhi = hi / SG_PER_WORD;
+    uint64_t window[SG_WORDS]; /* the lanes lo..hi of word i */
+    for (int i = qlo; i <= qhi; i++) {
+        int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
+        a = a < 0 ? 0 : a;
+        z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
+        window[i] = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
+    }
+    for (int k = 1; k <= b->colours; k++) {
+        const uint64_t *p = b->colour[k];
+        uint64_t todo[SG_WORDS], g[SG_WORDS];
+        for (int i = qlo; i <= qhi; i++) {
+            uint64_t x = p[i] & window[i];
+            if (min_group > 1 && x) {
+                uint64_t prev = i ? p[i - 1] : 0;
+                uint64_t next = i + 1 < nw ? p[i + 1] : 0;
+                x &= (p[i] << 1) | (p[i] >> 1) | (p[i] << SG_LANE) |
+                     (p[i] >> SG_LANE) | (prev >> SG_CARRY) |
+                     (next << SG_CARRY);
+            }
+            todo[i] = x;
+        }
+        for (int q = qlo; q <= qhi; q++)
+            while (todo[q]) {
+                SG_FN(flood)(p, nw, q, __builtin_ctzll(todo[q]), g);
+                int size = 0;
+                for (int i = 0; i < nw; i++)
+                    size += SG_POPCOUNT(g[i]);
+                for (int i = q; i <= qhi; i++)
+                    todo[i] &= ~g[i];
+                if (size < min_group)
+                    continue;
+                t->gained[k] += sg_gain(&in->rules, size);
+                t->grouped[k] += size;
+                t->groups[k]++;
+            }
+    }
+}
+
+/* sg_evaluate of each child of the position b, out[i] for moves[i] (moves
+ * of b): one listing of b (into L), then per child its tally as b's, less
+ * the listed groups near the move (relist's window) and plus those
+ * tally_window finds there after it. */
+SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
+                                             const struct sg_planes *b,
+                                             const ps_move *moves, int n,
+                                             ps_value *out, struct sg_listed *L)
+{
+    const int ng = SG_FN(list)(in, b, L, false);
     struct sg_tally t;
     memset(&t, 0, sizeof t);
-    for (int k = 1; k <= b.colours; k++)
-        t.count[k] = b.count[k];
-    t.left = b.left;
+    for (int k = 1; k <= b->colours; k++)
+        t.count[k] = b->count[k];
+    t.left = b->left;
     for (int j = 0; j < ng; j++)
         sg_tally_group(in, &t, &L->g[j], 1);
-    int ord[SG_MAX_CELLS + 1];
+    struct sg_spans spans;
+    sg_spans_of(L, in->cols, &spans);
+    struct sg_planes c;
     for (int i = 0; i < n; i++) {
         int j = i < ng && L->g[i].move == moves[i] ? i : 0;
         while (j < ng && L->g[j].move != moves[i])
             j++;
-        if (j == ng) { /* not a move of this state */
+        if (j == ng) { /* not a move of this position */
             out[i] = 0;
             continue;
         }
         const struct sg_group *x = &L->g[j];
         uint64_t g[SG_WORDS];
-        SG_FN(copy_planes)(&c, &b);
+        SG_FN(copy_planes)(&c, b);
         SG_FN(flood)(c.colour[x->colour], SG_USED(&c), x->col / SG_PER_WORD,
                      (x->col % SG_PER_WORD) * SG_LANE + x->row, g);
         const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
@@ -766,14 +818,26 @@ SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
         struct sg_tally u = t;
         u.count[x->colour] -= x->size;
         u.left -= x->size;
-        for (int m = 0; m < ng; m++)
-            if (L->g[m].maxcol >= cmin - 1 && L->g[m].col <= cmax + 1)
+        const int from = spans.first[cmin - 1 > 0 ? cmin - 1 : 0];
+        const int past = spans.past[cmax + 1 < in->cols ? cmax + 1 : in->cols - 1];
+        for (int m = from; m < past; m++)
+            if (L->g[m].maxcol >= cmin - 1)
                 sg_tally_group(in, &u, &L->g[m], -1);
-        const int nf = SG_FN(found)(in, &c, lo, hi, F, ord);
-        for (int f = 0; f < nf; f++)
-            sg_tally_group(in, &u, &F->g[f], 1);
+        SG_FN(tally_window)(in, &c, lo, hi, &u);
         out[i] = tally_value(in, &u);
     }
+}
+
+/* sg_evaluate of each child of `state` (evaluate_planes); L: room for the
+ * listing. */
+SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
+                                            const void *state,
+                                            const ps_move *moves, int n,
+                                            ps_value *out, struct sg_listed *L)
+{
+    struct sg_planes b;
+    SG_FN(from_state)(in, state, &b);
+    SG_FN(evaluate_planes)(in, &b, moves, n, out, L);
 }
 
 #undef SG_WORDS
