@@ -76,29 +76,17 @@ struct sg_listed {
     const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
     const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
 
-/* Where a listing (its groups in anchor order, so by column) holds the
- * groups with a cell in columns a..z: from first[a] up to past[z], where
- * first[c] is the first group that reaches column c or beyond or follows
- * one that does, and past[c] the first whose anchor lies right of c. The
- * groups in that range that reach a are those (evaluate_planes). */
-struct sg_spans {
-    int first[SG_MAX_COLS], past[SG_MAX_COLS];
+/* Which listed group each cell in one is in (SG_FN(list)'s lab): of[] by
+ * bit, word * 64 + bit, for the cells set in in[]. */
+struct sg_labels {
+    uint64_t in[SG_PLANE_MAX_WORDS];
+    uint16_t of[SG_PLANE_MAX_WORDS * 64];
 };
 
-static void sg_spans_of(const struct sg_listed *L, int cols,
-                        struct sg_spans *s)
+static inline void sg_label(struct sg_labels *lab, int group, int bit)
 {
-    int reach = -1; /* the furthest column groups 0..j reach */
-    for (int j = 0; j < L->n; j++)
-        for (; reach < L->g[j].maxcol; reach++)
-            s->first[reach + 1] = j;
-    for (int c = reach + 1; c < cols; c++)
-        s->first[c] = L->n;
-    for (int c = 0, j = 0; c < cols; c++) {
-        while (j < L->n && L->g[j].col <= c)
-            j++;
-        s->past[c] = j;
-    }
+    lab->in[bit / 64] |= 1ull << (bit % 64);
+    lab->of[bit] = (uint16_t)group;
 }
 
 /* Group x counted into (sign 1) or out of (-1) tally t. */
@@ -395,7 +383,8 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
         n = L->n;
     } else {
         L = &w->lists[w->cur];
-        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS,
+                        NULL);
         if (w->first_set && !w->first_listed) {
             sg_listed_copy(&w->first, L, w->codes == SG_CODES_CELLS);
             w->first_listed = true;
