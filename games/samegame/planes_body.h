@@ -143,16 +143,20 @@ SG_TARGET static inline uint64_t SG_FN(grow_in_word)(uint64_t x, uint64_t p)
     }
 }
 
-/* The group of bit `bit` of word q in plane p: grown within word q, then,
- * while a word's part of it touches cells of p in the next or the previous
- * word that it lacks, grown within that word from them. Most groups never
- * leave word q; one that does crosses a word edge a time or two. */
-SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
-                                          int bit, uint64_t *g)
+/* Does x, cells of word q of plane p, touch cells of p in the words beside? */
+SG_TARGET static inline bool SG_FN(leaves_word)(const uint64_t *p, int nw,
+                                                int q, uint64_t x)
 {
-    for (int i = 0; i < nw; i++)
-        g[i] = 0;
-    g[q] = SG_FN(grow_in_word)(1ull << bit, p[q]);
+    return (q > 0 && (((x & SG_MASK) << SG_CARRY) & p[q - 1])) ||
+           (q + 1 < nw && ((x >> SG_CARRY) & p[q + 1]));
+}
+
+/* g (of plane p, grown within its words) grown across the words from word
+ * q, the only one that may touch cells of p it lacks in the words beside:
+ * while a word's part of it does, grown within that word from them. */
+SG_TARGET static inline void SG_FN(spread)(const uint64_t *p, int nw, int q,
+                                           uint64_t *g)
+{
     uint32_t spread = 1u << q; /* words whose part may reach a neighbour */
     while (spread) {
         const int i = __builtin_ctz(spread);
@@ -172,6 +176,18 @@ SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
             }
         }
     }
+}
+
+/* The group of bit `bit` of word q in plane p: grown within word q, then
+ * across the words (spread). Most groups never leave word q; one that does
+ * crosses a word edge a time or two. */
+SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
+                                          int bit, uint64_t *g)
+{
+    for (int i = 0; i < nw; i++)
+        g[i] = 0;
+    g[q] = SG_FN(grow_in_word)(1ull << bit, p[q]);
+    SG_FN(spread)(p, nw, q, g);
 }
 
 /* Is bit `bit` of word q the lowest bit of g (the group's anchor)? */
@@ -371,6 +387,8 @@ SG_TARGET static inline int SG_FN(remove)(const struct sg_instance *in,
     const int nw = SG_USED(b);
     uint32_t touched = 0;
     for (int i = 0; i < nw; i++) {
+        if (!g[i])
+            continue;
         for (int l = 0; l < SG_PER_WORD; l++)
             touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
                            ? 1u << (SG_PER_WORD * i + l)
@@ -749,34 +767,46 @@ SG_TARGET static void SG_FN(tally_area)(const struct sg_instance *in,
                                         struct sg_tally *t)
 {
     const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    /* cells of the groups found from earlier words (each colour its own) */
+    uint64_t done[SG_WORDS];
+    for (int i = qlo; i <= qhi; i++)
+        done[i] = 0;
     for (int k = 1; k <= b->colours; k++) {
         const uint64_t *p = b->colour[k];
-        uint64_t todo[SG_WORDS], g[SG_WORDS];
-        for (int i = qlo; i <= qhi; i++) {
-            uint64_t x = p[i] & area[i];
-            if (min_group > 1 && x) {
-                uint64_t prev = i ? p[i - 1] : 0;
-                uint64_t next = i + 1 < nw ? p[i + 1] : 0;
-                x &= (p[i] << 1) | (p[i] >> 1) | (p[i] << SG_LANE) |
-                     (p[i] >> SG_LANE) | (prev >> SG_CARRY) |
-                     (next << SG_CARRY);
+        for (int q = qlo; q <= qhi; q++) {
+            uint64_t todo = p[q] & area[q] & ~done[q];
+            if (min_group > 1 && todo) {
+                uint64_t prev = q ? p[q - 1] : 0;
+                uint64_t next = q + 1 < nw ? p[q + 1] : 0;
+                todo &= (p[q] << 1) | (p[q] >> 1) | (p[q] << SG_LANE) |
+                        (p[q] >> SG_LANE) | (prev >> SG_CARRY) |
+                        (next << SG_CARRY);
             }
-            todo[i] = x;
-        }
-        for (int q = qlo; q <= qhi; q++)
-            while (todo[q]) {
-                SG_FN(flood)(p, nw, q, __builtin_ctzll(todo[q]), g);
+            while (todo) {
+                /* within word q first: most groups never leave it */
+                uint64_t x = SG_FN(grow_in_word)(todo & -todo, p[q]);
                 int size = 0;
-                for (int i = 0; i < nw; i++)
-                    size += SG_POPCOUNT(g[i]);
-                for (int i = q; i <= qhi; i++)
-                    todo[i] &= ~g[i];
+                if (SG_FN(leaves_word)(p, nw, q, x)) {
+                    uint64_t g[SG_WORDS];
+                    for (int i = 0; i < nw; i++)
+                        g[i] = i == q ? x : 0;
+                    SG_FN(spread)(p, nw, q, g);
+                    for (int i = 0; i < nw; i++)
+                        size += SG_POPCOUNT(g[i]);
+                    for (int i = q + 1; i <= qhi; i++)
+                        done[i] |= g[i];
+                    x = g[q];
+                } else {
+                    size = SG_POPCOUNT(x);
+                }
+                todo &= ~x;
                 if (size < min_group)
                     continue;
                 t->gained[k] += sg_gain(&in->rules, size);
                 t->grouped[k] += size;
                 t->groups[k]++;
             }
+        }
     }
 }
 
