@@ -756,56 +756,58 @@ SG_TARGET static inline void SG_FN(copy_planes)(struct sg_planes *c,
 }
 
 /* Into t, the groups of b with a cell in area (its words qlo..qhi), as
- * found() would find them, counted (sg_tally_group) but not listed, one
- * colour at a time. A cell starts a fill if it is in area and, unless
- * min_group is 1, has a neighbour of its colour (a group of one is never
- * counted then); each fill takes its group out of what is left to start
- * from. */
+ * found() would find them, counted (sg_tally_group) but not listed. A cell
+ * starts a fill if it is in area and, unless min_group is 1, has a
+ * neighbour of its colour (a group of one is never counted then); each
+ * fill takes its group out of what is left to start from. */
 SG_TARGET static void SG_FN(tally_area)(const struct sg_instance *in,
                                         const struct sg_planes *b,
                                         const uint64_t *area, int qlo, int qhi,
                                         struct sg_tally *t)
 {
     const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
-    /* cells of the groups found from earlier words (each colour its own) */
-    uint64_t done[SG_WORDS];
+    uint64_t done[SG_WORDS]; /* cells of the groups found from earlier words */
     for (int i = qlo; i <= qhi; i++)
         done[i] = 0;
-    for (int k = 1; k <= b->colours; k++) {
-        const uint64_t *p = b->colour[k];
-        for (int q = qlo; q <= qhi; q++) {
-            uint64_t todo = p[q] & area[q] & ~done[q];
-            if (min_group > 1 && todo) {
+    for (int q = qlo; q <= qhi; q++) {
+        uint64_t todo = b->occupied[q] & area[q] & ~done[q];
+        if (min_group > 1 && todo) {
+            uint64_t paired = 0; /* cells with a neighbour of their colour */
+            for (int k = 1; k <= b->colours; k++) {
+                const uint64_t *p = b->colour[k];
                 uint64_t prev = q ? p[q - 1] : 0;
                 uint64_t next = q + 1 < nw ? p[q + 1] : 0;
-                todo &= (p[q] << 1) | (p[q] >> 1) | (p[q] << SG_LANE) |
-                        (p[q] >> SG_LANE) | (prev >> SG_CARRY) |
-                        (next << SG_CARRY);
+                paired |= p[q] & ((p[q] << 1) | (p[q] >> 1) | (p[q] << SG_LANE) |
+                                  (p[q] >> SG_LANE) | (prev >> SG_CARRY) |
+                                  (next << SG_CARRY));
             }
-            while (todo) {
-                /* within word q first: most groups never leave it */
-                uint64_t x = SG_FN(grow_in_word)(todo & -todo, p[q]);
-                int size = 0;
-                if (SG_FN(leaves_word)(p, nw, q, x)) {
-                    uint64_t g[SG_WORDS];
-                    for (int i = 0; i < nw; i++)
-                        g[i] = i == q ? x : 0;
-                    SG_FN(spread)(p, nw, q, g);
-                    for (int i = 0; i < nw; i++)
-                        size += SG_POPCOUNT(g[i]);
-                    for (int i = q + 1; i <= qhi; i++)
-                        done[i] |= g[i];
-                    x = g[q];
-                } else {
-                    size = SG_POPCOUNT(x);
-                }
-                todo &= ~x;
-                if (size < min_group)
-                    continue;
-                t->gained[k] += sg_gain(&in->rules, size);
-                t->grouped[k] += size;
-                t->groups[k]++;
+            todo &= paired;
+        }
+        while (todo) {
+            const int k = SG_FN(colour_at)(b, q, __builtin_ctzll(todo));
+            const uint64_t *p = b->colour[k];
+            /* within word q first: most groups never leave it */
+            uint64_t x = SG_FN(grow_in_word)(todo & -todo, p[q]);
+            int size = 0;
+            if (SG_FN(leaves_word)(p, nw, q, x)) {
+                uint64_t g[SG_WORDS];
+                for (int i = 0; i < nw; i++)
+                    g[i] = i == q ? x : 0;
+                SG_FN(spread)(p, nw, q, g);
+                for (int i = 0; i < nw; i++)
+                    size += SG_POPCOUNT(g[i]);
+                for (int i = q + 1; i <= qhi; i++)
+                    done[i] |= g[i];
+                x = g[q];
+            } else {
+                size = SG_POPCOUNT(x);
             }
+            todo &= ~x;
+            if (size < min_group)
+                continue;
+            t->gained[k] += sg_gain(&in->rules, size);
+            t->grouped[k] += size;
+            t->groups[k]++;
         }
     }
 }
