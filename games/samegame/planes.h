@@ -76,17 +76,30 @@ struct sg_listed {
     const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
     const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
 
-/* Which listed group each cell in one is in (SG_FN(list)'s lab): of[] by
- * bit, word * 64 + bit, for the cells set in in[]. */
+/* The listed groups' cells (SG_FN(list)'s lab): of[] names the group of
+ * each cell in one (by bit, word * 64 + bit), for the cells set in in[];
+ * group j's cells are cells[first[j]...], its words from the one of its
+ * anchor's column to the one of its last column. A group spans no more
+ * words than it has cells, so cells[] has room for them all. */
 struct sg_labels {
     uint64_t in[SG_PLANE_MAX_WORDS];
     uint16_t of[SG_PLANE_MAX_WORDS * 64];
+    int used, first[SG_MAX_CELLS + 1];
+    uint64_t cells[SG_MAX_CELLS];
 };
 
-static inline void sg_label(struct sg_labels *lab, int group, int bit)
+/* Group `group`'s cells w[0..to - from], its words from..to, into lab. */
+static inline void sg_label(struct sg_labels *lab, int group, const uint64_t *w,
+                            int from, int to)
 {
-    lab->in[bit / 64] |= 1ull << (bit % 64);
-    lab->of[bit] = (uint16_t)group;
+    lab->first[group] = lab->used;
+    for (int i = from; i <= to; i++) {
+        const uint64_t x = w[i - from];
+        lab->cells[lab->used++] = x;
+        lab->in[i] |= x;
+        for (uint64_t y = x; y; y &= y - 1)
+            lab->of[i * 64 + __builtin_ctzll(y)] = (uint16_t)group;
+    }
 }
 
 /* Group x counted into (sign 1) or out of (-1) tally t. */

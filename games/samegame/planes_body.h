@@ -565,6 +565,8 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
     SG_FN(candidates_live)(b, min_group, cand, live);
     for (int i = 0; lab && i < nw; i++)
         lab->in[i] = 0;
+    if (lab)
+        lab->used = 0;
     for (int k = 0; k <= SG_MAX_COLORS; k++)
         L->loose[k] = 0;
     if (min_group > 1)
@@ -598,9 +600,12 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                 L->g[n].shape = up ? 1 : 2;
                 L->g[n].code = SG_FN(code)(in, &L->g[n]);
                 if (lab) {
-                    int other = q * 64 + bit + (up ? 1 : SG_LANE);
-                    sg_label(lab, n, q * 64 + bit);
-                    sg_label(lab, n, other);
+                    /* the other cell: above, or right (maybe next word) */
+                    const int other = bit + (up ? 1 : SG_LANE);
+                    const uint64_t w[2] = {
+                        1ull << bit | (other < 64 ? 1ull << other : 0),
+                        other < 64 ? 0 : 1ull << (other - 64)};
+                    sg_label(lab, n, w, q, other < 64 ? q : q + 1);
                 }
                 n++;
                 continue;
@@ -617,9 +622,12 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
             SG_FN(record)(in, L, n, nw, q, bit, k, size, g);
             if (want_hash)
                 L->hash[n] = SG_FN(cells_hash)(in->rows, nw, k, g);
-            for (int i = q; lab && i < nw; i++)
-                for (uint64_t x = g[i]; x; x &= x - 1)
-                    sg_label(lab, n, i * 64 + __builtin_ctzll(x));
+            if (lab) {
+                int top = nw - 1;
+                while (!g[top])
+                    top--;
+                sg_label(lab, n, g + q, q, top);
+            }
             n++;
         }
     }
@@ -822,8 +830,9 @@ SG_TARGET static void SG_FN(untally_area)(const struct sg_instance *in,
                                           struct sg_tally *t)
 {
     for (int i = qlo; i <= qhi; i++)
-        for (uint64_t x = area[i] & lab->in[i]; x; x &= x - 1) {
+        for (uint64_t x = area[i] & lab->in[i]; x;) {
             const int j = lab->of[i * 64 + __builtin_ctzll(x)];
+            x &= ~lab->cells[lab->first[j] + i - L->g[j].col / SG_PER_WORD];
             if (seen[j] != stamp) {
                 seen[j] = stamp;
                 sg_tally_group(in, t, &L->g[j], -1);
@@ -898,8 +907,10 @@ SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
         }
         const struct sg_group *x = &L->g[j];
         uint64_t g[SG_WORDS], before[SG_WORDS], after[SG_WORDS];
-        SG_FN(flood)(b->colour[x->colour], nw, x->col / SG_PER_WORD,
-                     (x->col % SG_PER_WORD) * SG_LANE + x->row, g);
+        for (int w = 0; w < nw; w++) /* its cells, as listed */
+            g[w] = 0;
+        for (int w = x->col / SG_PER_WORD; w <= x->maxcol / SG_PER_WORD; w++)
+            g[w] = lab.cells[lab.first[j] + w - x->col / SG_PER_WORD];
         SG_FN(copy_planes)(&c, b);
         const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
         SG_WINDOW(in, L, j, e);
