@@ -78,13 +78,13 @@ struct sg_listed {
 
 /* The listed groups' cells (SG_FN(list)'s lab): of[] names the group of
  * each cell in one (by bit, word * 64 + bit), for the cells set in in[];
- * group j's cells are cells[first[j]...], its words from the one of its
- * anchor's column to the one of its last column. A group spans no more
- * words than it has cells, so cells[] has room for them all. */
+ * group j's cells in word i are cells[at[j] + i], for its words: from the
+ * one of its anchor's column to the one of its last column. A group spans
+ * no more words than it has cells, so cells[] has room for them all. */
 struct sg_labels {
     uint64_t in[SG_PLANE_MAX_WORDS];
     uint16_t of[SG_PLANE_MAX_WORDS * 64];
-    int used, first[SG_MAX_CELLS + 1];
+    int used, at[SG_MAX_CELLS + 1];
     uint64_t cells[SG_MAX_CELLS];
 };
 
@@ -92,7 +92,7 @@ struct sg_labels {
 static inline void sg_label(struct sg_labels *lab, int group, const uint64_t *w,
                             int from, int to)
 {
-    lab->first[group] = lab->used;
+    lab->at[group] = lab->used - from;
     for (int i = from; i <= to; i++) {
         const uint64_t x = w[i - from];
         lab->cells[lab->used++] = x;

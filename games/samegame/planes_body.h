@@ -832,7 +832,7 @@ SG_TARGET static void SG_FN(untally_area)(const struct sg_instance *in,
     for (int i = qlo; i <= qhi; i++)
         for (uint64_t x = area[i] & lab->in[i]; x;) {
             const int j = lab->of[i * 64 + __builtin_ctzll(x)];
-            x &= ~lab->cells[lab->first[j] + i - L->g[j].col / SG_PER_WORD];
+            x &= ~lab->cells[lab->at[j] + i];
             if (seen[j] != stamp) {
                 seen[j] = stamp;
                 sg_tally_group(in, t, &L->g[j], -1);
@@ -910,7 +910,7 @@ SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
         for (int w = 0; w < nw; w++) /* its cells, as listed */
             g[w] = 0;
         for (int w = x->col / SG_PER_WORD; w <= x->maxcol / SG_PER_WORD; w++)
-            g[w] = lab.cells[lab.first[j] + w - x->col / SG_PER_WORD];
+            g[w] = lab.cells[lab.at[j] + w];
         SG_FN(copy_planes)(&c, b);
         const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
         SG_WINDOW(in, L, j, e);
