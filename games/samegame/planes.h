@@ -76,6 +76,32 @@ struct sg_listed {
     const int dr = (in)->rules.shift == SG_SHIFT_LEFT ? -(e) : 0;             \
     const int lo = cmin - 1 + dl, hi = cmax + 1 + dr
 
+/* The listed groups' cells (SG_FN(list)'s lab): of[] names the group of
+ * each cell in one (by bit, word * 64 + bit), for the cells set in in[];
+ * group j's cells in word i are cells[at[j] + i], for its words: from the
+ * one of its anchor's column to the one of its last column. A group spans
+ * no more words than it has cells, so cells[] has room for them all. */
+struct sg_labels {
+    uint64_t in[SG_PLANE_MAX_WORDS];
+    uint16_t of[SG_PLANE_MAX_WORDS * 64];
+    int used, at[SG_MAX_CELLS + 1];
+    uint64_t cells[SG_MAX_CELLS];
+};
+
+/* Group `group`'s cells w[0..to - from], its words from..to, into lab. */
+static inline void sg_label(struct sg_labels *lab, int group, const uint64_t *w,
+                            int from, int to)
+{
+    lab->at[group] = lab->used - from;
+    for (int i = from; i <= to; i++) {
+        const uint64_t x = w[i - from];
+        lab->cells[lab->used++] = x;
+        lab->in[i] |= x;
+        for (uint64_t y = x; y; y &= y - 1)
+            lab->of[i * 64 + __builtin_ctzll(y)] = (uint16_t)group;
+    }
+}
+
 /* Group x counted into (sign 1) or out of (-1) tally t. */
 static inline void sg_tally_group(const struct sg_instance *in,
                                   struct sg_tally *t, const struct sg_group *x,
@@ -257,8 +283,8 @@ static void sg_evaluate_moves(const void *p, const void *state,
         }
         return;
     }
-    struct sg_listed L, F;
-    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L, &F);
+    struct sg_listed L;
+    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L);
 }
 
 /* ---- nrpa's walk (the walk_* slots) ---- */
@@ -370,7 +396,8 @@ static int sg_walk_moves(const void *p, void *walk, ps_move *moves,
         n = L->n;
     } else {
         L = &w->lists[w->cur];
-        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS);
+        n = SG_DISPATCH(in, list, in, &w->b, L, w->codes == SG_CODES_CELLS,
+                        NULL);
         if (w->first_set && !w->first_listed) {
             sg_listed_copy(&w->first, L, w->codes == SG_CODES_CELLS);
             w->first_listed = true;

@@ -131,50 +131,63 @@ SG_TARGET static inline void SG_FN(candidates)(const struct sg_planes *b,
     SG_FN(candidates_live)(b, min_group, cand, NULL);
 }
 
-/* The group of bit `bit` of word q in plane p: dilate within p until it
- * stops growing. Each pass grows the words in place (a word sees its lower
- * neighbour's growth of the same pass, which only speeds it up) and looks
- * only at the words the group reaches and the two beside them: most groups
- * lie in one or two words. */
+/* x (cells of p) grown within word p to the cells of p it reaches there. */
+SG_TARGET static inline uint64_t SG_FN(grow_in_word)(uint64_t x, uint64_t p)
+{
+    for (;;) {
+        uint64_t n =
+            (x | (x << 1) | (x >> 1) | (x << SG_LANE) | (x >> SG_LANE)) & p;
+        if (n == x)
+            return x;
+        x = n;
+    }
+}
+
+/* Does x, cells of word q of plane p, touch cells of p in the words beside? */
+SG_TARGET static inline bool SG_FN(leaves_word)(const uint64_t *p, int nw,
+                                                int q, uint64_t x)
+{
+    return (q > 0 && (((x & SG_MASK) << SG_CARRY) & p[q - 1])) ||
+           (q + 1 < nw && ((x >> SG_CARRY) & p[q + 1]));
+}
+
+/* g (of plane p, grown within its words) grown across the words from word
+ * q, the only one that may touch cells of p it lacks in the words beside:
+ * while a word's part of it does, grown within that word from them. */
+SG_TARGET static inline void SG_FN(spread)(const uint64_t *p, int nw, int q,
+                                           uint64_t *g)
+{
+    uint32_t spread = 1u << q; /* words whose part may reach a neighbour */
+    while (spread) {
+        const int i = __builtin_ctz(spread);
+        spread &= spread - 1;
+        if (i > 0) {
+            uint64_t in = ((g[i] & SG_MASK) << SG_CARRY) & p[i - 1] & ~g[i - 1];
+            if (in) {
+                g[i - 1] = SG_FN(grow_in_word)(g[i - 1] | in, p[i - 1]);
+                spread |= 1u << (i - 1);
+            }
+        }
+        if (i + 1 < nw) {
+            uint64_t in = (g[i] >> SG_CARRY) & p[i + 1] & ~g[i + 1];
+            if (in) {
+                g[i + 1] = SG_FN(grow_in_word)(g[i + 1] | in, p[i + 1]);
+                spread |= 1u << (i + 1);
+            }
+        }
+    }
+}
+
+/* The group of bit `bit` of word q in plane p: grown within word q, then
+ * across the words (spread). Most groups never leave word q; one that does
+ * crosses a word edge a time or two. */
 SG_TARGET static inline void SG_FN(flood)(const uint64_t *p, int nw, int q,
                                           int bit, uint64_t *g)
 {
     for (int i = 0; i < nw; i++)
         g[i] = 0;
-    /* first within word q alone: most groups never leave it */
-    uint64_t x = 1ull << bit, pq = p[q];
-    for (;;) {
-        uint64_t n =
-            (x | (x << 1) | (x >> 1) | (x << SG_LANE) | (x >> SG_LANE)) & pq;
-        if (n == x)
-            break;
-        x = n;
-    }
-    g[q] = x;
-    bool leaks = (q > 0 && (((x & SG_MASK) << SG_CARRY) & p[q - 1])) ||
-                 (q + 1 < nw && ((x >> SG_CARRY) & p[q + 1]));
-    if (!leaks)
-        return;
-    int lo = q, hi = q;
-    for (bool grew = true; grew;) {
-        grew = false;
-        const int from = lo ? lo - 1 : 0, to = hi + 1 < nw ? hi + 1 : hi;
-        for (int i = from; i <= to; i++) {
-            uint64_t x = g[i];
-            uint64_t prev = i ? g[i - 1] : 0;
-            uint64_t next = i + 1 < nw ? g[i + 1] : 0;
-            uint64_t n = (x | (x << 1) | (x >> 1) | (x << SG_LANE) |
-                          (x >> SG_LANE) | (prev >> SG_CARRY) |
-                          (next << SG_CARRY)) &
-                         p[i];
-            if (n != x) {
-                grew = true;
-                g[i] = n;
-                lo = i < lo ? i : lo;
-                hi = i > hi ? i : hi;
-            }
-        }
-    }
+    g[q] = SG_FN(grow_in_word)(1ull << bit, p[q]);
+    SG_FN(spread)(p, nw, q, g);
 }
 
 /* Is bit `bit` of word q the lowest bit of g (the group's anchor)? */
@@ -374,6 +387,8 @@ SG_TARGET static inline int SG_FN(remove)(const struct sg_instance *in,
     const int nw = SG_USED(b);
     uint32_t touched = 0;
     for (int i = 0; i < nw; i++) {
+        if (!g[i])
+            continue;
         for (int l = 0; l < SG_PER_WORD; l++)
             touched |= (g[i] >> (l * SG_LANE) & SG_MASK)
                            ? 1u << (SG_PER_WORD * i + l)
@@ -539,14 +554,19 @@ SG_TARGET static inline uint64_t SG_FN(cells_hash)(int R, int nw, int k,
  * same-coloured neighbour below or to the left that is the lowest cell
  * not yet in a listed group is its group's anchor: the candidates are
  * taken lowest first, and each fill takes its whole group out. With
- * want_hash, L->hash[i] is sg_cell_codes' hash of group i's cells. */
+ * want_hash, L->hash[i] is sg_cell_codes' hash of group i's cells; with
+ * lab, the listed groups' cells are labelled with their entries. */
 SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                                  const struct sg_planes *b, struct sg_listed *L,
-                                 bool want_hash)
+                                 bool want_hash, struct sg_labels *lab)
 {
     const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
     uint64_t cand[SG_WORDS], live[SG_WORDS], g[SG_WORDS];
     SG_FN(candidates_live)(b, min_group, cand, live);
+    for (int i = 0; lab && i < nw; i++)
+        lab->in[i] = 0;
+    if (lab)
+        lab->used = 0;
     for (int k = 0; k <= SG_MAX_COLORS; k++)
         L->loose[k] = 0;
     if (min_group > 1)
@@ -579,6 +599,14 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
                 L->g[n].maxcol = (uint8_t)(up ? col : col + 1);
                 L->g[n].shape = up ? 1 : 2;
                 L->g[n].code = SG_FN(code)(in, &L->g[n]);
+                if (lab) {
+                    /* the other cell: above, or right (maybe next word) */
+                    const int other = bit + (up ? 1 : SG_LANE);
+                    const uint64_t w[2] = {
+                        1ull << bit | (other < 64 ? 1ull << other : 0),
+                        other < 64 ? 0 : 1ull << (other - 64)};
+                    sg_label(lab, n, w, q, other < 64 ? q : q + 1);
+                }
                 n++;
                 continue;
             }
@@ -594,6 +622,12 @@ SG_TARGET static int SG_FN(list)(const struct sg_instance *in,
             SG_FN(record)(in, L, n, nw, q, bit, k, size, g);
             if (want_hash)
                 L->hash[n] = SG_FN(cells_hash)(in->rows, nw, k, g);
+            if (lab) {
+                int top = nw - 1;
+                while (!g[top])
+                    top--;
+                sg_label(lab, n, g + q, q, top);
+            }
             n++;
         }
     }
@@ -616,6 +650,17 @@ SG_TARGET static void SG_FN(play_listed)(const struct sg_instance *in,
     *emptied = SG_FN(remove)(in, b, g, k, L->g[i].size);
 }
 
+/* The lanes of columns lo..hi in word i. */
+SG_TARGET static inline uint64_t SG_FN(lanes)(int i, int lo, int hi)
+{
+    int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
+    a = a < 0 ? 0 : a;
+    z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
+    if (a > z)
+        return 0;
+    return (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
+}
+
 /* The groups of b with a cell in columns lo..hi, into F (unsorted), and
  * their order by anchor in ord[]; their number. */
 SG_TARGET static int SG_FN(found)(const struct sg_instance *in,
@@ -630,15 +675,8 @@ SG_TARGET static int SG_FN(found)(const struct sg_instance *in,
     int nf = 0;
     uint64_t cand[SG_WORDS], live[SG_WORDS], todo[SG_WORDS], g[SG_WORDS];
     SG_FN(candidates_live)(b, min_group, cand, live);
-    for (int i = 0; i < nw; i++) { /* the lanes lo..hi of word i */
-        int a = lo - i * SG_PER_WORD, z = hi - i * SG_PER_WORD;
-        a = a < 0 ? 0 : a;
-        z = z > SG_PER_WORD - 1 ? SG_PER_WORD - 1 : z;
-        uint64_t m = 0;
-        if (a <= z)
-            m = (~0ull >> (64 - (z - a + 1) * SG_LANE)) << (a * SG_LANE);
-        todo[i] = live[i] & m;
-    }
+    for (int i = 0; i < nw; i++)
+        todo[i] = live[i] & SG_FN(lanes)(i, lo, hi);
     for (int q = 0; q < nw; q++)
         while (todo[q]) {
             int bit = __builtin_ctzll(todo[q]);
@@ -725,40 +763,155 @@ SG_TARGET static inline void SG_FN(copy_planes)(struct sg_planes *c,
     }
 }
 
-/* sg_evaluate of each child of `state`, out[i] for moves[i] (moves of
- * state): one listing of the state, then per child its tally as the
- * state's, less the groups near the move (relist's window) and plus those
- * found there after it. L, F: room for the listing and the groups found. */
-SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
-                                            const void *state,
-                                            const ps_move *moves, int n,
-                                            ps_value *out, struct sg_listed *L,
-                                            struct sg_listed *F)
+/* Into t, the groups of b with a cell in area (its words qlo..qhi), as
+ * found() would find them, counted (sg_tally_group) but not listed. A cell
+ * starts a fill if it is in area and, unless min_group is 1, has a
+ * neighbour of its colour (a group of one is never counted then); each
+ * fill takes its group out of what is left to start from. */
+SG_TARGET static void SG_FN(tally_area)(const struct sg_instance *in,
+                                        const struct sg_planes *b,
+                                        const uint64_t *area, int qlo, int qhi,
+                                        struct sg_tally *t)
 {
-    struct sg_planes b, c;
-    SG_FN(from_state)(in, state, &b);
-    const int ng = SG_FN(list)(in, &b, L, false);
+    const int nw = SG_USED(b), min_group = (int)in->rules.min_group;
+    uint64_t done[SG_WORDS]; /* cells of the groups found from earlier words */
+    for (int i = qlo; i <= qhi; i++)
+        done[i] = 0;
+    for (int q = qlo; q <= qhi; q++) {
+        uint64_t todo = b->occupied[q] & area[q] & ~done[q];
+        if (min_group > 1 && todo) {
+            uint64_t paired = 0; /* cells with a neighbour of their colour */
+            for (int k = 1; k <= b->colours; k++) {
+                const uint64_t *p = b->colour[k];
+                uint64_t prev = q ? p[q - 1] : 0;
+                uint64_t next = q + 1 < nw ? p[q + 1] : 0;
+                paired |= p[q] & ((p[q] << 1) | (p[q] >> 1) | (p[q] << SG_LANE) |
+                                  (p[q] >> SG_LANE) | (prev >> SG_CARRY) |
+                                  (next << SG_CARRY));
+            }
+            todo &= paired;
+        }
+        while (todo) {
+            const int k = SG_FN(colour_at)(b, q, __builtin_ctzll(todo));
+            const uint64_t *p = b->colour[k];
+            /* within word q first: most groups never leave it */
+            uint64_t x = SG_FN(grow_in_word)(todo & -todo, p[q]);
+            int size = 0;
+            if (SG_FN(leaves_word)(p, nw, q, x)) {
+                uint64_t g[SG_WORDS];
+                for (int i = 0; i < nw; i++)
+                    g[i] = i == q ? x : 0;
+                SG_FN(spread)(p, nw, q, g);
+                for (int i = 0; i < nw; i++)
+                    size += SG_POPCOUNT(g[i]);
+                for (int i = q + 1; i <= qhi; i++)
+                    done[i] |= g[i];
+                x = g[q];
+            } else {
+                size = SG_POPCOUNT(x);
+            }
+            todo &= ~x;
+            if (size < min_group)
+                continue;
+            t->gained[k] += sg_gain(&in->rules, size);
+            t->grouped[k] += size;
+            t->groups[k]++;
+        }
+    }
+}
+
+/* Out of t, the groups of L (labelled in lab) with a cell in area (its
+ * words qlo..qhi); seen[j] == stamp once group j is out. */
+SG_TARGET static void SG_FN(untally_area)(const struct sg_instance *in,
+                                          const struct sg_listed *L,
+                                          const struct sg_labels *lab,
+                                          const uint64_t *area, int qlo,
+                                          int qhi, int *seen, int stamp,
+                                          struct sg_tally *t)
+{
+    for (int i = qlo; i <= qhi; i++)
+        for (uint64_t x = area[i] & lab->in[i]; x;) {
+            const int j = lab->of[i * 64 + __builtin_ctzll(x)];
+            x &= ~lab->cells[lab->at[j] + i];
+            if (seen[j] != stamp) {
+                seen[j] = stamp;
+                sg_tally_group(in, t, &L->g[j], -1);
+            }
+        }
+}
+
+/* The cells of each lane of x from its lowest cell of x up: those that go
+ * or fall when x goes, under gravity. */
+SG_TARGET static inline uint64_t SG_FN(lanes_up)(uint64_t x)
+{
+    for (int s = 1; s < SG_LANE; s *= 2) {
+        /* per lane, the bits at s and above: a shift by s stays in its lane */
+        const uint64_t keep = (~0ull / SG_MASK) * ((SG_MASK << s) & SG_MASK);
+        x |= (x << s) & keep;
+    }
+    return x;
+}
+
+/* The cells whose group may differ after group g goes (with gravity, the
+ * cells above it too), when no column closes up: those cells and their
+ * neighbours, in words qlo..qhi (the columns cmin - 1 .. cmax + 1 of g). */
+SG_TARGET static inline void SG_FN(changed_area)(const struct sg_instance *in,
+                                                 const uint64_t *g, int qlo,
+                                                 int qhi, uint64_t *area)
+{
+    /* bits 0..14 (0..30) of every lane: no guard bit */
+    const uint64_t cells = (~0ull / SG_MASK) * (SG_MASK >> 1);
+    uint64_t r[SG_WORDS + 2] = {0}, *gone = r + 1; /* 0 beside qlo..qhi */
+    for (int i = qlo; i <= qhi; i++)
+        gone[i] = (in->rules.gravity ? SG_FN(lanes_up)(g[i]) : g[i]) & cells;
+    for (int i = qlo; i <= qhi; i++) {
+        const uint64_t x = gone[i];
+        area[i] = x | (x << 1) | (x >> 1) | (x << SG_LANE) | (x >> SG_LANE) |
+                  (gone[i - 1] >> SG_CARRY) | (gone[i + 1] << SG_CARRY);
+    }
+}
+
+/* sg_evaluate of each child of the position b, out[i] for moves[i] (moves
+ * of b): one listing of b (into L), then per child its tally as b's, less
+ * the listed groups with a cell where the move may change the groups, plus
+ * the child's groups with a cell there. Where no column closes up, that is
+ * the cells the move takes or lets fall and their neighbours (the groups
+ * elsewhere are the same cells and neighbours before and after); where one
+ * does, relist's window of columns. */
+SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
+                                             const struct sg_planes *b,
+                                             const ps_move *moves, int n,
+                                             ps_value *out, struct sg_listed *L)
+{
+    struct sg_labels lab;
+    const int ng = SG_FN(list)(in, b, L, false, &lab);
+    const int nw = SG_USED(b);
     struct sg_tally t;
     memset(&t, 0, sizeof t);
-    for (int k = 1; k <= b.colours; k++)
-        t.count[k] = b.count[k];
-    t.left = b.left;
-    for (int j = 0; j < ng; j++)
+    for (int k = 1; k <= b->colours; k++)
+        t.count[k] = b->count[k];
+    t.left = b->left;
+    int seen[SG_MAX_CELLS + 1];
+    for (int j = 0; j < ng; j++) {
         sg_tally_group(in, &t, &L->g[j], 1);
-    int ord[SG_MAX_CELLS + 1];
+        seen[j] = -1;
+    }
+    struct sg_planes c;
     for (int i = 0; i < n; i++) {
         int j = i < ng && L->g[i].move == moves[i] ? i : 0;
         while (j < ng && L->g[j].move != moves[i])
             j++;
-        if (j == ng) { /* not a move of this state */
+        if (j == ng) { /* not a move of this position */
             out[i] = 0;
             continue;
         }
         const struct sg_group *x = &L->g[j];
-        uint64_t g[SG_WORDS];
-        SG_FN(copy_planes)(&c, &b);
-        SG_FN(flood)(c.colour[x->colour], SG_USED(&c), x->col / SG_PER_WORD,
-                     (x->col % SG_PER_WORD) * SG_LANE + x->row, g);
+        uint64_t g[SG_WORDS], before[SG_WORDS], after[SG_WORDS];
+        for (int w = 0; w < nw; w++) /* its cells, as listed */
+            g[w] = 0;
+        for (int w = x->col / SG_PER_WORD; w <= x->maxcol / SG_PER_WORD; w++)
+            g[w] = lab.cells[lab.at[j] + w];
+        SG_FN(copy_planes)(&c, b);
         const int e = SG_FN(remove)(in, &c, g, x->colour, x->size);
         SG_WINDOW(in, L, j, e);
         (void)dl;
@@ -766,14 +919,42 @@ SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
         struct sg_tally u = t;
         u.count[x->colour] -= x->size;
         u.left -= x->size;
-        for (int m = 0; m < ng; m++)
-            if (L->g[m].maxcol >= cmin - 1 && L->g[m].col <= cmax + 1)
-                sg_tally_group(in, &u, &L->g[m], -1);
-        const int nf = SG_FN(found)(in, &c, lo, hi, F, ord);
-        for (int f = 0; f < nf; f++)
-            sg_tally_group(in, &u, &F->g[f], 1);
+        /* the area, before (parent's columns) and after (child's) */
+        const int a = cmin - 1 > 0 ? cmin - 1 : 0;
+        const int z = cmax + 1 < in->cols ? cmax + 1 : in->cols - 1;
+        const int qlo = a / SG_PER_WORD, qhi = z / SG_PER_WORD;
+        const uint64_t *area_after = before;
+        int alo = qlo, ahi = qhi;
+        if (e == 0) {
+            SG_FN(changed_area)(in, g, qlo, qhi, before);
+        } else {
+            for (int q = qlo; q <= qhi; q++)
+                before[q] = SG_FN(lanes)(q, a, z);
+            const int la = lo > 0 ? lo : 0;
+            const int lz = hi < in->cols - 1 ? hi : in->cols - 1;
+            alo = la / SG_PER_WORD;
+            ahi = lz / SG_PER_WORD;
+            for (int q = alo; q <= ahi; q++)
+                after[q] = SG_FN(lanes)(q, la, lz);
+            area_after = after;
+        }
+        SG_FN(untally_area)(in, L, &lab, before, qlo, qhi, seen, i, &u);
+        if (alo <= ahi)
+            SG_FN(tally_area)(in, &c, area_after, alo, ahi, &u);
         out[i] = tally_value(in, &u);
     }
+}
+
+/* sg_evaluate of each child of `state` (evaluate_planes); L: room for the
+ * listing. */
+SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
+                                            const void *state,
+                                            const ps_move *moves, int n,
+                                            ps_value *out, struct sg_listed *L)
+{
+    struct sg_planes b;
+    SG_FN(from_state)(in, state, &b);
+    SG_FN(evaluate_planes)(in, &b, moves, n, out, L);
 }
 
 #undef SG_WORDS

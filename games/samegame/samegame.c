@@ -65,6 +65,7 @@ struct sg_instance {
     int64_t end_bound[SG_MAX_CELLS + 1];
     int superadditive_upto; /* score[a]+score[b] <= score[a+b] for a+b <= this */
     int engine;             /* SG_ENGINE_*, chosen at load */
+    double top_share[SG_MAX_CELLS + 1]; /* join_potential's pieces^0.75 */
 };
 
 /* ---- rules ---- */
@@ -323,6 +324,7 @@ static void sg_prepare_bound(struct sg_instance *in)
 }
 
 static int planes_engine_choice(const struct sg_instance *in);
+static void sg_prepare_evaluate(struct sg_instance *in);
 
 /* A board file read as text: cells row-major, row 0 = top, rows
  * SG_MAX_COLS apart while reading and `cols` apart once complete; the text
@@ -478,6 +480,7 @@ static void *sg_load(const void *rules, const char *path, const char *text,
         !sg_set_start(in, gr.cell, path, err))
         goto fail;
     sg_prepare_bound(in);
+    sg_prepare_evaluate(in);
     in->engine = planes_engine_choice(in);
     free(gr.cell);
     free(gr.col_of_cell);
@@ -1118,10 +1121,10 @@ static uint32_t sg_cell_code_space(const void *p)
 
 /* The colour with the most cells, from sg_evaluate's per-colour counts
  * (the lowest such colour on a tie, as most_frequent_colour). */
-static int most_frequent_of(const int *grouped, const int *loose)
+static int most_frequent_of(const int *grouped, const int *loose, int colours)
 {
     int top = 0, most = 0;
-    for (int k = 1; k <= SG_MAX_COLORS; k++)
+    for (int k = 1; k <= colours; k++)
         if (grouped[k] + loose[k] > most) {
             top = k;
             most = grouped[k] + loose[k];
@@ -1136,11 +1139,19 @@ static int most_frequent_of(const int *grouped, const int *loose)
  * joined than another colour's. */
 #define SG_TOP_COLOUR_SHARE 0.75
 
-static int64_t join_potential(int64_t gain, int pieces, bool top)
+static int64_t join_potential(const struct sg_instance *in, int64_t gain,
+                              int pieces, bool top)
 {
     if (!top)
         return gain / pieces;
-    return (int64_t)((double)gain / pow((double)pieces, SG_TOP_COLOUR_SHARE));
+    return (int64_t)((double)gain / in->top_share[pieces]);
+}
+
+/* pow() once per piece count at load, not once per evaluation. */
+static void sg_prepare_evaluate(struct sg_instance *in)
+{
+    for (int p = 0; p <= in->ncells; p++)
+        in->top_share[p] = pow((double)p, SG_TOP_COLOUR_SHARE);
 }
 
 /* For beam search: what the position may still be worth. Three terms:
@@ -1172,8 +1183,9 @@ struct sg_tally {
 static ps_value tally_value(const struct sg_instance *in,
                             const struct sg_tally *t)
 {
+    /* the colours above in->colours have no cells: they add nothing */
     int all_groups = 0, loose[SG_MAX_COLORS + 1], dead = 0;
-    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+    for (int k = 1; k <= in->colours; k++) {
         all_groups += t->groups[k];
         loose[k] = t->count[k] - t->grouped[k];
         if (t->count[k] < in->rules.min_group)
@@ -1181,15 +1193,16 @@ static ps_value tally_value(const struct sg_instance *in,
     }
     if (all_groups == 0)
         return end_value_with(in, t->left);
-    int top = most_frequent_of(t->grouped, loose);
+    int top = most_frequent_of(t->grouped, loose, in->colours);
     int64_t value = 0;
     int all_loose = 0;
-    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+    for (int k = 1; k <= in->colours; k++) {
         int cells = t->count[k];
         all_loose += loose[k];
         value += t->gained[k];
         if (cells >= in->rules.min_group) /* loose cells: a piece each */
-            value += join_potential(sg_gain(&in->rules, cells) - t->gained[k],
+            value += join_potential(in,
+                                    sg_gain(&in->rules, cells) - t->gained[k],
                                     t->groups[k] + loose[k], k == top);
     }
     int64_t end = in->end_bound[0] > 0 ? in->end_bound[0] : 0;
