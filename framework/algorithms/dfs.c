@@ -103,6 +103,9 @@ struct dfs {
     ps_value *keys;         /* score games with a bound: gain + child bound */
     int *order;
     ps_move *path;          /* the moves leading to each depth */
+    ps_move *pv;            /* score games: the best line when the round began */
+    int pv_len, pv_cap;
+    int pv_at;              /* the path follows pv up to this depth */
     struct ps_table tt;
     bool memo, table_full, bound;
     bool child_bounds;      /* the bound is the game's: bounded_moves() */
@@ -360,9 +363,13 @@ static bool search_child(struct dfs *d, int depth, ps_move mv, ps_value so_far,
     d->s->stats.generated++;
     d->path[depth] = mv;
     bool child_exact;
+    int pv_at = d->pv_at;
+    if (pv_at == depth && depth < d->pv_len && d->pv[depth] == mv)
+        d->pv_at = depth + 1;
     ps_value v = score_node(d, depth + 1, so_far + gain,
                             upper == INT64_MAX ? upper : upper - gain,
                             &child_exact);
+    d->pv_at = pv_at;
     if (d->s->stop != PS_STOP_NONE)
         return false;
     if (gain + v > *best)
@@ -389,6 +396,28 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
             return 0;
     }
     return best;
+}
+
+/* On the best line of the round's start (the path so far follows it), put
+ * its next move first in `order` (n moves): the search then starts down
+ * that line, and its first nodes are spent on the end game of the best
+ * line, where a better line is likeliest. Returns how many moves lead out
+ * of order: 1 when a move was moved, else 0. The order only decides which
+ * child is searched first, never what is cut. */
+static int pv_first(const struct dfs *d, int depth, int n, int *order)
+{
+    if (d->pv_at != depth || depth >= d->pv_len)
+        return 0;
+    const ps_move *moves = moves_at(d, depth);
+    for (int i = 0; i < n; i++) {
+        if (moves[order[i]] != d->pv[depth])
+            continue;
+        int m = order[i];
+        memmove(order + 1, order, (size_t)i * sizeof *order);
+        order[0] = m;
+        return 1;
+    }
+    return 0;
 }
 
 /* The same with the bound: every child is made and bounded first, and the
@@ -428,10 +457,20 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
         }
         order[j] = i;
     }
+    int first = pv_first(d, depth, n, order);
     ps_value best = INT64_MIN;
     *all_exact = true;
     for (int i = 0; i < n; i++) {
         int m = order[i];
+        if (!ps_search_improves(s, so_far + keys[m]) && i < first) {
+            /* the best line's move, out of order: cut alone */
+            s->stats.pruned++;
+            s->stats.pruned_bound++;
+            if (keys[m] > best)
+                best = keys[m];
+            *all_exact = false;
+            continue;
+        }
         if (!ps_search_improves(s, so_far + keys[m])) {
             s->stats.pruned += (uint64_t)(n - i);
             s->stats.pruned_bound += (uint64_t)(n - i);
@@ -637,6 +676,27 @@ static int first_width(const struct dfs *d)
     return dfs_opt(s)->beam;
 }
 
+/* The best line so far as the round's pv (see pv_first). False when out
+ * of memory (the stop says so). */
+static bool take_pv(struct dfs *d)
+{
+    const struct ps_solution *b = &d->s->best;
+    if (b->len > d->pv_cap) {
+        ps_move *pv = realloc(d->pv, (size_t)b->len * sizeof *pv);
+        if (!pv) {
+            d->s->stop = PS_STOP_MEMORY;
+            return false;
+        }
+        d->pv = pv;
+        d->pv_cap = b->len;
+    }
+    if (b->len > 0)
+        memcpy(d->pv, b->moves, (size_t)b->len * sizeof *d->pv);
+    d->pv_len = b->len;
+    d->pv_at = 0;
+    return true;
+}
+
 static enum ps_status score_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
@@ -682,6 +742,8 @@ static enum ps_status score_run(struct dfs *d)
             s->limits.max_nodes = s->stats.expanded + budget;
         bool exact;
         s->stats.iterations++;
+        if (!take_pv(d))
+            return PS_INCOMPLETE;
         score_node(d, 0, 0, INT64_MAX, &exact);
         s->limits.max_nodes = limit;
         if (round && s->stop == PS_STOP_NODES) {
@@ -836,6 +898,7 @@ static void dfs_free(struct dfs *d)
     free(d->keys);
     free(d->order);
     free(d->path);
+    free(d->pv);
     if (d->tt.hashes)
         ps_table_free(&d->tt);
     ps_greedy_free(&d->greedy);
