@@ -622,6 +622,32 @@ static int next_width(const struct ps_search *s, int width, double took)
     return fits >= 1.25 * width ? (int)fits : 0;
 }
 
+/* Under --time, once nrpa's slices have stopped and an exact round did not
+ * beat the best: on such boards (PopStar 10x10 at 1 s) the beams do best
+ * when the last one is as wide as the time allows, as beam itself runs
+ * (beam.c, next_width). So the next beam is sized to take DFS_FILL of the
+ * time left at the last beam's cost per width (at most DFS_FILL_GROW times
+ * wider), its exact round has DFS_FILL_RATIO x its nodes, and the exact
+ * search has what is left after that. Not in the first 1 / (1 +
+ * DFS_FILL_AFTER) of the time: a board the exact search can finish would
+ * pay for a wide beam it does not need. -1 = not now (the doubling
+ * stands); 0 = no wider beam fits. */
+#define DFS_FILL 0.85
+#define DFS_FILL_GROW 8
+#define DFS_FILL_AFTER 4
+#define DFS_FILL_RATIO 4
+static int fill_width(const struct ps_search *s, int width, double took)
+{
+    double elapsed = ps_now() - s->start;
+    double left = s->limits.seconds - elapsed;
+    if (took <= 0 || width > (1 << 24) || left > DFS_FILL_AFTER * elapsed)
+        return -1;
+    double fits = DFS_FILL * left / took * width;
+    if (fits > DFS_FILL_GROW * width)
+        fits = DFS_FILL_GROW * width;
+    return fits >= 1.25 * width ? (int)fits : 0;
+}
+
 /* Run the beam algorithm at `width` (fixed: no widening of its own) and
  * offer its line. */
 static void beam_round(struct dfs *d, int width)
@@ -718,6 +744,7 @@ static enum ps_status score_run(struct dfs *d)
     int idle_slices = 0;
     int beam_width = 0;
     double beam_took = 0;
+    bool filled = false;
     for (;;) {
         if (width > 0) {
             double began = ps_now();
@@ -728,9 +755,10 @@ static enum ps_status score_run(struct dfs *d)
                 return PS_INCOMPLETE;
             beam_took = ps_now() - began;
             beam_width = width;
-            budget = DFS_ROUND_RATIO * beam_nodes;
+            budget = (filled ? DFS_FILL_RATIO : DFS_ROUND_RATIO) * beam_nodes;
             if (budget < DFS_ROUND_NODES)
                 budget = DFS_ROUND_NODES;
+            filled = false;
             width = next_width(s, width, beam_took);
         }
         /* The round's budget as a lowered node limit: its stop takes the
@@ -742,6 +770,7 @@ static enum ps_status score_run(struct dfs *d)
             s->limits.max_nodes = s->stats.expanded + budget;
         bool exact;
         s->stats.iterations++;
+        ps_value before_exact = s->best.value;
         if (!take_pv(d))
             return PS_INCOMPLETE;
         score_node(d, 0, 0, INT64_MAX, &exact);
@@ -764,6 +793,14 @@ static enum ps_status score_run(struct dfs *d)
                     return PS_INCOMPLETE;
                 /* The next beam in the time nrpa left. */
                 width = next_width(s, beam_width, beam_took);
+            }
+            if (share == 0 && s->best.value == before_exact &&
+                s->limits.seconds > 0) {
+                int w = fill_width(s, beam_width, beam_took);
+                if (w > width) {
+                    width = w;
+                    filled = true;
+                }
             }
             continue;
         }
