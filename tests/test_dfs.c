@@ -686,6 +686,38 @@ static void test_rounds_keep_exact_answer(void **state)
     assert_true(several >= 3);
 }
 
+/* Each exact round starts down the best line so far, its moves first and
+ * out of the bound order; a move of that line whose bound cannot beat the
+ * best is cut alone, the rest are still searched in order. Narrow beams
+ * (width 1 and 2) give poor lines to start from, so the best line's moves
+ * are often cut there while a sibling is better: every rule variant, 2..4
+ * colours, against brute force. */
+static void test_best_line_first_keeps_optimum(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 64);
+    char text[64];
+    for (int i = 0; i < 240; i++) {
+        void *rules = variant_rules(g, &rng, 0);
+        int rows = 3 + (int)ps_rng_below(&rng, 3), cols = 3 + (int)ps_rng_below(&rng, 3);
+        random_board(&rng, rows, cols, 2 + (int)ps_rng_below(&rng, 3), text);
+        void *inst = test_load(g, rules, text);
+        ps_value want = brute_force(g, inst, NULL);
+        for (int beam = 1; beam <= 2; beam++) {
+            struct ps_search s;
+            assert_int_equal(run_rounds(&s, g, inst, beam, 0, 1, 0), PS_OPTIMAL);
+            if (s.best.value != want)
+                fail_msg("board %d beam %d: dfs %lld, brute force %lld\n%s", i,
+                         beam, (long long)s.best.value, (long long)want, text);
+            ps_search_free(&s);
+        }
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
 /* A finished search gives the same line for any --threads (the beams are
  * the same for any thread count, and the rounds are cut by nodes, not by
  * the clock). */
@@ -1158,6 +1190,7 @@ int main(void)
         cmocka_unit_test(test_node_limit_keeps_verified_best),
         cmocka_unit_test(test_memory_limit_searches_on),
         cmocka_unit_test(test_rounds_keep_exact_answer),
+        cmocka_unit_test(test_best_line_first_keeps_optimum),
         cmocka_unit_test(test_rounds_thread_count_independent),
         cmocka_unit_test(test_rounds_node_limit_not_optimal),
         cmocka_unit_test(test_nrpa_slices_keep_the_proof),
