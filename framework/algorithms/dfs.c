@@ -9,6 +9,9 @@
  * node's own bound; without one, or with --candidates: largest gain; ties
  * by gain, then the game's order), and
  *   - starts from the greedy line, so there is a good `best` at once;
+ *     each round of the incumbent rounds (below) walks down the best line
+ *     so far first (pv_first), so its first nodes go to that line's end
+ *     game;
  *   - cuts a node when score so far + upper_bound(node) <= best: nothing
  *     below can beat the best (only with PS_HAS_BOUND, not with --no-bound);
  *     a game's bounded_moves() gives the children's bounds without making
@@ -600,10 +603,17 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
  * bounds stay bounds whatever the best was (see the comment at the top), so
  * a round only redoes the nodes whose cut the better best now decides
  * differently. Under --time a beam runs only while twice the last one
- * still fits in the time left; the exact search then has the rest. */
+ * still fits in the time left; the exact search then has the rest. Once
+ * the exact rounds and nrpa's slices stop beating the beams' line, the
+ * next beam fills most of the time left (fill_width), as beam's own last
+ * beam does. */
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
 #define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
+/* nrpa's first slice waits until the rounds have had this share of --time:
+ * most boards the exact search can finish are proven by then (8x8x4 under
+ * --time 60), and the slices' share of the time is caught up after it. */
+#define DFS_NRPA_AFTER 0.02
 
 /* The width of the next round's beam: twice the last, or under --time the
  * widest that fits in the time left next to its exact round (a beam's time
@@ -779,7 +789,8 @@ static enum ps_status score_run(struct dfs *d)
             s->stop = PS_STOP_NONE;
             double other = ps_now() - s->start - nrpa_time;
             double slice = share / (1 - share) * other - nrpa_time;
-            if (share > 0 && slice > 0) {
+            if (share > 0 && slice > 0 &&
+                other >= DFS_NRPA_AFTER * s->limits.seconds) {
                 double began = ps_now();
                 ps_value was = s->best.value;
                 nrpa_round(d, slice);
