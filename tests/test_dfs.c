@@ -791,7 +791,8 @@ static void test_rounds_node_limit_not_optimal(void **state)
 }
 
 /* --dfs-nrpa: under --time, a board whose first round does not finish
- * gets nrpa slices (its playouts show), and the exact search still proves
+ * gets nrpa slices (its playouts show; --dfs-nrpa-after 0: from the first
+ * round on, not after 2% of the time), and the exact search still proves
  * the same optimum as without them. The time limit is far beyond what
  * either needs (under 2 s here): the check is the answer, not a speed. */
 static void test_nrpa_slices_keep_the_proof(void **state)
@@ -809,6 +810,7 @@ static void test_nrpa_slices_keep_the_proof(void **state)
         ps_options_default(&o);
         o.threads = 1;
         test_option(&o, "dfs-nrpa", k == 0 ? "0.8" : "0");
+        test_option(&o, "dfs-nrpa-after", "0");
         struct ps_search s;
         ps_search_init(&s, g, inst, &lim, &o);
         assert_int_equal(ps_search_run(&s, dfs_algo()), PS_OPTIMAL);

@@ -86,6 +86,8 @@ struct dfs_options {
                        * rounds (0 = the greedy line only) */
     double nrpa;      /* score games under --time: the share of the time
                        * left after the first round that nrpa has (0 = off) */
+    double nrpa_after; /* the share of --time the rounds have before nrpa's
+                        * first slice */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -610,10 +612,6 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
 #define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
-/* nrpa's first slice waits until the rounds have had this share of --time:
- * most boards the exact search can finish are proven by then (8x8x4 under
- * --time 60), and the slices' share of the time is caught up after it. */
-#define DFS_NRPA_AFTER 0.02
 
 /* The width of the next round's beam: twice the last, or under --time the
  * widest that fits in the time left next to its exact round (a beam's time
@@ -790,7 +788,7 @@ static enum ps_status score_run(struct dfs *d)
             double other = ps_now() - s->start - nrpa_time;
             double slice = share / (1 - share) * other - nrpa_time;
             if (share > 0 && slice > 0 &&
-                other >= DFS_NRPA_AFTER * s->limits.seconds) {
+                other >= dfs_opt(s)->nrpa_after * s->limits.seconds) {
                 double began = ps_now();
                 ps_value was = s->best.value;
                 nrpa_round(d, slice);
@@ -1008,7 +1006,8 @@ static enum ps_status dfs_run(struct ps_search *s)
 }
 
 /* dfs's options (options.h); rule scripts' prune keys map onto them */
-static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8};
+static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8,
+                                                .nrpa_after = 0.02};
 
 static const struct ps_option dfs_options[] = {
     {.name = "no-bound",
@@ -1058,6 +1057,14 @@ static const struct ps_option dfs_options[] = {
      .arg = "F",
      .def = "0.8; 0 = off",
      .doc = "score games under --time: after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
+    {.name = "dfs-nrpa-after",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct dfs_options, nrpa_after),
+     .min = 0,
+     .max = 1,
+     .arg = "F",
+     .def = "0.02",
+     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (most boards the exact search can finish are proven by then; the slices' share is caught up after it)"},
     {0},
 };
 
