@@ -302,6 +302,20 @@ static void *variant_rules(const struct ps_game *g, struct ps_rng *rng,
     return rules;
 }
 
+/* A random board of `least` .. least + span - 1 rows and columns, 2..4
+ * colours, under variant_rules (*rules, freed by the caller), loaded; its
+ * text in `text`. */
+static void *variant_board(const struct ps_game *g, struct ps_rng *rng,
+                           int least, int span, void **rules, char *text)
+{
+    *rules = variant_rules(g, rng, 0);
+    int rows = least + (int)ps_rng_below(rng, (uint32_t)span);
+    int cols = least + (int)ps_rng_below(rng, (uint32_t)span);
+    int colours = 2 + (int)ps_rng_below(rng, 3);
+    random_board(rng, rows, cols, colours, text);
+    return test_load(g, *rules, text);
+}
+
 /* dfs (bound x memo, so also the order by gain + child bound and the cuts
  * of children by bounded_moves) against brute force under the rule
  * variants, 2..4 colours. The brute force checks every sound bound at every
@@ -314,11 +328,8 @@ static void test_exhaustive_rule_variants(void **state)
     ps_rng_seed(&rng, 16);
     char text[64];
     for (int i = 0; i < 240; i++) {
-        void *rules = variant_rules(g, &rng, 0);
-        int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
-        int colours = 2 + (int)ps_rng_below(&rng, 3);
-        random_board(&rng, rows, cols, colours, text);
-        void *inst = test_load(g, rules, text);
+        void *rules;
+        void *inst = variant_board(g, &rng, 2, 4, &rules, text);
         check_modes(g, inst, "variant", i, text);
         g->free_instance(inst);
         free(rules);
@@ -700,10 +711,8 @@ static void test_best_line_first_keeps_optimum(void **state)
     ps_rng_seed(&rng, 64);
     char text[64];
     for (int i = 0; i < 240; i++) {
-        void *rules = variant_rules(g, &rng, 0);
-        int rows = 3 + (int)ps_rng_below(&rng, 3), cols = 3 + (int)ps_rng_below(&rng, 3);
-        random_board(&rng, rows, cols, 2 + (int)ps_rng_below(&rng, 3), text);
-        void *inst = test_load(g, rules, text);
+        void *rules;
+        void *inst = variant_board(g, &rng, 3, 3, &rules, text);
         ps_value want = brute_force(g, inst, NULL);
         for (int beam = 1; beam <= 2; beam++) {
             struct ps_search s;
