@@ -1006,8 +1006,7 @@ static enum ps_status dfs_run(struct ps_search *s)
 }
 
 /* dfs's options (options.h); rule scripts' prune keys map onto them */
-static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8,
-                                                .nrpa_after = 0.02};
+static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8};
 
 static const struct ps_option dfs_options[] = {
     {.name = "no-bound",
@@ -1063,8 +1062,8 @@ static const struct ps_option dfs_options[] = {
      .min = 0,
      .max = 1,
      .arg = "F",
-     .def = "0.02",
-     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (most boards the exact search can finish are proven by then; the slices' share is caught up after it)"},
+     .def = "0 = from the first unfinished round",
+     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (its length then catches up with --dfs-nrpa's share of all the time so far)"},
     {0},
 };
 
