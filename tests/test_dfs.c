@@ -302,6 +302,20 @@ static void *variant_rules(const struct ps_game *g, struct ps_rng *rng,
     return rules;
 }
 
+/* A random board of `least` .. least + span - 1 rows and columns, 2..4
+ * colours, under variant_rules (*rules, freed by the caller), loaded; its
+ * text in `text`. */
+static void *variant_board(const struct ps_game *g, struct ps_rng *rng,
+                           int least, int span, void **rules, char *text)
+{
+    *rules = variant_rules(g, rng, 0);
+    int rows = least + (int)ps_rng_below(rng, (uint32_t)span);
+    int cols = least + (int)ps_rng_below(rng, (uint32_t)span);
+    int colours = 2 + (int)ps_rng_below(rng, 3);
+    random_board(rng, rows, cols, colours, text);
+    return test_load(g, *rules, text);
+}
+
 /* dfs (bound x memo, so also the order by gain + child bound and the cuts
  * of children by bounded_moves) against brute force under the rule
  * variants, 2..4 colours. The brute force checks every sound bound at every
@@ -314,11 +328,8 @@ static void test_exhaustive_rule_variants(void **state)
     ps_rng_seed(&rng, 16);
     char text[64];
     for (int i = 0; i < 240; i++) {
-        void *rules = variant_rules(g, &rng, 0);
-        int rows = 2 + (int)ps_rng_below(&rng, 4), cols = 2 + (int)ps_rng_below(&rng, 4);
-        int colours = 2 + (int)ps_rng_below(&rng, 3);
-        random_board(&rng, rows, cols, colours, text);
-        void *inst = test_load(g, rules, text);
+        void *rules;
+        void *inst = variant_board(g, &rng, 2, 4, &rules, text);
         check_modes(g, inst, "variant", i, text);
         g->free_instance(inst);
         free(rules);
@@ -686,6 +697,36 @@ static void test_rounds_keep_exact_answer(void **state)
     assert_true(several >= 3);
 }
 
+/* Each exact round starts down the best line so far, its moves first and
+ * out of the bound order; a move of that line whose bound cannot beat the
+ * best is cut alone, the rest are still searched in order. Narrow beams
+ * (width 1 and 2) give poor lines to start from, so the best line's moves
+ * are often cut there while a sibling is better: every rule variant, 2..4
+ * colours, against brute force. */
+static void test_best_line_first_keeps_optimum(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 64);
+    char text[64];
+    for (int i = 0; i < 240; i++) {
+        void *rules;
+        void *inst = variant_board(g, &rng, 3, 3, &rules, text);
+        ps_value want = brute_force(g, inst, NULL);
+        for (int beam = 1; beam <= 2; beam++) {
+            struct ps_search s;
+            assert_int_equal(run_rounds(&s, g, inst, beam, 0, 1, 0), PS_OPTIMAL);
+            if (s.best.value != want)
+                fail_msg("board %d beam %d: dfs %lld, brute force %lld\n%s", i,
+                         beam, (long long)s.best.value, (long long)want, text);
+            ps_search_free(&s);
+        }
+        g->free_instance(inst);
+        free(rules);
+    }
+}
+
 /* A finished search gives the same line for any --threads (the beams are
  * the same for any thread count, and the rounds are cut by nodes, not by
  * the clock). */
@@ -759,7 +800,8 @@ static void test_rounds_node_limit_not_optimal(void **state)
 }
 
 /* --dfs-nrpa: under --time, a board whose first round does not finish
- * gets nrpa slices (its playouts show), and the exact search still proves
+ * gets nrpa slices (its playouts show; --dfs-nrpa-after 0: from the first
+ * round on, not after 2% of the time), and the exact search still proves
  * the same optimum as without them. The time limit is far beyond what
  * either needs (under 2 s here): the check is the answer, not a speed. */
 static void test_nrpa_slices_keep_the_proof(void **state)
@@ -777,6 +819,7 @@ static void test_nrpa_slices_keep_the_proof(void **state)
         ps_options_default(&o);
         o.threads = 1;
         test_option(&o, "dfs-nrpa", k == 0 ? "0.8" : "0");
+        test_option(&o, "dfs-nrpa-after", "0");
         struct ps_search s;
         ps_search_init(&s, g, inst, &lim, &o);
         assert_int_equal(ps_search_run(&s, dfs_algo()), PS_OPTIMAL);
@@ -1158,6 +1201,7 @@ int main(void)
         cmocka_unit_test(test_node_limit_keeps_verified_best),
         cmocka_unit_test(test_memory_limit_searches_on),
         cmocka_unit_test(test_rounds_keep_exact_answer),
+        cmocka_unit_test(test_best_line_first_keeps_optimum),
         cmocka_unit_test(test_rounds_thread_count_independent),
         cmocka_unit_test(test_rounds_node_limit_not_optimal),
         cmocka_unit_test(test_nrpa_slices_keep_the_proof),

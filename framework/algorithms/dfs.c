@@ -9,6 +9,9 @@
  * node's own bound; without one, or with --candidates: largest gain; ties
  * by gain, then the game's order), and
  *   - starts from the greedy line, so there is a good `best` at once;
+ *     each round of the incumbent rounds (below) walks down the best line
+ *     so far first (pv_first), so its first nodes go to that line's end
+ *     game;
  *   - cuts a node when score so far + upper_bound(node) <= best: nothing
  *     below can beat the best (only with PS_HAS_BOUND, not with --no-bound);
  *     a game's bounded_moves() gives the children's bounds without making
@@ -83,6 +86,8 @@ struct dfs_options {
                        * rounds (0 = the greedy line only) */
     double nrpa;      /* score games under --time: the share of the time
                        * left after the first round that nrpa has (0 = off) */
+    double nrpa_after; /* the share of --time the rounds have before nrpa's
+                        * first slice */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -103,6 +108,9 @@ struct dfs {
     ps_value *keys;         /* score games with a bound: gain + child bound */
     int *order;
     ps_move *path;          /* the moves leading to each depth */
+    ps_move *pv;            /* score games: the best line when the round began */
+    int pv_len, pv_cap;
+    int pv_at;              /* the path follows pv up to this depth */
     struct ps_table tt;
     bool memo, table_full, bound;
     bool child_bounds;      /* the bound is the game's: bounded_moves() */
@@ -360,9 +368,13 @@ static bool search_child(struct dfs *d, int depth, ps_move mv, ps_value so_far,
     d->s->stats.generated++;
     d->path[depth] = mv;
     bool child_exact;
+    int pv_at = d->pv_at;
+    if (pv_at == depth && depth < d->pv_len && d->pv[depth] == mv)
+        d->pv_at = depth + 1;
     ps_value v = score_node(d, depth + 1, so_far + gain,
                             upper == INT64_MAX ? upper : upper - gain,
                             &child_exact);
+    d->pv_at = pv_at;
     if (d->s->stop != PS_STOP_NONE)
         return false;
     if (gain + v > *best)
@@ -389,6 +401,28 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
             return 0;
     }
     return best;
+}
+
+/* On the best line of the round's start (the path so far follows it), put
+ * its next move first in `order` (n moves): the search then starts down
+ * that line, and its first nodes are spent on the end game of the best
+ * line, where a better line is likeliest. Returns how many moves lead out
+ * of order: 1 when a move was moved, else 0. The order only decides which
+ * child is searched first, never what is cut. */
+static int pv_first(const struct dfs *d, int depth, int n, int *order)
+{
+    if (d->pv_at != depth || depth >= d->pv_len)
+        return 0;
+    const ps_move *moves = moves_at(d, depth);
+    for (int i = 0; i < n; i++) {
+        if (moves[order[i]] != d->pv[depth])
+            continue;
+        int m = order[i];
+        memmove(order + 1, order, (size_t)i * sizeof *order);
+        order[0] = m;
+        return 1;
+    }
+    return 0;
 }
 
 /* The same with the bound: every child is made and bounded first, and the
@@ -428,10 +462,20 @@ static ps_value children_by_bound(struct dfs *d, int depth, int n,
         }
         order[j] = i;
     }
+    int first = pv_first(d, depth, n, order);
     ps_value best = INT64_MIN;
     *all_exact = true;
     for (int i = 0; i < n; i++) {
         int m = order[i];
+        if (!ps_search_improves(s, so_far + keys[m]) && i < first) {
+            /* the best line's move, out of order: cut alone */
+            s->stats.pruned++;
+            s->stats.pruned_bound++;
+            if (keys[m] > best)
+                best = keys[m];
+            *all_exact = false;
+            continue;
+        }
         if (!ps_search_improves(s, so_far + keys[m])) {
             s->stats.pruned += (uint64_t)(n - i);
             s->stats.pruned_bound += (uint64_t)(n - i);
@@ -561,7 +605,10 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
  * bounds stay bounds whatever the best was (see the comment at the top), so
  * a round only redoes the nodes whose cut the better best now decides
  * differently. Under --time a beam runs only while twice the last one
- * still fits in the time left; the exact search then has the rest. */
+ * still fits in the time left; the exact search then has the rest. Once
+ * the exact rounds and nrpa's slices stop beating the beams' line, the
+ * next beam fills most of the time left (fill_width), as beam's own last
+ * beam does. */
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
 #define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
@@ -580,6 +627,32 @@ static int next_width(const struct ps_search *s, int width, double took)
     double fits = 0.6 * left / took * width;
     if (fits >= 2.0 * width)
         return 2 * width;
+    return fits >= 1.25 * width ? (int)fits : 0;
+}
+
+/* Under --time, once nrpa's slices have stopped and an exact round did not
+ * beat the best: on such boards (PopStar 10x10 at 1 s) the beams do best
+ * when the last one is as wide as the time allows, as beam itself runs
+ * (beam.c, next_width). So the next beam is sized to take DFS_FILL of the
+ * time left at the last beam's cost per width (at most DFS_FILL_GROW times
+ * wider), its exact round has DFS_FILL_RATIO x its nodes, and the exact
+ * search has what is left after that. Not in the first 1 / (1 +
+ * DFS_FILL_AFTER) of the time: a board the exact search can finish would
+ * pay for a wide beam it does not need. -1 = not now (the doubling
+ * stands); 0 = no wider beam fits. */
+#define DFS_FILL 0.85
+#define DFS_FILL_GROW 8
+#define DFS_FILL_AFTER 4
+#define DFS_FILL_RATIO 4
+static int fill_width(const struct ps_search *s, int width, double took)
+{
+    double elapsed = ps_now() - s->start;
+    double left = s->limits.seconds - elapsed;
+    if (took <= 0 || width > (1 << 24) || left > DFS_FILL_AFTER * elapsed)
+        return -1;
+    double fits = DFS_FILL * left / took * width;
+    if (fits > DFS_FILL_GROW * width)
+        fits = DFS_FILL_GROW * width;
     return fits >= 1.25 * width ? (int)fits : 0;
 }
 
@@ -637,6 +710,27 @@ static int first_width(const struct dfs *d)
     return dfs_opt(s)->beam;
 }
 
+/* The best line so far as the round's pv (see pv_first). False when out
+ * of memory (the stop says so). */
+static bool take_pv(struct dfs *d)
+{
+    const struct ps_solution *b = &d->s->best;
+    if (b->len > d->pv_cap) {
+        ps_move *pv = realloc(d->pv, (size_t)b->len * sizeof *pv);
+        if (!pv) {
+            d->s->stop = PS_STOP_MEMORY;
+            return false;
+        }
+        d->pv = pv;
+        d->pv_cap = b->len;
+    }
+    if (b->len > 0)
+        memcpy(d->pv, b->moves, (size_t)b->len * sizeof *d->pv);
+    d->pv_len = b->len;
+    d->pv_at = 0;
+    return true;
+}
+
 static enum ps_status score_run(struct dfs *d)
 {
     struct ps_search *s = d->s;
@@ -658,6 +752,7 @@ static enum ps_status score_run(struct dfs *d)
     int idle_slices = 0;
     int beam_width = 0;
     double beam_took = 0;
+    bool filled = false;
     for (;;) {
         if (width > 0) {
             double began = ps_now();
@@ -668,9 +763,10 @@ static enum ps_status score_run(struct dfs *d)
                 return PS_INCOMPLETE;
             beam_took = ps_now() - began;
             beam_width = width;
-            budget = DFS_ROUND_RATIO * beam_nodes;
+            budget = (filled ? DFS_FILL_RATIO : DFS_ROUND_RATIO) * beam_nodes;
             if (budget < DFS_ROUND_NODES)
                 budget = DFS_ROUND_NODES;
+            filled = false;
             width = next_width(s, width, beam_took);
         }
         /* The round's budget as a lowered node limit: its stop takes the
@@ -682,13 +778,17 @@ static enum ps_status score_run(struct dfs *d)
             s->limits.max_nodes = s->stats.expanded + budget;
         bool exact;
         s->stats.iterations++;
+        ps_value before_exact = s->best.value;
+        if (!take_pv(d))
+            return PS_INCOMPLETE;
         score_node(d, 0, 0, INT64_MAX, &exact);
         s->limits.max_nodes = limit;
         if (round && s->stop == PS_STOP_NODES) {
             s->stop = PS_STOP_NONE;
             double other = ps_now() - s->start - nrpa_time;
             double slice = share / (1 - share) * other - nrpa_time;
-            if (share > 0 && slice > 0) {
+            if (share > 0 && slice > 0 &&
+                other >= dfs_opt(s)->nrpa_after * s->limits.seconds) {
                 double began = ps_now();
                 ps_value was = s->best.value;
                 nrpa_round(d, slice);
@@ -702,6 +802,14 @@ static enum ps_status score_run(struct dfs *d)
                     return PS_INCOMPLETE;
                 /* The next beam in the time nrpa left. */
                 width = next_width(s, beam_width, beam_took);
+            }
+            if (share == 0 && s->best.value == before_exact &&
+                s->limits.seconds > 0) {
+                int w = fill_width(s, beam_width, beam_took);
+                if (w > width) {
+                    width = w;
+                    filled = true;
+                }
             }
             continue;
         }
@@ -836,6 +944,7 @@ static void dfs_free(struct dfs *d)
     free(d->keys);
     free(d->order);
     free(d->path);
+    free(d->pv);
     if (d->tt.hashes)
         ps_table_free(&d->tt);
     ps_greedy_free(&d->greedy);
@@ -947,6 +1056,14 @@ static const struct ps_option dfs_options[] = {
      .arg = "F",
      .def = "0.8; 0 = off",
      .doc = "score games under --time: after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
+    {.name = "dfs-nrpa-after",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct dfs_options, nrpa_after),
+     .min = 0,
+     .max = 1,
+     .arg = "F",
+     .def = "0 = from the first unfinished round",
+     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (its length then catches up with --dfs-nrpa's share of all the time so far)"},
     {0},
 };
 
