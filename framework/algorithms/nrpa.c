@@ -61,6 +61,7 @@ struct nrpa_options {
     int keep_best;  /* restarts adapt K times towards the best so far */
     double alpha;   /* adaptation step */
     double prior_weight; /* the policy's prior counts this many times */
+    int fit;        /* under a budget, size each run to what is left */
 };
 
 /* Stabilising (19 iterations of 4 playouts) gained on generated research
@@ -75,6 +76,7 @@ static const struct nrpa_options nrpa_defaults = {
     .keep_best = 0,
     .alpha = 1.0,
     .prior_weight = 1.0,
+    .fit = 1,
 };
 
 struct ps_nrpa {
@@ -773,6 +775,67 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
+/* --fit: does this run size its searches to its budget? Only under --time
+ * or --max-nodes, and not with --checkpoint or --resume: a resumed run
+ * must go on with the searches it saved, whatever budget it now has. */
+static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
+{
+    return o->fit && !s->checkpoint &&
+           (s->limits.seconds > 0 || s->limits.max_nodes > 0);
+}
+
+/* The playouts left of the worker's budget at the cost of a playout (with
+ * its adaptation) measured so far in nodes, and under --time in seconds:
+ * the fewer of the two. */
+static double nrpa_playouts_left(const struct ps_worker *w)
+{
+    const struct ps_search *s = &w->s;
+    double playouts = (double)s->stats.playouts;
+    double left = HUGE_VAL;
+    if (playouts <= 0)
+        return 0;
+    if (s->limits.max_nodes) {
+        double used = (double)s->stats.expanded;
+        left = ((double)s->limits.max_nodes - used) / (used / playouts);
+    }
+    if (s->limits.seconds > 0) {
+        double spent = ps_now() - s->start;
+        double t = spent > 0 ? (s->limits.seconds - spent) / (spent / playouts)
+                             : HUGE_VAL;
+        left = t < left ? t : left;
+    }
+    return left > 0 ? left : 0;
+}
+
+/* Playouts (each adapted towards) that measure what one costs before the
+ * first run under --fit: a few milliseconds, within the run's playouts. */
+#define NRPA_FIT_PROBE 100
+
+/* The iterations of the next run: `iterations` (--iterations), or under
+ * --fit, more when what is left of the budget holds one run of more:
+ * N = floor((playouts left / S)^(1/L)), so that a single level-L run of
+ * N iterations (S N^L playouts) uses the budget. One large run measured
+ * better than restarts of small ones (docs/algorithms.md). */
+static int nrpa_fit(struct ps_nrpa *c, int level, int iterations)
+{
+    struct ps_worker *w = c->w;
+    if (!nrpa_fits(&w->s, &c->o))
+        return iterations;
+    double *pol = c->pol[level]; /* cleared by nrpa_start_run afterwards */
+    for (int k = 0; w->s.stats.playouts < NRPA_FIT_PROBE && k < NRPA_FIT_PROBE;
+         k++) {
+        ps_value v;
+        if (ps_worker_stopped(w) || !nrpa_playout(c, pol, &v))
+            return iterations;
+        nrpa_adapt_log(c, pol, c->seq[0], c->len[0], &c->log[0], true);
+    }
+    double n = floor(pow(nrpa_playouts_left(w) / c->o.stabilise,
+                         1.0 / level) + 1e-9);
+    if (n > 1e9)
+        n = 1e9;
+    return n > iterations ? (int)n : iterations;
+}
+
 static void nrpa_worker_run(struct ps_worker *w)
 {
     int level = ps_nrpa_depth(&w->s)->level;
@@ -784,9 +847,12 @@ static void nrpa_worker_run(struct ps_worker *w)
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
         bool resumed = nrpa_resume(&c, level);
+        const int iterations = c.o.depth.iterations;
         do {
-            if (!resumed)
+            if (!resumed) {
+                c.o.depth.iterations = nrpa_fit(&c, level, iterations);
                 nrpa_start_run(&c, level);
+            }
             resumed = false;
             ps_value v;
             nrpa_level(&c, level, &v);
@@ -799,12 +865,14 @@ static void nrpa_worker_run(struct ps_worker *w)
 static enum ps_status nrpa_run(struct ps_search *s)
 {
     const struct nrpa_options *o = ps_search_algo_options(s);
-    char what[96];
+    char what[128];
     int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
                      o->depth.level, o->depth.iterations);
     if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
-        snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
-                 o->stabilise);
+        n += snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
+                      o->stabilise);
+    if (nrpa_fits(s, o) && n > 0 && (size_t)n < sizeof what)
+        snprintf(what + n, sizeof what - (size_t)n, " (or more, to fit the budget)");
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->depth.level));
 }
 
@@ -836,6 +904,14 @@ static const struct ps_option nrpa_options[] = {
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {.name = "fit",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct nrpa_options, fit),
+     .min = 0,
+     .max = 1,
+     .arg = "F",
+     .def = "1",
+     .doc = "1: under --time or --max-nodes, raise each run's iterations so that one run fills what is left of the budget; 0: restarts of --iterations"},
     {.name = "prior-weight",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct nrpa_options, prior_weight),
