@@ -110,6 +110,11 @@ struct ps_nrpa {
      * played); swapped, not copied, as lines move up the levels. */
     struct nrpa_log log[NRPA_MAX_LEVEL + 1];
     int log_cap; /* entries per log */
+    /* --fit: the clock and counters when this worker began, so that the
+     * cost of a playout is its own (a nested run's search has spent time
+     * and nodes before it) */
+    double began;
+    uint64_t began_expanded, began_playouts;
     void *walk;  /* the game's walk (walk_* slots), NULL: moves/apply */
 };
 
@@ -787,20 +792,22 @@ static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
 /* The playouts left of the worker's budget at the cost of a playout (with
  * its adaptation) measured so far in nodes, and under --time in seconds:
  * the fewer of the two. */
-static double nrpa_playouts_left(const struct ps_worker *w)
+static double nrpa_playouts_left(const struct ps_nrpa *c)
 {
-    const struct ps_search *s = &w->s;
-    double playouts = (double)s->stats.playouts;
+    const struct ps_search *s = &c->w->s;
+    double playouts = (double)(s->stats.playouts - c->began_playouts);
     double left = HUGE_VAL;
     if (playouts <= 0)
         return 0;
     if (s->limits.max_nodes) {
-        double used = (double)s->stats.expanded;
-        left = ((double)s->limits.max_nodes - used) / (used / playouts);
+        double used = (double)(s->stats.expanded - c->began_expanded);
+        left = ((double)s->limits.max_nodes - (double)s->stats.expanded) /
+               (used / playouts);
     }
     if (s->limits.seconds > 0) {
-        double spent = ps_now() - s->start;
-        double t = spent > 0 ? (s->limits.seconds - spent) / (spent / playouts)
+        double now = ps_now(), spent = now - c->began;
+        double t = spent > 0 ? (s->limits.seconds - (now - s->start)) /
+                                   (spent / playouts)
                              : HUGE_VAL;
         left = t < left ? t : left;
     }
@@ -822,14 +829,16 @@ static int nrpa_fit(struct ps_nrpa *c, int level, int iterations)
     if (!nrpa_fits(&w->s, &c->o))
         return iterations;
     double *pol = c->pol[level]; /* cleared by nrpa_start_run afterwards */
-    for (int k = 0; w->s.stats.playouts < NRPA_FIT_PROBE && k < NRPA_FIT_PROBE;
+    for (int k = 0;
+         w->s.stats.playouts - c->began_playouts < NRPA_FIT_PROBE &&
+         k < NRPA_FIT_PROBE;
          k++) {
         ps_value v;
         if (ps_worker_stopped(w) || !nrpa_playout(c, pol, &v))
             return iterations;
         nrpa_adapt_log(c, pol, c->seq[0], c->len[0], &c->log[0], true);
     }
-    double n = floor(pow(nrpa_playouts_left(w) / c->o.stabilise,
+    double n = floor(pow(nrpa_playouts_left(c) / c->o.stabilise,
                          1.0 / level) + 1e-9);
     if (n > 1e9)
         n = 1e9;
@@ -848,6 +857,9 @@ static void nrpa_worker_run(struct ps_worker *w)
         w->s.game->initial_state(w->s.inst, c.root);
         bool resumed = nrpa_resume(&c, level);
         const int iterations = c.o.depth.iterations;
+        c.began = ps_now();
+        c.began_expanded = w->s.stats.expanded;
+        c.began_playouts = w->s.stats.playouts;
         do {
             if (!resumed) {
                 c.o.depth.iterations = nrpa_fit(&c, level, iterations);
