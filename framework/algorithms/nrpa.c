@@ -17,9 +17,11 @@
  * A level-L run makes N^L playouts (S N^L with --stabilise S: stabilised
  * NRPA, Cazenave et al. 2020, where each level-1 iteration plays S playouts
  * from the same policy and adapts towards the best of them). Threads are
- * root-parallel; under --time or --max-nodes a finished run is followed by
- * another until the budget is used: a fresh one, or with --keep-best K one
- * whose top level starts from the best line so far (nrpa_start_run).
+ * root-parallel; under --time or --max-nodes each run is sized to what is
+ * left of the budget (--fit: N raised to (playouts left)^(1/L), nrpa_fit),
+ * and a finished run is followed by another until the budget is used: a
+ * fresh one, or with --keep-best K one whose top level starts from the
+ * best line so far (nrpa_start_run).
  *
  * The move codes are the policy's own (struct ps_policy's move_codes) if it
  * has them, else the game's, else a hash of the raw move.
