@@ -831,15 +831,21 @@ static int nrpa_fit(struct ps_nrpa *c, int level, int iterations)
     if (!nrpa_fits(&w->s, &c->o))
         return iterations;
     double *pol = c->pol[level]; /* cleared by nrpa_start_run afterwards */
+    /* The probe leaves the PRNG as it found it: a run the budget does not
+     * let grow draws what it would with --fit 0. */
+    struct ps_rng rng = w->rng;
     for (int k = 0;
          w->s.stats.playouts - c->began_playouts < NRPA_FIT_PROBE &&
          k < NRPA_FIT_PROBE;
          k++) {
         ps_value v;
         if (ps_worker_stopped(w) || !nrpa_playout(c, pol, &v))
-            return iterations;
+            break;
         nrpa_adapt_log(c, pol, c->seq[0], c->len[0], &c->log[0], true);
     }
+    w->rng = rng;
+    if (w->s.stop != PS_STOP_NONE)
+        return iterations;
     double n = floor(pow(nrpa_playouts_left(c) / c->o.stabilise,
                          1.0 / level) + 1e-9);
     if (n > 1e9)
