@@ -234,7 +234,8 @@ static int run_length(const struct restart_run *r, int k)
 /* --fit 1 (the default) under a node budget: the first run is sized to the
  * budget, so it has more top-level iterations than --iterations, and the
  * budget holds fewer runs than with restarts of --iterations (--fit 0, all
- * but the cut last one exactly that long). The run repeats for a seed. */
+ * but the cut last one exactly that long). The run repeats for a seed, and
+ * under a budget too small to grow a run it is the --fit 0 run. */
 static void fit_sizes_one_run_to_the_budget(void **state)
 {
     (void)state;
@@ -259,6 +260,16 @@ static void fit_sizes_one_run_to_the_budget(void **state)
                         (size_t)fit->len * sizeof *fit->moves);
     assert_int_equal(fit->playouts, again->playouts);
     assert_int_equal(fit->levels, again->levels);
+    /* A budget that holds no run larger than --iterations: the probe that
+     * measured the playouts' cost leaves no trace, the line is --fit 0's. */
+    for (uint64_t small = 150; small <= 450; small += 150) {
+        run_nrpa_fit(&b, 3, 4, 0, 1, small, fit);
+        run_nrpa_fit(&b, 3, 4, 0, 0, small, fixed);
+        assert_int_equal(fit->value, fixed->value);
+        assert_int_equal(fit->len, fixed->len);
+        assert_memory_equal(fit->moves, fixed->moves,
+                            (size_t)fit->len * sizeof *fit->moves);
+    }
     free(fit);
     free(again);
     free(fixed);

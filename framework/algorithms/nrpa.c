@@ -117,6 +117,10 @@ struct ps_nrpa {
      * and nodes before it) */
     double began;
     uint64_t began_expanded, began_playouts;
+    /* The measuring level-1 search (nrpa_fit), kept for the run's first
+     * level-1 call: its line is in seq[1] (log[1]), worth probe_value. */
+    bool probe_kept, probe_found;
+    ps_value probe_value;
     void *walk;  /* the game's walk (walk_* slots), NULL: moves/apply */
 };
 
@@ -513,6 +517,11 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
 /* Level >= 1: returns false when stopped before any line was found. */
 static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
+    if (level == 1 && c->probe_kept) { /* it ran already: nrpa_fit */
+        c->probe_kept = false;
+        *value = c->probe_value;
+        return c->probe_found;
+    }
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
     const struct nrpa_options *o = &c->o;
@@ -816,36 +825,32 @@ static double nrpa_playouts_left(const struct ps_nrpa *c)
     return left > 0 ? left : 0;
 }
 
-/* Playouts (each adapted towards) that measure what one costs before the
- * first run under --fit: a few milliseconds, within the run's playouts. */
-#define NRPA_FIT_PROBE 100
-
 /* The iterations of the next run: `iterations` (--iterations), or under
  * --fit, more when what is left of the budget holds one run of more:
  * N = floor((playouts left / S)^(1/L)), so that a single level-L run of
  * N iterations (S N^L playouts) uses the budget. One large run measured
- * better than restarts of small ones (docs/algorithms.md). */
+ * better than restarts of small ones (docs/algorithms.md). Before the
+ * first run, what a playout costs is measured by the first search a run
+ * makes, level 1 with `iterations` from the prior alone; above level 1
+ * the run then takes it as its first level-1 search instead of making it
+ * (probe_kept), so a budget that ends in it, or that holds no larger run,
+ * gives the line --fit 0 gives. */
 static int nrpa_fit(struct ps_nrpa *c, int level, int iterations)
 {
     struct ps_worker *w = c->w;
     if (!nrpa_fits(&w->s, &c->o))
         return iterations;
-    double *pol = c->pol[level]; /* cleared by nrpa_start_run afterwards */
-    /* The probe leaves the PRNG as it found it: a run the budget does not
-     * let grow draws what it would with --fit 0. */
-    struct ps_rng rng = w->rng;
-    for (int k = 0;
-         w->s.stats.playouts - c->began_playouts < NRPA_FIT_PROBE &&
-         k < NRPA_FIT_PROBE;
-         k++) {
-        ps_value v;
-        if (ps_worker_stopped(w) || !nrpa_playout(c, pol, &v))
-            break;
-        nrpa_adapt_log(c, pol, c->seq[0], c->len[0], &c->log[0], true);
+    if (w->s.stats.playouts == c->began_playouts) {
+        int top = c->o.depth.level;
+        c->o.depth.level = 0; /* level 1 is not the top here: no trace */
+        c->o.depth.iterations = iterations;
+        memset(c->pol[1], 0, (size_t)c->space * sizeof(double));
+        c->probe_found = nrpa_level(c, 1, &c->probe_value);
+        c->probe_kept = level > 1;
+        c->o.depth.level = top;
+        if (w->s.stop != PS_STOP_NONE)
+            return iterations;
     }
-    w->rng = rng;
-    if (w->s.stop != PS_STOP_NONE)
-        return iterations;
     double n = floor(pow(nrpa_playouts_left(c) / c->o.stabilise,
                          1.0 / level) + 1e-9);
     if (n > 1e9)
