@@ -2,7 +2,8 @@
  * test_nrpa_restart.c - nrpa's restarts under a node budget (--keep-best):
  * a restart that keeps the best line never falls below it, a run repeats
  * for a fixed seed, and a line worth the start's bound still ends the run,
- * optimal. Budgets only (node limits), never the clock.
+ * optimal; --fit sizes one run to the budget instead of restarting. Budgets
+ * only (node limits), never the clock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,10 +69,12 @@ static long json_number(const char *line, const char *key)
     return p ? strtol(p + strlen(pattern), NULL, 10) : 0;
 }
 
-/* nrpa level 2 with `iterations` on one thread, --keep-best `keep`, within
- * `max_nodes` (0: one run), its top-level trace read back from JSON lines. */
-static void run_nrpa(const struct board *b, uint64_t seed, int iterations,
-                     int keep, uint64_t max_nodes, struct restart_run *r)
+/* nrpa level 2 with `iterations` on one thread, --keep-best `keep`, --fit
+ * `fit`, within `max_nodes` (0: one run), its top-level trace read back
+ * from JSON lines. */
+static void run_nrpa_fit(const struct board *b, uint64_t seed, int iterations,
+                         int keep, int fit, uint64_t max_nodes,
+                         struct restart_run *r)
 {
     struct ps_options o;
     ps_options_default(&o);
@@ -80,6 +83,7 @@ static void run_nrpa(const struct board *b, uint64_t seed, int iterations,
     test_option_int(&o, "level", 2);
     test_option_int(&o, "iterations", iterations);
     test_option_int(&o, "keep-best", keep);
+    test_option_int(&o, "fit", fit);
     o.trace = MAX_LEVEL_EVENTS;
     o.trace_format = PS_TRACE_JSONL;
     struct ps_limits lim = {.max_nodes = max_nodes};
@@ -112,6 +116,14 @@ static void run_nrpa(const struct board *b, uint64_t seed, int iterations,
         r->level_value[r->levels++] = json_number(line, "value");
     }
     free(text);
+}
+
+/* The same with restarts of `iterations` (--fit 0): what --keep-best is
+ * about. */
+static void run_nrpa(const struct board *b, uint64_t seed, int iterations,
+                     int keep, uint64_t max_nodes, struct restart_run *r)
+{
+    run_nrpa_fit(b, seed, iterations, keep, 0, max_nodes, r);
 }
 
 /* Did the top level's best ever fall, from one iteration to the next (a
@@ -212,12 +224,65 @@ static void keep_best_run_ends_optimal_at_the_bound(void **state)
     board_free(&one);
 }
 
+/* The top level's iterations in run k of r. */
+static int run_length(const struct restart_run *r, int k)
+{
+    return (k + 1 < r->runs ? r->run_start[k + 1] : r->levels) -
+           r->run_start[k];
+}
+
+/* --fit 1 (the default) under a node budget: the first run is sized to the
+ * budget, so it has more top-level iterations than --iterations, and the
+ * budget holds fewer runs than with restarts of --iterations (--fit 0, all
+ * but the cut last one exactly that long). The run repeats for a seed, and
+ * under a budget too small to grow a run it is the --fit 0 run. */
+static void fit_sizes_one_run_to_the_budget(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, NULL, 10, 10, 4, 12);
+    struct restart_run *fit = malloc(sizeof *fit), *again = malloc(sizeof *again),
+                       *fixed = malloc(sizeof *fixed);
+    const uint64_t budget = 40000;
+    run_nrpa_fit(&b, 3, 4, 0, 1, budget, fit);
+    run_nrpa_fit(&b, 3, 4, 0, 1, budget, again);
+    run_nrpa_fit(&b, 3, 4, 0, 0, budget, fixed);
+    assert_true(fixed->runs >= 4);
+    for (int k = 0; k + 1 < fixed->runs; k++)
+        assert_int_equal(run_length(fixed, k), 4);
+    /* about 1,500 playouts of about 25 moves: one run of sqrt(1,500) = 38
+     * iterations, and a small one in what the estimate left over */
+    assert_true(run_length(fit, 0) > 4 * 4);
+    assert_true(fit->runs < fixed->runs);
+    assert_int_equal(fit->value, again->value);
+    assert_int_equal(fit->len, again->len);
+    assert_memory_equal(fit->moves, again->moves,
+                        (size_t)fit->len * sizeof *fit->moves);
+    assert_int_equal(fit->playouts, again->playouts);
+    assert_int_equal(fit->levels, again->levels);
+    /* A budget that holds no run larger than --iterations: the probe that
+     * measured the playouts' cost leaves no trace, the line is --fit 0's. */
+    for (uint64_t small = 150; small <= 450; small += 150) {
+        run_nrpa_fit(&b, 3, 4, 0, 1, small, fit);
+        run_nrpa_fit(&b, 3, 4, 0, 0, small, fixed);
+        assert_int_equal(fit->value, fixed->value);
+        assert_int_equal(fit->len, fixed->len);
+        assert_memory_equal(fit->moves, fixed->moves,
+                            (size_t)fit->len * sizeof *fit->moves);
+    }
+    free(fit);
+    free(again);
+    free(fixed);
+    board_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keep_best_restarts_never_fall_below_the_best),
         cmocka_unit_test(keep_best_repeats_for_a_fixed_seed),
         cmocka_unit_test(keep_best_run_ends_optimal_at_the_bound),
+        cmocka_unit_test(fit_sizes_one_run_to_the_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

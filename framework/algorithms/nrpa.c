@@ -17,9 +17,11 @@
  * A level-L run makes N^L playouts (S N^L with --stabilise S: stabilised
  * NRPA, Cazenave et al. 2020, where each level-1 iteration plays S playouts
  * from the same policy and adapts towards the best of them). Threads are
- * root-parallel; under --time or --max-nodes a finished run is followed by
- * another until the budget is used: a fresh one, or with --keep-best K one
- * whose top level starts from the best line so far (nrpa_start_run).
+ * root-parallel; under --time or --max-nodes each run is sized to what is
+ * left of the budget (--fit: N raised to (playouts left)^(1/L), nrpa_fit),
+ * and a finished run is followed by another until the budget is used: a
+ * fresh one, or with --keep-best K one whose top level starts from the
+ * best line so far (nrpa_start_run).
  *
  * The move codes are the policy's own (struct ps_policy's move_codes) if it
  * has them, else the game's, else a hash of the raw move.
@@ -61,6 +63,7 @@ struct nrpa_options {
     int keep_best;  /* restarts adapt K times towards the best so far */
     double alpha;   /* adaptation step */
     double prior_weight; /* the policy's prior counts this many times */
+    int fit;        /* under a budget, size each run to what is left */
 };
 
 /* Stabilising (19 iterations of 4 playouts) gained on generated research
@@ -75,6 +78,7 @@ static const struct nrpa_options nrpa_defaults = {
     .keep_best = 0,
     .alpha = 1.0,
     .prior_weight = 1.0,
+    .fit = 1,
 };
 
 struct ps_nrpa {
@@ -108,6 +112,15 @@ struct ps_nrpa {
      * played); swapped, not copied, as lines move up the levels. */
     struct nrpa_log log[NRPA_MAX_LEVEL + 1];
     int log_cap; /* entries per log */
+    /* --fit: the clock and counters when this worker began, so that the
+     * cost of a playout is its own (a nested run's search has spent time
+     * and nodes before it) */
+    double began;
+    uint64_t began_expanded, began_playouts;
+    /* The measuring level-1 search (nrpa_fit), kept for the run's first
+     * level-1 call: its line is in seq[1] (log[1]), worth probe_value. */
+    bool probe_kept, probe_found;
+    ps_value probe_value;
     void *walk;  /* the game's walk (walk_* slots), NULL: moves/apply */
 };
 
@@ -504,6 +517,11 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
 /* Level >= 1: returns false when stopped before any line was found. */
 static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
 {
+    if (level == 1 && c->probe_kept) { /* it ran already: nrpa_fit */
+        c->probe_kept = false;
+        *value = c->probe_value;
+        return c->probe_found;
+    }
     struct ps_worker *w = c->w;
     size_t bytes = (size_t)c->space * sizeof(double);
     const struct nrpa_options *o = &c->o;
@@ -773,6 +791,73 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
+/* --fit: does this run size its searches to its budget? Only under --time
+ * or --max-nodes, and not with --checkpoint or --resume: a resumed run
+ * must go on with the searches it saved, whatever budget it now has. */
+static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
+{
+    return o->fit && !s->checkpoint &&
+           (s->limits.seconds > 0 || s->limits.max_nodes > 0);
+}
+
+/* The playouts left of the worker's budget at the cost of a playout (with
+ * its adaptation) measured so far in nodes, and under --time in seconds:
+ * the fewer of the two. */
+static double nrpa_playouts_left(const struct ps_nrpa *c)
+{
+    const struct ps_search *s = &c->w->s;
+    double playouts = (double)(s->stats.playouts - c->began_playouts);
+    double left = HUGE_VAL;
+    if (playouts <= 0)
+        return 0;
+    if (s->limits.max_nodes) {
+        double used = (double)(s->stats.expanded - c->began_expanded);
+        left = ((double)s->limits.max_nodes - (double)s->stats.expanded) /
+               (used / playouts);
+    }
+    if (s->limits.seconds > 0) {
+        double now = ps_now(), spent = now - c->began;
+        double t = spent > 0 ? (s->limits.seconds - (now - s->start)) /
+                                   (spent / playouts)
+                             : HUGE_VAL;
+        left = t < left ? t : left;
+    }
+    return left > 0 ? left : 0;
+}
+
+/* The iterations of the next run: `iterations` (--iterations), or under
+ * --fit, more when what is left of the budget holds one run of more:
+ * N = floor((playouts left / S)^(1/L)), so that a single level-L run of
+ * N iterations (S N^L playouts) uses the budget. One large run measured
+ * better than restarts of small ones (docs/algorithms.md). Before the
+ * first run, what a playout costs is measured by the first search a run
+ * makes, level 1 with `iterations` from the prior alone; above level 1
+ * the run then takes it as its first level-1 search instead of making it
+ * (probe_kept), so a budget that ends in it, or that holds no larger run,
+ * gives the line --fit 0 gives. */
+static int nrpa_fit(struct ps_nrpa *c, int level, int iterations)
+{
+    struct ps_worker *w = c->w;
+    if (!nrpa_fits(&w->s, &c->o))
+        return iterations;
+    if (w->s.stats.playouts == c->began_playouts) {
+        int top = c->o.depth.level;
+        c->o.depth.level = 0; /* level 1 is not the top here: no trace */
+        c->o.depth.iterations = iterations;
+        memset(c->pol[1], 0, (size_t)c->space * sizeof(double));
+        c->probe_found = nrpa_level(c, 1, &c->probe_value);
+        c->probe_kept = level > 1;
+        c->o.depth.level = top;
+        if (w->s.stop != PS_STOP_NONE)
+            return iterations;
+    }
+    double n = floor(pow(nrpa_playouts_left(c) / c->o.stabilise,
+                         1.0 / level) + 1e-9);
+    if (n > 1e9)
+        n = 1e9;
+    return n > iterations ? (int)n : iterations;
+}
+
 static void nrpa_worker_run(struct ps_worker *w)
 {
     int level = ps_nrpa_depth(&w->s)->level;
@@ -784,9 +869,15 @@ static void nrpa_worker_run(struct ps_worker *w)
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
         bool resumed = nrpa_resume(&c, level);
+        const int iterations = c.o.depth.iterations;
+        c.began = ps_now();
+        c.began_expanded = w->s.stats.expanded;
+        c.began_playouts = w->s.stats.playouts;
         do {
-            if (!resumed)
+            if (!resumed) {
+                c.o.depth.iterations = nrpa_fit(&c, level, iterations);
                 nrpa_start_run(&c, level);
+            }
             resumed = false;
             ps_value v;
             nrpa_level(&c, level, &v);
@@ -799,12 +890,14 @@ static void nrpa_worker_run(struct ps_worker *w)
 static enum ps_status nrpa_run(struct ps_search *s)
 {
     const struct nrpa_options *o = ps_search_algo_options(s);
-    char what[96];
+    char what[128];
     int n = snprintf(what, sizeof what, "nrpa level %d, %d iterations",
                      o->depth.level, o->depth.iterations);
     if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
-        snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
-                 o->stabilise);
+        n += snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
+                      o->stabilise);
+    if (nrpa_fits(s, o) && n > 0 && (size_t)n < sizeof what)
+        snprintf(what + n, sizeof what - (size_t)n, " (or more, to fit the budget)");
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->depth.level));
 }
 
@@ -836,6 +929,14 @@ static const struct ps_option nrpa_options[] = {
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {.name = "fit",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct nrpa_options, fit),
+     .min = 0,
+     .max = 1,
+     .arg = "F",
+     .def = "1",
+     .doc = "1: under --time or --max-nodes, raise each run's iterations so that one run fills what is left of the budget; 0: restarts of --iterations"},
     {.name = "prior-weight",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct nrpa_options, prior_weight),
