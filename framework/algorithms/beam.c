@@ -699,30 +699,35 @@ static const struct ps_beam_options *beam_opt(const struct ps_search *s)
     return ps_search_algo_options(s);
 }
 
-/* The width of the next beam under --time: as wide as the time left allows
- * at the cost per width of the last beam, with a margin, since a beam cut
- * short by the clock is wasted (its best position is only finished with a
- * playout). 0 when no wider beam fits. Doubling instead would leave the
- * last complete beam two to four times narrower than the time allows. */
-static int next_width(const struct ps_search *s, int width, double took)
+/* The width of the next beam under --time (beam.h). Doubling instead
+ * would leave the last complete beam two to four times narrower than the
+ * time allows. */
+int ps_beam_next_width(double seconds, double left, int width, double took,
+                       int again_from)
 {
-    double left = s->limits.seconds - (ps_now() - s->start);
     double fits = took > 0 ? 0.85 * left * width / took : 8.0 * width;
     /* A beam that took under 2% of the budget is timed poorly (start-up
      * costs weigh in): grow at most 8 times, then time again. Beyond that
      * the time per width is flat (0.064 ms on 10x10 PopStar from width 6400
      * to 204800), so the last beam can be sized to fill the time. */
-    if (took < 0.02 * s->limits.seconds && fits > 8.0 * width)
+    if (took < 0.02 * seconds && fits > 8.0 * width)
         fits = 8.0 * width;
     if (fits > (double)(1 << 28))
         return 0;
-    /* Clearing objectives: a beam that did not clear the board is followed
-     * by another as wide as fits (at least --beam-width), wider or not:
-     * its ties go another way (beam_salt), and it may clear the board. */
-    if (fits < 1.25 * width && !((s->flags & PS_BOUND_OFTEN_MET) &&
-                                 fits >= (double)beam_opt(s)->width))
+    if (fits < 1.25 * width && !(again_from > 0 && fits >= again_from))
         return 0;
     return (int)fits;
+}
+
+/* Clearing objectives: a beam that did not clear the board is followed by
+ * another as wide as fits, wider or not, down to --beam-width: its ties go
+ * another way (beam_salt), and it may clear the board. */
+static int next_width(const struct ps_search *s, int width, double took)
+{
+    double left = s->limits.seconds - (ps_now() - s->start);
+    return ps_beam_next_width(
+        s->limits.seconds, left, width, took,
+        (s->flags & PS_BOUND_OFTEN_MET) ? beam_opt(s)->width : 0);
 }
 
 /* The exact dfs on a copy of the search s, from `root` (NULL: the start),
