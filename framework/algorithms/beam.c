@@ -8,7 +8,7 @@
  * Every position of the beam with no legal move is a finished game and is
  * offered as an answer. Under --time, a finished beam is followed by a
  * wider one, as wide as the time left allows (see next_width), until no
- * wider one fits; when time runs out mid-beam, the best position of the
+ * wider one fits (clearing objectives: below); when time runs out mid-beam, the best position of the
  * beam is finished with one playout of the playout policy, so the answer is
  * always a complete game.
  *
@@ -945,7 +945,7 @@ static const struct ps_option beam_options[] = {
      .max = 1e9,
      .arg = "W",
      .def = "100",
-     .doc = "width; under --time the first beam, followed by wider ones that fit the time"},
+     .doc = "width; under --time the first beam, followed by wider ones that fit the time (clearing objectives: then by narrower ones, down to W, until the board is cleared)"},
     {.name = "beam-eval",
      .type = PS_OPT_CHOICE,
      .offset = offsetof(struct ps_beam_options, playout),
