@@ -124,7 +124,7 @@ static int cand_order(const void *pa, const void *pb)
  * by (parent, move) fills the beam with the children of its first
  * positions. Ranked by the child's hash mixed with a salt instead, a beam
  * keeps a spread of lines, and beams of other widths (or seeds) take other
- * ones: at one width (2,000, no --time) 184 -> 195 of 200 clearable 15x15
+ * ones: at one width (2,000, no --time) 184 -> 189 of 200 clearable 15x15
  * 6-colour boards cleared (docs/samegame.md, Clearing). The salt comes from
  * --seed and the width (saved in a checkpoint), not a thread, so the beam is
  * still the same for every thread count. 0 (score objectives): ties go by
