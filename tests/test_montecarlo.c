@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "beam.h"
 #include "game.h"
 #include "playout.h"
 #include "replay.h"
@@ -603,6 +604,58 @@ static void beam_endgame_does_not_depend_on_threads(void **state)
     board_free(&b);
 }
 
+/* Clearing objectives rank equal keys by a salted hash (seed and width):
+ * beams of one width with other seeds keep other lines, where a score
+ * objective's beam (ties by parent and move) is the same for every seed. */
+static bool same_line(const struct result *a, const struct result *b)
+{
+    return a->len == b->len &&
+           memcmp(a->moves, b->moves, (size_t)a->len * sizeof *a->moves) == 0;
+}
+
+static void clearing_beam_ties_follow_the_seed(void **state)
+{
+    (void)state;
+    for (int clearing = 0; clearing <= 1; clearing++) {
+        struct board b;
+        board_gen(&b, clearing ? "clickomania" : NULL, 12, 12, 5, 6);
+        struct result first, r;
+        int other = 0;
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            struct ps_options o = options(seed, 1);
+            test_option_int(&o, "beam-width", 50);
+            test_option_int(&o, "beam-dfs", 0);
+            run(&b, "beam", &o, NULL, seed == 1 ? &first : &r);
+            if (seed > 1)
+                other += !same_line(&first, &r);
+        }
+        if (clearing)
+            assert_true(other > 0);
+        else
+            assert_int_equal(other, 0);
+        board_free(&b);
+    }
+}
+
+/* The width schedule under --time: wider while a wider beam fits; then,
+ * for the clearing objectives only, another beam as wide as the time left
+ * allows down to --beam-width (narrower than the last), and none below. */
+static void beam_width_schedule(void **state)
+{
+    (void)state;
+    /* 1 s; a beam of 1,000 took 0.1 s with 0.8 s left: 6,800 fit */
+    assert_int_equal(ps_beam_next_width(1, 0.8, 1000, 0.1, 0), 6800);
+    assert_int_equal(ps_beam_next_width(1, 0.8, 1000, 0.1, 100), 6800);
+    /* a fast first beam: at most 8 times wider */
+    assert_int_equal(ps_beam_next_width(1, 0.99, 100, 0.001, 0), 800);
+    /* 0.45 s left after a beam of 1,000 that took 0.5 s: 765 fit */
+    assert_int_equal(ps_beam_next_width(1, 0.45, 1000, 0.5, 0), 0);
+    assert_int_equal(ps_beam_next_width(1, 0.45, 1000, 0.5, 100), 765);
+    assert_int_equal(ps_beam_next_width(1, 0.45, 1000, 0.5, 800), 0);
+    /* 0.01 s left: 17 fit, below --beam-width */
+    assert_int_equal(ps_beam_next_width(1, 0.01, 1000, 0.5, 100), 0);
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -875,6 +928,8 @@ int main(void)
         cmocka_unit_test(clearing_beam_does_not_depend_on_threads),
         cmocka_unit_test(beam_endgame_only_improves),
         cmocka_unit_test(beam_endgame_does_not_depend_on_threads),
+        cmocka_unit_test(clearing_beam_ties_follow_the_seed),
+        cmocka_unit_test(beam_width_schedule),
         cmocka_unit_test(fixed_seed_repeats),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(proven_answer_ends_the_run),
