@@ -8,8 +8,8 @@
  * Every position of the beam with no legal move is a finished game and is
  * offered as an answer. Under --time, a finished beam is followed by a
  * wider one, as wide as the time left allows (see next_width), until no
- * wider one fits (clearing objectives: below); when time runs out mid-beam, the best position of the
- * beam is finished with one playout of the playout policy, so the answer is
+ * wider one fits (clearing objectives: below); when time runs out
+ * mid-beam, the best position of the beam is finished with one playout of the playout policy, so the answer is
  * always a complete game.
  *
  * Threads (--threads N): the positions of a depth are expanded in N slices
@@ -52,8 +52,7 @@
 
 struct beam_cand {
     ps_value key, g;
-    uint64_t hash;
-    uint64_t tie; /* ranks equal keys: 0, or the hash and a salt (beam_salt) */
+    uint64_t hash; /* the child's; mixed with the salt when there is one */
     int32_t parent; /* index in the current beam */
     ps_move move;
 };
@@ -107,16 +106,24 @@ struct beam {
     atomic_bool abort;               /* the main slice saw a stop */
 };
 
+/* Best key first; equal keys by parent and move (score objectives). */
 static int cand_order(const void *pa, const void *pb)
 {
     const struct beam_cand *a = pa, *b = pb;
     if (a->key != b->key)
         return a->key > b->key ? -1 : 1;
-    if (a->tie != b->tie)
-        return a->tie < b->tie ? -1 : 1;
     if (a->parent != b->parent)
         return a->parent < b->parent ? -1 : 1;
     return a->move < b->move ? -1 : a->move > b->move;
+}
+
+/* The same, equal keys by their salted hash first (beam_salt). */
+static int cand_order_salted(const void *pa, const void *pb)
+{
+    const struct beam_cand *a = pa, *b = pb;
+    if (a->key == b->key && a->hash != b->hash)
+        return a->hash < b->hash ? -1 : 1;
+    return cand_order(pa, pb);
 }
 
 /* Clearing objectives (PS_BOUND_OFTEN_MET): the tie-break of equal keys.
@@ -146,22 +153,23 @@ static void cand_swap(struct beam_cand *a, struct beam_cand *b)
 /* Move the k first candidates by cand_order to c[0..k), in any order
  * (quickselect). Only about width of the width x moves candidates survive a
  * depth, so this and a sort of those k cost less than sorting them all. */
-static void select_best(struct beam_cand *c, size_t n, size_t k)
+static void select_best(struct beam_cand *c, size_t n, size_t k,
+                        int (*order)(const void *, const void *))
 {
     size_t lo = 0, hi = n; /* the k-th lies in [lo, hi) */
     while (hi - lo > 1 && k > lo && k < hi) {
         size_t mid = lo + (hi - lo) / 2;
         /* median of three as the pivot, moved to the end */
-        if (cand_order(&c[mid], &c[lo]) < 0)
+        if (order(&c[mid], &c[lo]) < 0)
             cand_swap(&c[mid], &c[lo]);
-        if (cand_order(&c[hi - 1], &c[lo]) < 0)
+        if (order(&c[hi - 1], &c[lo]) < 0)
             cand_swap(&c[hi - 1], &c[lo]);
-        if (cand_order(&c[mid], &c[hi - 1]) < 0)
+        if (order(&c[mid], &c[hi - 1]) < 0)
             cand_swap(&c[mid], &c[hi - 1]);
         struct beam_cand pivot = c[hi - 1];
         size_t store = lo;
         for (size_t i = lo; i + 1 < hi; i++)
-            if (cand_order(&c[i], &pivot) < 0)
+            if (order(&c[i], &pivot) < 0)
                 cand_swap(&c[i], &c[store++]);
         cand_swap(&c[store], &c[hi - 1]);
         if (store < k)
@@ -286,8 +294,11 @@ static void slice_expand(void *arg)
                                  : g->evaluate ? g->evaluate(s->inst, sl->tmp)
                                                : 0);
             }
+            /* Salted by a bijection, so duplicates stay duplicates, and
+             * the candidate keeps its size for every objective. */
             c->hash = g->hash(s->inst, sl->tmp);
-            c->tie = b->salt ? ps_hash_mix(c->hash ^ b->salt) : 0;
+            if (b->salt)
+                c->hash = ps_hash_mix(c->hash ^ b->salt);
             c->parent = i;
             c->move = sl->moves[k];
         }
@@ -420,8 +431,10 @@ static int beam_choose(struct beam *b, int nc)
         size_t need = (size_t)(b->width - kept), want = need + need / 4 + 16;
         if (want > (size_t)nc - done)
             want = (size_t)nc - done;
-        select_best(b->cand + done, (size_t)nc - done, want);
-        qsort(b->cand + done, want, sizeof *b->cand, cand_order);
+        int (*order)(const void *, const void *) =
+            b->salt ? cand_order_salted : cand_order;
+        select_best(b->cand + done, (size_t)nc - done, want, order);
+        qsort(b->cand + done, want, sizeof *b->cand, order);
         for (size_t k = done; k < done + want && kept < b->width; k++) {
             if (seen_add(b, b->cand[k].hash))
                 b->kept[kept++] = b->cand[k];
