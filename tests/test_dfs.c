@@ -800,8 +800,8 @@ static void test_rounds_node_limit_not_optimal(void **state)
 }
 
 /* --dfs-nrpa: under --time, a board whose first round does not finish
- * gets nrpa slices (its playouts show; --dfs-nrpa-after 0: from the first
- * round on, not after 2% of the time), and the exact search still proves
+ * gets nrpa slices (its playouts show; --dfs-nrpa-after 0, the default: from
+ * the first round on), and the exact search still proves
  * the same optimum as without them. The time limit is far beyond what
  * either needs (under 2 s here): the check is the answer, not a speed. */
 static void test_nrpa_slices_keep_the_proof(void **state)

@@ -407,8 +407,9 @@ static ps_value children_by_gain(struct dfs *d, int depth, int n,
  * its next move first in `order` (n moves): the search then starts down
  * that line, and its first nodes are spent on the end game of the best
  * line, where a better line is likeliest. Returns how many moves lead out
- * of order: 1 when a move was moved, else 0. The order only decides which
- * child is searched first, never what is cut. */
+ * of order: 1 when a move was moved, else 0. The order never cuts a move
+ * whose bound could beat the best (it is cut alone when its own bound
+ * cannot); a better best found sooner cuts more later: the saving. */
 static int pv_first(const struct dfs *d, int depth, int n, int *order)
 {
     if (d->pv_at != depth || depth >= d->pv_len)
@@ -635,8 +636,9 @@ static int next_width(const struct ps_search *s, int width, double took)
  * when the last one is as wide as the time allows, as beam itself runs
  * (beam.c, next_width). So the next beam is sized to take DFS_FILL of the
  * time left at the last beam's cost per width (at most DFS_FILL_GROW times
- * wider), its exact round has DFS_FILL_RATIO x its nodes, and the exact
- * search has what is left after that. Not in the first 1 / (1 +
+ * wider). A beam capped so, after which a wider one still fits, has an
+ * exact round of DFS_FILL_RATIO x its nodes; after one that took the
+ * time, no wider one fits, and the exact search has all that is left. Not in the first 1 / (1 +
  * DFS_FILL_AFTER) of the time: a board the exact search can finish would
  * pay for a wide beam it does not need. -1 = not now (the doubling
  * stands); 0 = no wider beam fits. */
