@@ -9,8 +9,8 @@
  * offered as an answer. Under --time, a finished beam is followed by a
  * wider one, as wide as the time left allows (see next_width), until no
  * wider one fits (clearing objectives: below); when time runs out
- * mid-beam, the best position of the beam is finished with one playout of the playout policy, so the answer is
- * always a complete game.
+ * mid-beam, the best position of the beam is finished with one playout of
+ * the playout policy, so the answer is always a complete game.
  *
  * Threads (--threads N): the positions of a depth are expanded in N slices
  * at once, each into its own part of the candidate array, and the kept

@@ -634,15 +634,14 @@ static int next_width(const struct ps_search *s, int width, double took)
 /* Under --time, once nrpa's slices have stopped and an exact round did not
  * beat the best: on such boards (PopStar 10x10 at 1 s) the beams do best
  * when the last one is as wide as the time allows, as beam itself runs
- * (beam.c, next_width). So the next beam is sized to take DFS_FILL of the
- * time left at the last beam's cost per width (at most DFS_FILL_GROW times
- * wider). A beam capped so, after which a wider one still fits, has an
- * exact round of DFS_FILL_RATIO x its nodes; after one that took the
- * time, no wider one fits, and the exact search has all that is left. Not in the first 1 / (1 +
- * DFS_FILL_AFTER) of the time: a board the exact search can finish would
- * pay for a wide beam it does not need. -1 = not now (the doubling
- * stands); 0 = no wider beam fits. */
-#define DFS_FILL 0.85
+ * (ps_beam_next_width). So the next beam is sized by beam's own rule (0.85
+ * of the time left at the last beam's cost per width), at most
+ * DFS_FILL_GROW times wider. A beam capped so, after which a wider one
+ * still fits, has an exact round of DFS_FILL_RATIO x its nodes; after one
+ * that took the time, no wider one fits, and the exact search has all
+ * that is left. Not in the first 1 / (1 + DFS_FILL_AFTER) of the time: a
+ * board the exact search can finish would pay for a wide beam it does not
+ * need. -1 = not now (the doubling stands); 0 = no wider beam fits. */
 #define DFS_FILL_GROW 8
 #define DFS_FILL_AFTER 4
 #define DFS_FILL_RATIO 4
@@ -652,10 +651,8 @@ static int fill_width(const struct ps_search *s, int width, double took)
     double left = s->limits.seconds - elapsed;
     if (took <= 0 || width > (1 << 24) || left > DFS_FILL_AFTER * elapsed)
         return -1;
-    double fits = DFS_FILL * left / took * width;
-    if (fits > DFS_FILL_GROW * width)
-        fits = DFS_FILL_GROW * width;
-    return fits >= 1.25 * width ? (int)fits : 0;
+    int fits = ps_beam_next_width(s->limits.seconds, left, width, took, 0);
+    return fits > DFS_FILL_GROW * width ? DFS_FILL_GROW * width : fits;
 }
 
 /* Run the beam algorithm at `width` (fixed: no widening of its own) and
