@@ -1,5 +1,5 @@
 /*
- * test_html.c - the --html page writer (framework/cli/html.c): one
+ * test_html.c - the --html page writer (framework/report/html.c): one
  * self-contained file (no address, no external script, style, font or
  * image), whose data block is well-formed JSON holding every move of each
  * run, a frame per position ending at the run's value, the anytime points

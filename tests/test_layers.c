@@ -4,13 +4,18 @@
  * holds the header, and that folder must be one the including folder may
  * read. The allowed reads form no circle, so neither can the tree:
  *
- *   framework/kernel       itself only (it names no game: the built-in list
- *                          is games/registry.c's)
- *   framework/rules        kernel
- *   framework/algorithms   kernel
- *   games/NAME             kernel (games/lua, the Lua adapter: also rules)
- *   games                  kernel, and games.def (games/registry.c)
- *   framework/cli          everything above but mpi
+ *   framework/util         itself only (errors, numbers, text files, ...)
+ *   framework/kernel       util (it names no game: the built-in list is
+ *                          games/registry.c's)
+ *   framework/rules        util, kernel
+ *   framework/algorithms   util, kernel
+ *   games/NAME             util, kernel
+ *   games                  util, kernel, and games.def (games/registry.c)
+ *   framework/providers    util, kernel, rules (Lua games run in the rules'
+ *                          sandbox; C plug-ins)
+ *   framework/report       util, kernel, algorithms (runs, labs, reports)
+ *   framework/serve        everything above
+ *   framework/cli          everything above
  *   framework/mpi          everything
  */
 #include "support.h"
@@ -23,23 +28,28 @@
 
 /* The folders, lowest first; a folder may read the folders of its mask. */
 enum {
-    KERNEL, RULES, ALGORITHMS, GAME, LUA_GAME, GAMES, CLI, MPI, FOLDERS
+    UTIL, KERNEL, RULES, ALGORITHMS, GAME, GAMES, PROVIDERS, REPORT, SERVE,
+    CLI, MPI, FOLDERS
 };
 static const char *const folder_path[FOLDERS] = {
-    "framework/kernel", "framework/rules", "framework/algorithms",
-    NULL, /* games/NAME, one of several */
-    "games/lua", "games", "framework/cli", "framework/mpi",
+    "framework/util", "framework/kernel", "framework/rules",
+    "framework/algorithms", NULL, /* games/NAME, one of several */
+    "games", "framework/providers", "framework/report", "framework/serve",
+    "framework/cli", "framework/mpi",
 };
 #define BIT(f) (1u << (f))
+#define BELOW(f) (BIT(f) - 1u) /* every folder listed before f */
 static const unsigned may_read[FOLDERS] = {
-    [KERNEL] = BIT(KERNEL),
-    [RULES] = BIT(KERNEL) | BIT(RULES),
-    [ALGORITHMS] = BIT(KERNEL) | BIT(ALGORITHMS),
-    [GAME] = BIT(KERNEL) | BIT(GAME),
-    [LUA_GAME] = BIT(KERNEL) | BIT(RULES) | BIT(LUA_GAME),
-    [GAMES] = BIT(KERNEL) | BIT(GAMES),
-    [CLI] = BIT(KERNEL) | BIT(RULES) | BIT(ALGORITHMS) | BIT(LUA_GAME) |
-            BIT(CLI),
+    [UTIL] = BIT(UTIL),
+    [KERNEL] = BIT(UTIL) | BIT(KERNEL),
+    [RULES] = BIT(UTIL) | BIT(KERNEL) | BIT(RULES),
+    [ALGORITHMS] = BIT(UTIL) | BIT(KERNEL) | BIT(ALGORITHMS),
+    [GAME] = BIT(UTIL) | BIT(KERNEL) | BIT(GAME),
+    [GAMES] = BIT(UTIL) | BIT(KERNEL) | BIT(GAMES),
+    [PROVIDERS] = BIT(UTIL) | BIT(KERNEL) | BIT(RULES) | BIT(PROVIDERS),
+    [REPORT] = BIT(UTIL) | BIT(KERNEL) | BIT(ALGORITHMS) | BIT(REPORT),
+    [SERVE] = (BELOW(SERVE) & ~BIT(GAME) & ~BIT(GAMES)) | BIT(SERVE),
+    [CLI] = (BELOW(CLI) & ~BIT(GAME) & ~BIT(GAMES)) | BIT(CLI),
     [MPI] = ~0u,
 };
 
@@ -123,8 +133,8 @@ static void test_no_upward_arrow(void **state)
         struct stat st;
         snprintf(dir, sizeof dir, "games/%s", e->d_name);
         snprintf(path, sizeof path, "%s/%s", PSOLVE_SOURCE_DIR, dir);
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "lua") == 0 ||
-            stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 ||
+            !S_ISDIR(st.st_mode))
             continue;
         bad += check_folder(GAME, dir);
     }
@@ -140,12 +150,16 @@ static void test_the_check_sees_an_arrow(void **state)
     assert_int_equal(holder(KERNEL, "framework/kernel", "lua_sandbox.h"),
                      RULES);
     assert_false(may_read[KERNEL] & BIT(RULES));
+    assert_int_equal(holder(UTIL, "framework/util", "search.h"), KERNEL);
+    assert_false(may_read[UTIL] & BIT(KERNEL));
+    assert_int_equal(holder(REPORT, "framework/report", "serve.h"), SERVE);
+    assert_false(may_read[REPORT] & BIT(SERVE));
     assert_int_equal(holder(KERNEL, "framework/kernel", "planes.h"), -1);
     assert_int_equal(holder(KERNEL, "framework/kernel", "../../games/games.def"),
                      -2);
     assert_int_equal(holder(GAMES, "games", "games.def"), GAMES);
-    assert_int_equal(holder(CLI, "framework/cli", "lua_game.h"), LUA_GAME);
-    assert_false(may_read[GAME] & BIT(LUA_GAME));
+    assert_int_equal(holder(CLI, "framework/cli", "lua_game.h"), PROVIDERS);
+    assert_false(may_read[GAME] & BIT(PROVIDERS));
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * test_lua_game.c - games written in Lua (games/lua/lua_game.c): the
+ * test_lua_game.c - games written in Lua (framework/providers/lua_game.c): the
  * examples in games/lua/ solved to their known optima by every exact
  * algorithm, the Lua 8-puzzle against the C one, and bad scripts refused or
  * stopped with the script's file:line (syntax, runtime errors, a missing

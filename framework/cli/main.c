@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "lab.h"
 #include "lua_game.h"
+#include "plugin.h"
 #include "rules.h"
 #include "serve.h"
 #include "textfile.h"

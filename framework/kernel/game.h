@@ -641,14 +641,4 @@ const struct ps_plugin *psolve_plugin(void);
         return &plugin;                                                        \
     }
 
-/* Load the plug-in at `path` (dlopen), check its version and its game, and
- * add the game to the registry (ps_game_register). False with err (naming
- * the file) when the file cannot be loaded, lacks psolve_plugin, was built
- * for another PS_API_VERSION, or its game breaks the contract. */
-bool ps_plugin_load(const char *path, struct ps_error *err);
-/* Load each entry of a ':'-separated list ($PSOLVE_PLUGIN_PATH): a file as
- * ps_plugin_load, a directory as every NAME.so in it, in name order. NULL or
- * "" loads nothing. False with err at the first failure. */
-bool ps_plugin_load_path(const char *list, struct ps_error *err);
-
 #endif

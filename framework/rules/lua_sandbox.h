@@ -1,7 +1,7 @@
 /*
  * lua_sandbox.h - one Lua 5.4 state built as a sandbox, with limits that hold
  * whatever the script does. Rule scripts (lua_rules.c) and games written in
- * Lua (games/lua/lua_game.c) both run in it.
+ * Lua (framework/providers/lua_game.c) both run in it.
  *
  * By construction:
  *   - only the base, table, string, math and utf8 libraries are opened (no

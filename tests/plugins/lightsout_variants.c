@@ -45,7 +45,7 @@ void lightsout_uses_every_helper(void)
 #endif
 
 #ifndef VARIANT_no_symbol
-/* The run-time contract (framework/kernel/plugin_guard.c): slots that
+/* The run-time contract (framework/providers/plugin_guard.c): slots that
  * return what the struct cannot show to be wrong. */
 static void *variant_load_silent(const void *rules, const char *path,
                                  const char *text, size_t len,

@@ -5,7 +5,7 @@
  * as a curve, comparison bars, anytime curves and a step-through of the
  * traced search.
  *
- * The page is framework/cli/report.html (embedded at build time by
+ * The page is framework/report/report.html (embedded at build time by
  * cmake/embed.cmake) with the data of the runs written into it as one JSON
  * object (the "psolve-data" script element; schema in docs/cli.md). The
  * boards come from the game's optional state_json slot; a game without it
@@ -47,7 +47,7 @@ struct ps_html_report {
 };
 
 /* A page template with its markers filled: PSOLVE-COMMON (in a comment's
- * slashes and stars) by framework/cli/board.js, the drawing both pages
+ * slashes and stars) by framework/report/board.js, the drawing both pages
  * share, and PSOLVE-DATA by what `data` writes (report.html's runs; psolve
  * serve's settings). */
 void ps_html_page(FILE *out, const unsigned char *tmpl, size_t len,

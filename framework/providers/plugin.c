@@ -11,6 +11,7 @@
 
 #include "dirlist.h"
 #include "game.h"
+#include "plugin.h"
 #include "plugin_guard.h"
 
 #define MAX_PATH_LEN 4096

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* framework/cli/report.html, embedded by cmake/embed.cmake. */
+/* framework/report/report.html, embedded by cmake/embed.cmake. */
 extern const unsigned char ps_html_template[];
 extern const size_t ps_html_template_len;
 
@@ -196,7 +196,7 @@ static void write_data(FILE *out, const struct ps_html_report *r)
     fputs("]}", out);
 }
 
-/* framework/cli/board.js, embedded by cmake/embed.cmake. */
+/* framework/report/board.js, embedded by cmake/embed.cmake. */
 extern const unsigned char ps_board_js[];
 extern const size_t ps_board_js_len;
 
