@@ -84,7 +84,7 @@ struct dfs_options {
     bool no_bound;    /* no upper-bound pruning */
     int beam;         /* score games: first beam width of the incumbent
                        * rounds (0 = the greedy line only) */
-    double nrpa;      /* score games under --time: the share of the time
+    double nrpa;      /* score games: the share of the time
                        * left after the first round that nrpa has (0 = off) */
     double nrpa_after; /* the share of --time the rounds have before nrpa's
                         * first slice */
@@ -685,7 +685,7 @@ static void nrpa_round(struct dfs *d, double slice)
     struct ps_search *s = d->s;
     const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
     double elapsed = ps_now() - s->start;
-    if (slice > s->limits.seconds - elapsed)
+    if (s->limits.seconds > 0 && slice > s->limits.seconds - elapsed)
         slice = s->limits.seconds - elapsed;
     if (!nrpa || slice <= 0)
         return;
@@ -742,11 +742,17 @@ static enum ps_status score_run(struct dfs *d)
         return PS_INCOMPLETE;
     int width = first_width(d);
     uint64_t budget = DFS_ROUND_NODES;
-    /* nrpa's slices (only under --time, where the beams run): after each
-     * unfinished round, enough for nrpa to have had the share --dfs-nrpa
-     * of the time so far; so a board the exact search can finish is still
-     * proven, in 1 / (1 - share) times the time. */
-    double share = s->limits.seconds > 0 && width > 0 ? dfs_opt(s)->nrpa : 0;
+    /* nrpa's slices (where the beams run): after each unfinished round,
+     * enough for nrpa to have had the share --dfs-nrpa of the time so far;
+     * so a board the exact search can finish is still proven, in 1 / (1 -
+     * share) times the time. A slice's length follows from the time so
+     * far alone, so the schedule needs no --time: without one, the slices
+     * grow geometrically and a stop (Ctrl-C, SIGTERM) at any moment finds
+     * nrpa with its share of the run behind it. Under --max-nodes alone
+     * there are no slices: a run budgeted in nodes stays the same run on
+     * every machine (the slices are measured on the clock). */
+    bool timed = s->limits.seconds > 0 || s->limits.max_nodes == 0;
+    double share = width > 0 && timed ? dfs_opt(s)->nrpa : 0;
     double nrpa_time = 0;
     int idle_slices = 0;
     int beam_width = 0;
@@ -1054,7 +1060,7 @@ static const struct ps_option dfs_options[] = {
      .max = 0.95,
      .arg = "F",
      .def = "0.8; 0 = off",
-     .doc = "score games under --time: after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
+     .doc = "score games (not under --max-nodes alone): after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
     {.name = "dfs-nrpa-after",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa_after),
