@@ -339,6 +339,10 @@ bool ps_algo_book_set(struct ps_algo_book *b, struct ps_options *common,
 /* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);
 const struct ps_algorithm *const *ps_algorithm_list(void);
+/* The built-in algorithms, NULL-terminated: declared here, defined above
+ * the kernel (algorithms/registry.c, from algorithms.def), so that the
+ * kernel names no algorithm; read through ps_algorithm_list. */
+extern const struct ps_algorithm *const ps_builtin_algorithms[];
 
 /* Set by the handler of SIGINT, SIGTERM and SIGHUP to the number of the
  * first signal (0: none yet); ps_signal_count counts the deliveries (a
