@@ -817,7 +817,7 @@ static double nrpa_playouts_left(const struct ps_nrpa *c)
     }
     if (s->limits.seconds > 0) {
         double now = ps_now(), spent = now - c->began;
-        double t = spent > 0 ? (s->limits.seconds - (now - s->start)) /
+        double t = spent > 0 ? ps_search_seconds_left(s) /
                                    (spent / playouts)
                              : HUGE_VAL;
         left = t < left ? t : left;

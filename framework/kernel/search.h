@@ -400,6 +400,13 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
  * algorithm's run(); then ps_search_unnest() folds it back. */
 void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
                     const struct ps_algorithm *a);
+/* The seconds left of s's --time (s's clock: ps_now() - s->start);
+ * HUGE_VAL when s has no --time. May be 0 or less once the time is up. */
+double ps_search_seconds_left(const struct ps_search *s);
+/* The nested search's counters (all of them) become s's, and a game error
+ * in it stops s too; its lines are left to the caller (a run rooted
+ * elsewhere, root_state, offers lines that start there). */
+void ps_search_fold(struct ps_search *s, const struct ps_search *sub);
 /* The nested search's counters become s's, its best line (and a late one)
  * is offered to s, a game error stops s too; sub is freed. */
 void ps_search_unnest(struct ps_search *s, struct ps_search *sub);
