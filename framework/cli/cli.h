@@ -124,6 +124,8 @@ int cmd_show(struct cli *c, const struct ps_game *g);
 int cmd_gen(struct cli *c, const struct ps_game *g);
 int cmd_bench(struct cli *c, const struct ps_game *g);
 int cmd_list(struct cli *c, const struct ps_game *g);
+/* psolve check-game: cmd_check_game.c (g unused: it picks its games). */
+int cmd_check_game(struct cli *c, const struct ps_game *g);
 /* psolve pdb build: cmd_pdb.c, which also lists a game's pattern sets for
  * cmd_list. */
 int cmd_pdb(struct cli *c, const struct ps_game *g);

@@ -70,6 +70,15 @@ const struct ps_command ps_commands[] = {
      .min_files = 1, .max_files = 2,
      .options = PS_CMD_CLI_OPTIONS | PS_CMD_GEN_OPTIONS,
      .stage = PS_CMD_ON_GAME, .run = cmd_pdb},
+    {.name = "check-game", .synopsis = "[options] [FILE...]",
+     .summary = "check a game's conformance", .doc = "docs/writing-a-game.md#the-conformance-check",
+     .examples = "  psolve check-game --game npuzzle "
+                 "games/npuzzle/examples/8-hardest.txt\n"
+                 "  psolve check-game --game games/lua/hanoi.lua "
+                 "games/lua/hanoi-4.txt\n",
+     .min_files = 0, .max_files = PS_CMD_ANY_FILES,
+     .options = PS_CMD_CLI_OPTIONS | PS_CMD_GEN_OPTIONS,
+     .stage = PS_CMD_ON_GAMES, .run = cmd_check_game},
     {.name = "help", .synopsis = "[ALGORITHM|COMMAND]",
      .summary = "--help, or one algorithm or command", .doc = "docs/cli.md",
      .min_files = 0, .max_files = 1, .stage = PS_CMD_ON_PARSE,
