@@ -302,6 +302,104 @@ static void test_the_link_check_sees_a_call(void **state)
     assert_false(link_allowed(RULES, "ps_builtin_games", GAMES));
 }
 
+/* ---- the map of docs/architecture.md ---- */
+
+#define MAP_MAX 512
+
+struct map_entry {
+    char folder[64], name[64];
+};
+
+/* The names of the map's left column: "framework/X/" starts folder X, and
+ * each entry line ("  a.[ch], b.c c.c   what they are") names files,
+ * NAME.[ch] being NAME.c and NAME.h. */
+static int read_map(struct map_entry *v)
+{
+    FILE *f = fopen(PSOLVE_SOURCE_DIR "/docs/architecture.md", "r");
+    assert_non_null(f);
+    char line[512], folder[64] = "";
+    int n = 0;
+    bool in_map = false;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "```", 3) == 0) {
+            if (in_map)
+                break;
+            continue;
+        }
+        if (strncmp(line, "framework/util/ ", 16) == 0)
+            in_map = true;
+        if (!in_map)
+            continue;
+        if (strncmp(line, "framework/", 10) == 0) {
+            sscanf(line, "%63s", folder);
+            continue;
+        }
+        if (strncmp(line, "games/", 6) == 0)
+            folder[0] = '\0'; /* games are named by pattern */
+        if (!folder[0] || line[0] != ' ' || line[2] == ' ')
+            continue;
+        char *left = line + 2, *end = strstr(left, "  ");
+        if (end)
+            *end = '\0';
+        for (char *t = strtok(left, " ,\n"); t; t = strtok(NULL, " ,\n")) {
+            char *ch = strstr(t, ".[ch]");
+            for (int k = 0; k < (ch ? 2 : 1) && n < MAP_MAX; k++, n++) {
+                snprintf(v[n].folder, sizeof v[n].folder, "%s", folder);
+                snprintf(v[n].name, sizeof v[n].name, "%s", t);
+                if (ch)
+                    strcpy(strstr(v[n].name, ".[ch]"), k ? ".h" : ".c");
+            }
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+static void test_the_map_names_every_file_once(void **state)
+{
+    (void)state;
+    static struct map_entry map[MAP_MAX];
+    int n = read_map(map), bad = 0;
+    assert_true(n > 50);
+    FILE *p = popen("cd " PSOLVE_SOURCE_DIR " && ls -d framework/*/* | sort",
+                    "r");
+    assert_non_null(p);
+    char path[512];
+    int files = 0;
+    while (fgets(path, sizeof path, p)) {
+        path[strcspn(path, "\n")] = '\0';
+        char *slash = strrchr(path, '/');
+        *slash = '\0';
+        int times = 0;
+        for (int i = 0; i < n; i++) {
+            char folder[520];
+            snprintf(folder, sizeof folder, "%s/", path);
+            times += strcmp(map[i].folder, folder) == 0 &&
+                     strcmp(map[i].name, slash + 1) == 0;
+        }
+        if (times != 1) {
+            printf("docs/architecture.md's map names %s/%s %d times\n", path,
+                   slash + 1, times);
+            bad++;
+        }
+        files++;
+    }
+    pclose(p);
+    assert_true(files > 50);
+    /* And no name without its file (the map once named a pdb_cmd.[ch]). */
+    for (int i = 0; i < n; i++) {
+        char dir[80];
+        snprintf(dir, sizeof dir, "%.*s", (int)strlen(map[i].folder) - 1,
+                 map[i].folder);
+        if (!exists(dir, map[i].name)) {
+            printf("docs/architecture.md's map names %s%s, which does not "
+                   "exist\n", map[i].folder, map[i].name);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -309,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_the_check_sees_an_arrow),
         cmocka_unit_test(test_no_upward_call),
         cmocka_unit_test(test_the_link_check_sees_a_call),
+        cmocka_unit_test(test_the_map_names_every_file_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

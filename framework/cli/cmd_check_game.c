@@ -123,11 +123,10 @@ static int chosen_games(struct cli *c, const struct ps_game **v, int max,
                    : ps_game_find(c->game_name);
         return v[0] ? 1 : -1;
     }
-    int builtin = 0, n = 0;
-    while (ps_builtin_games[builtin])
-        builtin++;
-    const struct ps_game *const *all = ps_game_list();
-    for (int i = c->nplugins > 0 ? builtin : 0; all[i] && n < max; i++)
+    int n = 0;
+    const struct ps_game *const *all =
+        c->nplugins > 0 ? ps_game_list_added() : ps_game_list();
+    for (int i = 0; all[i] && n < max; i++)
         v[n++] = all[i];
     return n;
 }

@@ -373,8 +373,11 @@ extern const struct ps_algorithm *const ps_builtin_algorithms[];
 /* Set by the handler of SIGINT, SIGTERM and SIGHUP to the number of the
  * first signal (0: none yet); ps_signal_count counts the deliveries (a
  * second one makes waits that would give a stuck call its grace end at
- * once). The only global mutable state, because a signal handler can reach
- * nothing else. */
+ * once). Global, because a signal handler can reach nothing else. The
+ * process's other mutable globals are each behind a lock or written once
+ * before any thread starts: the games' registry (games.c), the pattern
+ * databases' cache (pdb.c), standard input read once (textfile.c), the Lua
+ * games' and plug-ins' slots (lua_game.c, plugin_guard.c). */
 extern volatile sig_atomic_t ps_interrupted;
 extern volatile sig_atomic_t ps_signal_count;
 void ps_install_interrupt_handler(void);
