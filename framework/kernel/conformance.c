@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "replay.h"
 #include "rng.h"
 
@@ -25,6 +26,7 @@ struct walk {
     bool maximise;
     unsigned char *seen; /* SEEN_MAX states, then one scratch state */
     uint64_t seen_hash[SEEN_MAX];
+    uint64_t seen_print[SEEN_MAX]; /* a hash of each one's print_state */
     int nseen;
     struct ps_error *err;
 };
@@ -41,22 +43,42 @@ static bool broken(struct walk *w, const char *fmt, ...)
     return ps_error_set(w->err, NULL, 0, 0, "game %s: %s", w->g->name, msg);
 }
 
+static char *printed(const struct ps_game *g, const void *inst,
+                     const void *state, size_t *len);
+
+/* A hash of print_state's text of a state. */
+static uint64_t print_hash(struct walk *w, const unsigned char *state)
+{
+    size_t len = 0;
+    char *text = printed(w->g, w->inst, state, &len);
+    uint64_t h = text ? ps_hash_bytes(text, len) : 0;
+    free(text);
+    return h;
+}
+
+/* Equal states hash equal; unequal ones print differently (a print that
+ * leaves out part of the position cannot load back as that position). */
 static bool remember(struct walk *w, const unsigned char *state)
 {
-    uint64_t h = w->g->hash(w->inst, state);
+    uint64_t h = w->g->hash(w->inst, state), p = print_hash(w, state);
     unsigned char *copy = w->seen + (size_t)SEEN_MAX * w->size;
     memcpy(copy, state, w->size);
     if (w->g->hash(w->inst, copy) != h)
         return broken(w, "a copy of a state hashes differently");
-    for (int i = 0; i < w->nseen; i++)
-        if (ps_game_equal(w->g, w->inst, w->seen + (size_t)i * w->size,
-                          state) &&
-            w->seen_hash[i] != h)
+    for (int i = 0; i < w->nseen; i++) {
+        bool equal = ps_game_equal(w->g, w->inst,
+                                   w->seen + (size_t)i * w->size, state);
+        if (equal && w->seen_hash[i] != h)
             return broken(w, "two equal states hash differently (%llx, %llx)",
                           (unsigned long long)w->seen_hash[i],
                           (unsigned long long)h);
+        if (!equal && w->seen_print[i] == p)
+            return broken(w, "print_state() prints two different positions "
+                             "alike (a printed state must load as itself)");
+    }
     if (w->nseen < SEEN_MAX) {
         memcpy(w->seen + (size_t)w->nseen * w->size, state, w->size);
+        w->seen_print[w->nseen] = p;
         w->seen_hash[w->nseen++] = h;
     }
     return true;

@@ -30,7 +30,9 @@
  *   - redundant_after() (when filled) only skips a move whose other order
  *     reaches the same state at the same value;
  *   - print_state() writes a file that loads under the same rules into a
- *     puzzle that prints the same;
+ *     puzzle that prints the same, and two unequal states never print
+ *     alike (a print that leaves out part of the position would load as
+ *     another);
  *   - a score game's walk ends within max_depth() moves;
  *   - the walk's line, replayed as `psolve verify` replays it
  *     (ps_replay_moves), reaches the same state at the same value, and its
