@@ -8,6 +8,8 @@
 
 #include "support.h"
 
+#include "commands.h"
+
 static char tmpdir[] = "/tmp/psolve_cli_XXXXXX";
 
 static int run(char *out, size_t outlen, bool merge, const char *fmt, ...)
@@ -192,9 +194,31 @@ static void test_board_without_move_is_optimal(void **unused)
     assert_non_null(strstr(out, "# status: optimal"));
 }
 
+/* docs/cli.md's list of commands names every command of the table. */
+static void test_cli_md_lists_every_command(void **state)
+{
+    (void)state;
+    FILE *f = fopen(PSOLVE_SOURCE_DIR "/docs/cli.md", "r");
+    assert_non_null(f);
+    static char doc[1 << 17];
+    doc[fread(doc, 1, sizeof doc - 1, f)] = '\0';
+    fclose(f);
+    char *end = strstr(doc + 3, "```\n\n"); /* the first block */
+    assert_non_null(end);
+    *end = '\0';
+    for (const struct ps_command *k = ps_commands; k->name; k++) {
+        char plain[64], optional[64];
+        snprintf(plain, sizeof plain, "\npsolve %s ", k->name);
+        snprintf(optional, sizeof optional, "\npsolve [%s] ", k->name);
+        if (!strstr(doc, plain) && !strstr(doc, optional))
+            fail_msg("docs/cli.md's list lacks command %s", k->name);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cli_md_lists_every_command),
         cmocka_unit_test(test_solve_then_verify),
         cmocka_unit_test(test_verify_rejects_illegal_move),
         cmocka_unit_test(test_bad_board_names_line_and_column),

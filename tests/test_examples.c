@@ -28,6 +28,7 @@
 
 #include "support.h"
 
+#include "commands.h"
 #include "search.h"
 
 #define MAX_COMMANDS 256
@@ -187,16 +188,14 @@ static int setup(void **unused)
     static char out[1 << 17];
     help_text("--help", out, sizeof out);
     help_examples("psolve --help", out);
-    static const char *const commands[] = {"solve", "lab", "verify", "gen",
-                                           "show", "bench", "list", "pdb",
-                                           "serve"};
     const char *topics[64];
     int ntopics = 0;
     for (const struct ps_algorithm *const *a = ps_algorithm_list();
          *a && ntopics < 48; a++)
         topics[ntopics++] = (*a)->name;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        topics[ntopics++] = commands[i];
+    for (const struct ps_command *k = ps_commands; k->name && ntopics < 64;
+         k++)
+        topics[ntopics++] = k->name;
     for (int i = 0; i < ntopics; i++) {
         char args[64], where[64];
         snprintf(args, sizeof args, "help %s", topics[i]);

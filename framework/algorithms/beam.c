@@ -33,6 +33,7 @@
  * --checkpoint: the state is saved at the start of a depth (beam_checkpoint).
  */
 #include <stdatomic.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -737,9 +738,8 @@ int ps_beam_next_width(double seconds, double left, int width, double took,
  * another way (beam_salt), and it may clear the board. */
 static int next_width(const struct ps_search *s, int width, double took)
 {
-    double left = s->limits.seconds - (ps_now() - s->start);
     return ps_beam_next_width(
-        s->limits.seconds, left, width, took,
+        s->limits.seconds, ps_search_seconds_left(s), width, took,
         (s->flags & PS_BOUND_OFTEN_MET) ? beam_opt(s)->width : 0);
 }
 
@@ -753,44 +753,30 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
                          double seconds)
 {
     const struct ps_algorithm *dfs = ps_algorithm_find("dfs");
-    *sub = *s;
-    memset(&sub->stats, 0, sizeof sub->stats);
+    /* exact: dfs's defaults, not the user's dfs options; nested, so dfs
+     * runs no incumbent beam of its own inside this beam */
+    ps_search_nest(sub, s, dfs);
+    free(sub->best.moves); /* the line to beat is none */
     memset(&sub->best, 0, sizeof sub->best);
-    memset(&sub->late, 0, sizeof sub->late);
-    memset(&sub->layers, 0, sizeof sub->layers);
-    sub->opt.layers = false;
-    /* exact: dfs's defaults, not the user's dfs options */
-    ps_algo_options_default(&sub->opt.own, dfs);
-    sub->trace.limit = 0;
-    sub->anytime = NULL;
     sub->progress = false;
     sub->stop = PS_STOP_NONE;
-    sub->note[0] = '\0';
     sub->root_state = root;
     /* s's root bound is the start's: from another root a line at that
      * value is not a proof. */
     if (root)
         sub->bounded = false;
-    sub->limits.max_nodes = nodes;
-    if (s->limits.max_nodes) {
-        uint64_t left = s->limits.max_nodes > s->stats.expanded
-                            ? s->limits.max_nodes - s->stats.expanded
-                            : 0;
-        if (left < sub->limits.max_nodes)
-            sub->limits.max_nodes = left;
-    }
-    sub->limits.seconds = seconds;
-    sub->start = sub->last_clock = sub->last_progress = ps_now();
+    /* The nested run counts on from s's counters: its budget is `nodes`
+     * more, within s's own. */
+    sub->limits.max_nodes = s->stats.expanded + nodes;
+    if (s->limits.max_nodes && s->limits.max_nodes < sub->limits.max_nodes)
+        sub->limits.max_nodes = s->limits.max_nodes;
+    sub->limits.seconds = seconds > 0 ? ps_now() - s->start + seconds : 0;
     sub->tick = 0;
     sub->clock_every = 1;
-    if (!dfs || sub->limits.max_nodes == 0)
+    if (!dfs || sub->limits.max_nodes <= s->stats.expanded)
         return false;
     enum ps_status st = dfs->run(sub);
-    s->stats.expanded += sub->stats.expanded;
-    s->stats.generated += sub->stats.generated;
-    s->stats.duplicates += sub->stats.duplicates;
-    if (sub->stats.peak_memory > s->stats.peak_memory)
-        s->stats.peak_memory = sub->stats.peak_memory;
+    ps_search_fold(s, sub);
     return st == PS_OPTIMAL && sub->stop == PS_STOP_NONE;
 }
 
@@ -855,12 +841,11 @@ static void beam_endgame(struct ps_search *s)
                                              s->best.moves[d],
                                              states + (size_t)(d + 1) * ss);
     for (int d = len - 1; d >= 0; d--) {
-        double seconds = 0;
-        if (s->limits.seconds > 0) {
-            seconds = s->limits.seconds - (ps_now() - s->start);
-            if (seconds <= 0)
-                break;
-        }
+        double seconds = ps_search_seconds_left(s);
+        if (seconds <= 0)
+            break;
+        if (seconds == HUGE_VAL)
+            seconds = 0; /* no clock */
         struct ps_search sub;
         bool exhausted = beam_sub_dfs(s, &sub, states + (size_t)d * ss,
                                       (uint64_t)beam_opt(s)->endgame, seconds);

@@ -65,6 +65,7 @@
  * round with nothing over the threshold and no goal proves the puzzle
  * unsolvable.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -622,9 +623,9 @@ static int next_width(const struct ps_search *s, int width, double took)
 {
     if (width > (1 << 24))
         return 0;
-    if (s->limits.seconds <= 0 || took <= 0)
+    double left = ps_search_seconds_left(s);
+    if (left == HUGE_VAL || took <= 0)
         return 2 * width;
-    double left = s->limits.seconds - (ps_now() - s->start);
     double fits = 0.6 * left / took * width;
     if (fits >= 2.0 * width)
         return 2 * width;
@@ -647,8 +648,8 @@ static int next_width(const struct ps_search *s, int width, double took)
 #define DFS_FILL_RATIO 4
 static int fill_width(const struct ps_search *s, int width, double took)
 {
-    double elapsed = ps_now() - s->start;
-    double left = s->limits.seconds - elapsed;
+    double left = ps_search_seconds_left(s);
+    double elapsed = s->limits.seconds - left;
     if (took <= 0 || width > (1 << 24) || left > DFS_FILL_AFTER * elapsed)
         return -1;
     int fits = ps_beam_next_width(s->limits.seconds, left, width, took, 0);
@@ -685,8 +686,9 @@ static void nrpa_round(struct dfs *d, double slice)
     struct ps_search *s = d->s;
     const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
     double elapsed = ps_now() - s->start;
-    if (s->limits.seconds > 0 && slice > s->limits.seconds - elapsed)
-        slice = s->limits.seconds - elapsed;
+    double left = ps_search_seconds_left(s); /* HUGE_VAL without --time */
+    if (slice > left)
+        slice = left;
     if (!nrpa || slice <= 0)
         return;
     struct ps_search sub;

@@ -717,14 +717,22 @@ static bool nrpa_alloc(struct ps_nrpa *c, int levels,
 
 /* ---- the pieces, for the distributed nrpa (nrpa.h) ---- */
 
+extern const struct ps_algorithm ps_algo_nrpa;
+
 struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels)
 {
     struct ps_nrpa *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->w = w;
-    /* Another algorithm's nrpa (dnrpa): nrpa's defaults with its nesting. */
+    /* Another algorithm's nrpa (dnrpa): the user's nrpa options (--alpha,
+     * --prior-weight ... set nrpa's entry of the book), else nrpa's
+     * defaults, with the caller's nesting. */
     struct nrpa_options o = nrpa_defaults;
+    const struct ps_algo_options *user =
+        w->s.opt.book ? ps_algo_book_find(w->s.opt.book, &ps_algo_nrpa) : NULL;
+    if (user)
+        memcpy(&o, user->u.bytes, sizeof o);
     o.depth = *ps_nrpa_depth(&w->s);
     if (levels > NRPA_MAX_LEVEL || !nrpa_alloc(c, levels, &o)) {
         ps_nrpa_free(c);
@@ -817,7 +825,7 @@ static double nrpa_playouts_left(const struct ps_nrpa *c)
     }
     if (s->limits.seconds > 0) {
         double now = ps_now(), spent = now - c->began;
-        double t = spent > 0 ? (s->limits.seconds - (now - s->start)) /
+        double t = spent > 0 ? ps_search_seconds_left(s) /
                                    (spent / playouts)
                              : HUGE_VAL;
         left = t < left ? t : left;

@@ -11,8 +11,8 @@
 struct ps_nrpa;
 
 /* Scratch and policies for levels 0..levels on worker w (its search, PRNG
- * and playout policy; nrpa's default options with w's nesting, level and
- * iterations). NULL when out of memory or levels is too deep. */
+ * and playout policy; nrpa's options as the user set them in w's book,
+ * else nrpa's defaults, with w's nesting, level and iterations). NULL when out of memory or levels is too deep. */
 struct ps_nrpa *ps_nrpa_new(struct ps_worker *w, int levels);
 void ps_nrpa_free(struct ps_nrpa *c);
 /* The number of move codes: the length of every policy array. */

@@ -1,7 +1,10 @@
-/* The registry of algorithms, generated from algorithms.def, and the book
- * of every algorithm's own options (search.h). */
-#include <stdio.h>
-#include <string.h>
+/*
+ * registry.c - the built-in algorithms, from algorithms.def: the one list
+ * the kernel's registry reads (ps_builtin_algorithms, declared in search.h,
+ * looked up by kernel/algorithms.c). It is defined here, above the kernel,
+ * because it names every algorithm.
+ */
+#include <stddef.h>
 
 #include "search.h"
 
@@ -9,98 +12,9 @@
 #include "algorithms.def"
 #undef ALGORITHM
 
-static const struct ps_algorithm *const algorithms[] = {
+const struct ps_algorithm *const ps_builtin_algorithms[] = {
 #define ALGORITHM(name) &ps_algo_##name,
 #include "algorithms.def"
 #undef ALGORITHM
     NULL,
 };
-
-const struct ps_algorithm *const *ps_algorithm_list(void)
-{
-    return algorithms;
-}
-
-const struct ps_algorithm *ps_algorithm_find(const char *name)
-{
-    for (int i = 0; algorithms[i]; i++)
-        if (strcmp(algorithms[i]->name, name) == 0)
-            return algorithms[i];
-    return NULL;
-}
-
-const struct ps_option *ps_algorithm_next_option(const struct ps_algorithm *a,
-                                                 const struct ps_option *prev)
-{
-    const struct ps_option *o = prev ? prev + 1 : a->options;
-    if (o && o->name)
-        return o;
-    const struct ps_option *own_end = a->options;
-    while (own_end && own_end->name)
-        own_end++;
-    if (prev && o != own_end)
-        return NULL; /* the end of the shared table */
-    const struct ps_option *s = a->shared_options;
-    return s && s->name ? s : NULL;
-}
-
-static int book_index(const struct ps_algo_book *b,
-                      const struct ps_algorithm *a)
-{
-    for (int i = 0; i < b->n; i++)
-        if (b->v[i].algo == a)
-            return i;
-    return -1;
-}
-
-static void book_add(struct ps_algo_book *b, const struct ps_algorithm *a)
-{
-    if (b->n == PS_MAX_ALGORITHMS || book_index(b, a) >= 0)
-        return; /* tests/test_options.c checks every algorithm fits */
-    ps_algo_options_default(&b->v[b->n++], a);
-}
-
-void ps_algo_book_init(struct ps_algo_book *b,
-                       const struct ps_algorithm *const *extra)
-{
-    b->n = 0;
-    for (int i = 0; algorithms[i]; i++)
-        book_add(b, algorithms[i]);
-    for (int k = 0; extra && extra[k]; k++)
-        book_add(b, extra[k]);
-}
-
-const struct ps_algo_options *ps_algo_book_find(const struct ps_algo_book *b,
-                                                const struct ps_algorithm *a)
-{
-    int i = book_index(b, a);
-    return i < 0 ? NULL : &b->v[i];
-}
-
-struct ps_algo_options *ps_algo_book_entry(struct ps_algo_book *b,
-                                           const struct ps_algorithm *a)
-{
-    int i = book_index(b, a);
-    return i < 0 ? NULL : &b->v[i];
-}
-
-bool ps_algo_book_set(struct ps_algo_book *b, struct ps_options *common,
-                      const char *name, const char *value, char *msg,
-                      size_t len)
-{
-    bool found = false;
-    for (int i = 0; i < b->n; i++) {
-        const struct ps_algorithm *a = b->v[i].algo;
-        const struct ps_option *o = ps_algorithm_option(a, name);
-        if (!o)
-            continue;
-        found = true;
-        void *base = ps_algorithm_option_is_own(a, o) ? (void *)b->v[i].u.bytes
-                                                       : (void *)common;
-        if (!ps_option_set(o, base, value, msg, len))
-            return false;
-    }
-    if (!found)
-        snprintf(msg, len, "is no algorithm's option");
-    return found;
-}

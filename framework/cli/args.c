@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "memory_limit.h"
 #include "number.h"
 #include "suggest.h"
@@ -329,19 +330,57 @@ static int unknown_option(const struct long_table *t, char **argv, int ch)
 
 /* A first word that is no file but close to a command's name (psolve
  * verfy ...): a usage error with the command meant, not a missing puzzle. */
-static int mistyped_command(const char *word, const char *const *commands)
+static int mistyped_command(const char *word)
 {
-    const char *names[16];
+    const char *names[32];
     size_t n = 0;
-    for (; commands[n] && n < 15; n++)
-        names[n] = commands[n];
-    names[n++] = "serve"; /* main.c runs it before the parse */
+    for (const struct ps_command *k = ps_commands; k->name && n < 32; k++)
+        names[n++] = k->name;
     const char *near = ps_suggest(word, names, n);
     if (!near || access(word, F_OK) == 0)
         return -1;
     char msg[120];
     snprintf(msg, sizeof msg, "unknown command '%%s' (did you mean %s?)", near);
     return cli_usage_error(msg, word);
+}
+
+/* The command word and the file arguments after it, checked against the
+ * command's file counts; -1 to go on, or an exit status. */
+static int parse_command(struct cli *c, int argc, char **argv)
+{
+    c->files = (const char *const *)argv + optind;
+    c->nfiles = argc - optind;
+    /* The command is the first word that is no option, wherever the options
+     * stand (getopt_long moved the words after them, in order). */
+    const struct ps_command *k = c->nfiles > 0 ? ps_command_find(c->files[0])
+                                               : NULL;
+    if (k) {
+        c->files++;
+        c->nfiles--;
+    } else {
+        int rc = c->nfiles > 0 ? mistyped_command(c->files[0]) : -1;
+        if (rc >= 0)
+            return rc;
+        k = ps_command_find("solve");
+    }
+    c->command = k->name;
+    c->cmd = k;
+    if (k->stage == PS_CMD_ON_ARGV) /* main.c runs it before the parse */
+        return cli_usage_error("'%s' reads its own options: give it as the "
+                               "first word", k->name);
+    if (k->max_files != PS_CMD_ANY_FILES && c->nfiles > k->max_files)
+        return cli_usage_error("too many file arguments ('%s')",
+                               argv[argc - 1]);
+    if (k->stage == PS_CMD_ON_PARSE)
+        return k->run(c, NULL);
+    if (c->nfiles < k->min_files) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%%s needs %d file argument%s (psolve %s%s%s)",
+                 k->min_files, k->min_files > 1 ? "s" : "", k->name,
+                 k->synopsis[0] ? " " : "", k->synopsis);
+        return cli_usage_error(msg, k->name);
+    }
+    return -1;
 }
 
 int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
@@ -395,32 +434,7 @@ int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,
         if (!cli_option_given(c, "trace"))
             c->opt.trace = 100;
     }
-    c->files = (const char *const *)argv + optind;
-    c->nfiles = argc - optind;
-    /* The command is the first word that is no option, wherever the options
-     * stand (getopt_long moved the words after them, in order). */
-    static const char *const commands[] = {"solve", "verify", "gen", "show",
-                                           "bench", "list", "lab", "help",
-                                           "pdb", NULL};
-    for (int i = 0; c->nfiles > 0 && commands[i]; i++)
-        if (strcmp(c->files[0], commands[i]) == 0) {
-            c->command = commands[i];
-            c->files++;
-            c->nfiles--;
-            break;
-        }
-    if (strcmp(c->command, "solve") == 0 && c->nfiles > 0 &&
-        (rc = mistyped_command(c->files[0], commands)) >= 0)
-        return rc;
-    if (strcmp(c->command, "help") == 0)
-        return cmd_help(c, c->nfiles > 0 ? c->files[0] : NULL);
-    if (strcmp(c->command, "verify") == 0 || strcmp(c->command, "pdb") == 0
-            ? c->nfiles > 2
-        : c->nfiles > 1 && strcmp(c->command, "solve") != 0 &&
-              strcmp(c->command, "lab") != 0)
-        return cli_usage_error("too many file arguments ('%s')",
-                               argv[argc - 1]);
-    return -1;
+    return parse_command(c, argc, argv);
 }
 
 int cli_gen_values(struct cli *c, const struct ps_game *g)

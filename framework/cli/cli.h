@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "commands.h"
 #include "frontend.h"
 #include "game.h"
 #include "html.h"
@@ -20,6 +21,7 @@
 
 struct cli {
     const char *command;
+    const struct ps_command *cmd; /* the command's entry (commands.h) */
     const char *game_name;
     const char *rules_spec;
     const char *algos;
@@ -121,7 +123,9 @@ int cmd_verify(struct cli *c, const struct ps_game *g);
 int cmd_show(struct cli *c, const struct ps_game *g);
 int cmd_gen(struct cli *c, const struct ps_game *g);
 int cmd_bench(struct cli *c, const struct ps_game *g);
-int cmd_list(const struct cli *c);
+int cmd_list(struct cli *c, const struct ps_game *g);
+/* psolve check-game: cmd_check_game.c (g unused: it picks its games). */
+int cmd_check_game(struct cli *c, const struct ps_game *g);
 /* psolve pdb build: cmd_pdb.c, which also lists a game's pattern sets for
  * cmd_list. */
 int cmd_pdb(struct cli *c, const struct ps_game *g);

@@ -7,8 +7,6 @@
 
 int cmd_gen(struct cli *c, const struct ps_game *g)
 {
-    if (c->nfiles)
-        return cli_usage_error("gen takes no file ('%s')", c->files[0]);
     if (!g->generate)
         return cli_usage_error("game %s cannot generate puzzles", g->name);
     int rc = cli_gen_values(c, g);

@@ -10,20 +10,19 @@
 #include "playout.h"
 #include "suggest.h"
 
-static const char usage_text[] =
-    "usage: psolve [solve] [options] FILE        solve a puzzle\n"
-    "       psolve [lab] [options] FILE|DIR...    a lab: every puzzle x --algo\n"
-    "       psolve verify [options] FILE SOLUTION replay a solution and check it\n"
-    "       psolve gen [options]                  print a random puzzle\n"
-    "       psolve show [options] FILE            draw a puzzle\n"
-    "       psolve bench [options]                random playouts per second\n"
-    "       psolve list                           games, algorithms, rules\n"
-    "       psolve pdb build [options] [FILE]     pattern databases, ahead\n"
-    "       psolve help [ALGORITHM|COMMAND]       this text, or one algorithm's\n"
-    "                                             options, or one command's use\n"
-    "       psolve serve [--port N] [--open]      the web app (docs/serve.md)\n"
-    "\n"
-    "Options (a number is a plain decimal; out of range is an error):\n";
+/* The usage block: a line per command of the table (commands.h). */
+static void print_usage(void)
+{
+    for (const struct ps_command *k = ps_commands; k->name; k++) {
+        char words[80];
+        snprintf(words, sizeof words, k->word_optional ? "[%s] %s" : "%s %s",
+                 k->name, k->synopsis);
+        printf("%s psolve %-31s %s\n", k == ps_commands ? "usage:" : "      ",
+               words, k->summary);
+    }
+    printf("\nOptions (a number is a plain decimal; out of range is an "
+           "error):\n");
+}
 
 /* Choosing the heuristic and reading the counters (docs/cli.md,
  * docs/counters.md). */
@@ -129,42 +128,15 @@ static int help_one_algorithm(const struct ps_algorithm *a)
     return PS_EXIT_OK;
 }
 
-/* psolve help COMMAND: its usage line, where docs/cli.md explains it, and
+/* psolve help COMMAND: its usage line, where the docs explain it, and
  * examples that the test suite runs (tests/test_examples.c). */
-static const struct {
-    const char *name, *usage, *examples;
-} commands[] = {
-    {"solve", "psolve [solve] [options] FILE: solve a puzzle (docs/cli.md#solving)",
-     "  psolve --game npuzzle --algo astar games/npuzzle/examples/8-hardest.txt\n"},
-    {"lab", "psolve [lab] [options] FILE|DIR...: every puzzle x every --algo "
-            "(docs/cli.md#labs-over-many-puzzles)",
-     "  psolve lab --game watersort --algo astar,idastar --max-nodes 200000 \\\n"
-     "         --jobs 2 games/watersort/levels\n"},
-    {"verify", "psolve verify [options] FILE SOLUTION: replay a solution and "
-               "check it (docs/cli.md#verify)",
-     "  psolve games/samegame/standard/01.txt > sol.txt\n"
-     "  psolve verify games/samegame/standard/01.txt sol.txt\n"},
-    {"gen", "psolve gen [options]: print a random puzzle, by the game's gen "
-            "options (psolve list)",
-     "  psolve gen --game watersort --colors 5 --tubes 7 --seed 3\n"},
-    {"show", "psolve show [options] FILE: draw a puzzle",
-     "  psolve show games/samegame/examples/samegame-5x5.txt\n"},
-    {"bench", "psolve bench [options]: random playouts per second",
-     "  psolve bench --game samegame --rows 10 --cols 10 --seconds 0.5\n"},
-    {"list", "psolve list: games, Lua games, rules, heuristics, algorithms",
-     "  psolve list\n"},
-    {"pdb", "psolve pdb build [options] [FILE]: pattern databases, ahead "
-            "(docs/pdb.md)",
-     "  psolve pdb build --game npuzzle --heuristic pdb:4-4 --rows 3\n"},
-    {"serve", "psolve serve [--port N] [--open]: the web app (docs/serve.md)",
-     NULL},
-};
-
-static int help_command(int i)
+static int help_command(const struct ps_command *k)
 {
-    printf("usage: %s\n", commands[i].usage);
-    if (commands[i].examples)
-        printf("\nExamples:\n%s", commands[i].examples);
+    printf("usage: psolve %s%s%s%s%s: %s (%s)\n", k->word_optional ? "[" : "",
+           k->name, k->word_optional ? "]" : "", k->synopsis[0] ? " " : "",
+           k->synopsis, k->summary, k->doc);
+    if (k->examples)
+        printf("\nExamples:\n%s", k->examples);
     printf("\nEvery option: psolve --help.\n");
     return PS_EXIT_OK;
 }
@@ -185,9 +157,9 @@ static int unknown_topic(const struct ps_frontend *fe, const char *topic)
 {
     struct names names = {.n = 0};
     ps_cli_each_algorithm(fe, add_name, &names);
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (const struct ps_command *k = ps_commands; k->name; k++)
         if (names.n < sizeof names.v / sizeof names.v[0])
-            names.v[names.n++] = commands[i].name;
+            names.v[names.n++] = k->name;
     const char *near = ps_suggest(topic, names.v, names.n);
     char msg[160];
     snprintf(msg, sizeof msg, "help: '%%s' is no algorithm or command (%s%s%s)",
@@ -204,12 +176,12 @@ int cmd_help(const struct cli *c, const char *topic)
         const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
         if (a)
             return help_one_algorithm(a);
-        for (int i = 0; i < (int)(sizeof commands / sizeof commands[0]); i++)
-            if (strcmp(commands[i].name, topic) == 0)
-                return help_command(i);
+        const struct ps_command *k = ps_command_find(topic);
+        if (k)
+            return help_command(k);
         return unknown_topic(fe, topic);
     }
-    fputs(usage_text, stdout);
+    print_usage();
     print_table(ps_cli_options, NULL);
     printf("\ngen's parameters, declared by each game (bench: one size "
            "instead of the game's list):\n");

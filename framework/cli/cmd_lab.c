@@ -13,8 +13,6 @@
 /* A lab: every puzzle of the file and directory arguments x every --algo. */
 int cmd_lab(struct cli *c, const struct ps_game *g)
 {
-    if (c->nfiles < 1)
-        return cli_usage_error("%s", "lab needs puzzle FILEs or a DIRectory");
     if (c->checkpoint || c->resume)
         return cli_usage_error("%s", "--checkpoint and --resume are for one "
                                      "puzzle, not a lab");

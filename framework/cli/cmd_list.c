@@ -45,8 +45,9 @@ static bool describe_lua_game(const char *path, char *buf, size_t len)
     ps_lua_game_close(g);
     return true;
 }
-int cmd_list(const struct cli *c)
+int cmd_list(struct cli *c, const struct ps_game *unused)
 {
+    (void)unused;
     printf("games:\n");
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
         printf("  %-12s %s\n", (*g)->name, (*g)->summary);

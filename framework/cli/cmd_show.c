@@ -9,8 +9,6 @@
 
 int cmd_show(struct cli *c, const struct ps_game *g)
 {
-    if (c->nfiles != 1)
-        return cli_usage_error("%s", "show needs one puzzle FILE");
     struct puzzle pz;
     if (!cli_puzzle_open(c, g, &pz))
         return PS_EXIT_ERROR;

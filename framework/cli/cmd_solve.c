@@ -100,8 +100,6 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
 {
     if (c->nfiles > 1 || (c->nfiles == 1 && is_directory(c->files[0])))
         return cmd_lab(c, g);
-    if (c->nfiles != 1)
-        return cli_usage_error("%s", "solve needs a puzzle FILE");
     struct puzzle pz;
     if (!cli_puzzle_open(c, g, &pz))
         return PS_EXIT_ERROR;

@@ -95,8 +95,6 @@ static void print_other_board_hint(const struct cli *c,
 
 int cmd_verify(struct cli *c, const struct ps_game *g)
 {
-    if (c->nfiles != 2)
-        return cli_usage_error("%s", "verify needs a puzzle FILE and a SOLUTION file");
     struct puzzle pz;
     if (!cli_puzzle_open(c, g, &pz))
         return PS_EXIT_ERROR;

@@ -6,14 +6,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "lab.h"
 #include "lua_game.h"
 #include "plugin.h"
 #include "rules.h"
-#include "serve.h"
 #include "textfile.h"
 
 /* Without --game: the game whose detect() claims the (first) puzzle file,
@@ -22,12 +20,7 @@
 static const struct ps_game *game_of_file(struct cli *c,
                                           const struct ps_game *fallback)
 {
-    static const char *const with_files[] = {"solve", "lab", "verify", "show",
-                                             NULL};
-    bool takes_file = false;
-    for (int i = 0; with_files[i]; i++)
-        takes_file = takes_file || strcmp(c->command, with_files[i]) == 0;
-    if (!takes_file || c->nfiles < 1)
+    if (!c->cmd->detects_game || c->nfiles < 1)
         return fallback;
     struct ps_error err;
     ps_error_clear(&err);
@@ -61,8 +54,10 @@ static const struct ps_game *game_of_file(struct cli *c,
 static int run_command(int argc, char **argv, const struct ps_frontend *fe)
 {
     static const struct ps_frontend plain = {0};
-    if (argc > 1 && strcmp(argv[1], "serve") == 0) /* docs/serve.md */
-        return ps_serve_main(argc - 1, argv + 1, argv[0]);
+    const struct ps_command *first = argc > 1 ? ps_command_find(argv[1])
+                                              : NULL;
+    if (first && first->stage == PS_CMD_ON_ARGV) /* serve: docs/serve.md */
+        return first->run_argv(argc - 1, argv + 1, argv[0]);
     struct cli c;
     int rc = ps_cli_parse(argc, argv, fe ? fe : &plain, &c);
     if (rc >= 0)
@@ -77,8 +72,8 @@ static int run_command(int argc, char **argv, const struct ps_frontend *fe)
     for (int i = 0; i < c.nplugins; i++)
         if (!ps_plugin_load(c.plugins[i], &err))
             return cli_print_error(&err);
-    if (strcmp(c.command, "list") == 0)
-        return cmd_list(&c);
+    if (c.cmd->stage == PS_CMD_ON_GAMES)
+        return c.cmd->run(&c, NULL);
     const struct ps_game *g = ps_lua_game_is_script(c.game_name)
                                   ? ps_lua_game_open(c.game_name, &err)
                                   : ps_game_find(c.game_name);
@@ -100,19 +95,7 @@ static int run_command(int argc, char **argv, const struct ps_frontend *fe)
                            "give --threads 1 (lab --jobs N still runs N "
                            "puzzles at once)",
                            g->name);
-    if (strcmp(c.command, "verify") == 0)
-        return cmd_verify(&c, g);
-    if (strcmp(c.command, "show") == 0)
-        return cmd_show(&c, g);
-    if (strcmp(c.command, "gen") == 0)
-        return cmd_gen(&c, g);
-    if (strcmp(c.command, "bench") == 0)
-        return cmd_bench(&c, g);
-    if (strcmp(c.command, "lab") == 0)
-        return cmd_lab(&c, g);
-    if (strcmp(c.command, "pdb") == 0)
-        return cmd_pdb(&c, g);
-    return cmd_solve(&c, g);
+    return c.cmd->run(&c, g);
 }
 
 int ps_cli_main(int argc, char **argv, const struct ps_frontend *fe)

@@ -124,28 +124,34 @@ static void get_line(struct ps_ckpt_reader *r, bool *found, int64_t *value,
         r->bad = true;
 }
 
-/* The counters a resumed run goes on from, in this order; memory, peak
- * memory and time are the new run's own. */
-#define CKPT_COUNTERS(X)                                                       \
-    X(expanded) X(generated) X(duplicates) X(pruned) X(playouts)               \
-    X(table_probes) X(table_hits) X(peak_frontier) X(cycles) X(reexpanded)     \
-    X(pruned_bound) X(pruned_commuting) X(pruned_candidates) X(pruned_depth)
+/* The counters a resumed run goes on from (search.h's list: RESUMED, then
+ * RESUMED_LAST); memory, peak memory and time are the new run's own. */
+#define PUT(name, type, where, flag)                                           \
+    if ((where) & (flag))                                                      \
+        ps_ckpt_put_u64(b, (uint64_t)s->stats.name);
+#define PUT_RESUMED(name, type, where, doc)                                    \
+    PUT(name, type, where, PS_STAT_RESUMED)
+#define PUT_RESUMED_LAST(name, type, where, doc)                               \
+    PUT(name, type, where, PS_STAT_RESUMED_LAST)
+#define GET(name, type, where, flag)                                           \
+    if ((where) & (flag))                                                      \
+        s->stats.name = (type)ps_ckpt_get_u64(r);
+#define GET_RESUMED(name, type, where, doc)                                    \
+    GET(name, type, where, PS_STAT_RESUMED)
+#define GET_RESUMED_LAST(name, type, where, doc)                               \
+    GET(name, type, where, PS_STAT_RESUMED_LAST)
 
 void ps_ckpt_put_search(struct ps_ckpt_buf *b, const struct ps_search *s)
 {
-#define PUT(field) ps_ckpt_put_u64(b, s->stats.field);
-    CKPT_COUNTERS(PUT)
-#undef PUT
-    ps_ckpt_put_u64(b, (uint64_t)s->stats.iterations);
+    PS_STATS(PUT_RESUMED)
+    PS_STATS(PUT_RESUMED_LAST)
     put_line(b, s->best.found, s->best.value, s->best.moves, s->best.len);
 }
 
 void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
 {
-#define GET(field) s->stats.field = ps_ckpt_get_u64(r);
-    CKPT_COUNTERS(GET)
-#undef GET
-    s->stats.iterations = (int)ps_ckpt_get_u64(r);
+    PS_STATS(GET_RESUMED)
+    PS_STATS(GET_RESUMED_LAST)
     bool found;
     int64_t value;
     ps_move *moves;

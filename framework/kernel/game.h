@@ -567,6 +567,9 @@ bool ps_game_check(const struct ps_game *g, struct ps_error *err);
 extern const struct ps_game *const ps_builtin_games[];
 const struct ps_game *ps_game_find(const char *name);
 const struct ps_game *const *ps_game_list(void); /* NULL-terminated */
+/* The games added at run time (plug-ins), NULL-terminated: the tail of
+ * ps_game_list after the built-in ones. */
+const struct ps_game *const *ps_game_list_added(void);
 /* Check every game of the list; false with err at the first broken one. */
 bool ps_game_check_all(struct ps_error *err);
 /* Add a game loaded at run time (a plug-in, a Lua game) after checking it

@@ -44,6 +44,11 @@ const struct ps_game *const *ps_game_list(void)
     return registry();
 }
 
+const struct ps_game *const *ps_game_list_added(void)
+{
+    return registry() + builtin_games;
+}
+
 const struct ps_game *ps_game_find(const char *name)
 {
     const struct ps_game **games = registry();

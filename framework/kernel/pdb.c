@@ -29,6 +29,12 @@
 #include "hash.h"
 #include "savefile.h"
 
+/* uthash, the project's general map: out of memory is an error returned
+ * (the table is not added), never an exit. */
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(elt) (pdb_tables_oom = true)
+#include <uthash.h>
+
 #define PDB_UNSEEN 0xFF
 /* A cache file (savefile.h): info = bits per entry, count = entries. */
 #define PDB_MAGIC "psolvepdb"
@@ -39,7 +45,7 @@ struct pdb_table {
     int bits;            /* 4 or 8 */
     unsigned char *data; /* entries * bits / 8 bytes, rounded up */
     uint64_t bytes;
-    struct pdb_table *next;
+    UT_hash_handle hh; /* in pdb_tables, by key */
 };
 
 struct ps_pdb {
@@ -50,7 +56,8 @@ struct ps_pdb {
 };
 
 static pthread_mutex_t pdb_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct pdb_table *pdb_tables;
+static struct pdb_table *pdb_tables; /* uthash, by key */
+static bool pdb_tables_oom; /* uthash could not grow (set under pdb_lock) */
 
 const struct ps_pattern_set *ps_pdb_find_set(const struct ps_game *g,
                                              const char *name)
@@ -141,10 +148,9 @@ static uint64_t build_bytes(const struct ps_pattern_space *sp)
 
 static struct pdb_table *find_table(const char *key)
 {
-    for (struct pdb_table *t = pdb_tables; t; t = t->next)
-        if (strcmp(t->key, key) == 0)
-            return t;
-    return NULL;
+    struct pdb_table *t = NULL;
+    HASH_FIND_STR(pdb_tables, key, t);
+    return t;
 }
 
 bool ps_pdb_estimate(const struct ps_game *g, const void *inst,
@@ -517,8 +523,13 @@ static const struct pdb_table *get_table(const struct ps_game *g,
         return ps_error_set(err, NULL, 0, 0, "out of memory"), NULL;
     }
     *t = fresh;
-    t->next = pdb_tables;
-    pdb_tables = t;
+    pdb_tables_oom = false;
+    HASH_ADD_STR(pdb_tables, key, t);
+    if (pdb_tables_oom) { /* not added: uthash_nonfatal_oom */
+        free(t->data);
+        free(t);
+        return ps_error_set(err, NULL, 0, 0, "out of memory"), NULL;
+    }
     return t;
 }
 
@@ -573,9 +584,9 @@ void ps_pdb_free(struct ps_pdb *pdb)
 void ps_pdb_forget_all(void)
 {
     pthread_mutex_lock(&pdb_lock);
-    while (pdb_tables) {
-        struct pdb_table *t = pdb_tables;
-        pdb_tables = t->next;
+    struct pdb_table *t, *tmp;
+    HASH_ITER(hh, pdb_tables, t, tmp) {
+        HASH_DEL(pdb_tables, t);
         free(t->data);
         free(t);
     }

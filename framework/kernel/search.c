@@ -8,6 +8,7 @@
 #include "replay.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -656,21 +657,44 @@ void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
         keep_line(&sub->best, s->best.moves, s->best.len, s->best.value);
 }
 
-void ps_search_unnest(struct ps_search *s, struct ps_search *sub)
+double ps_search_seconds_left(const struct ps_search *s)
+{
+    if (s->limits.seconds <= 0)
+        return HUGE_VAL;
+    return s->limits.seconds - (ps_now() - s->start);
+}
+
+static void fold_counters(struct ps_search *s, const struct ps_search *sub)
 {
     uint64_t memory = s->stats.memory;
     s->stats = sub->stats;
     s->stats.memory = memory; /* what sub reserved, it released */
     s->last_progress = sub->last_progress;
-    if (sub->best.found)
-        ps_search_offer(s, sub->best.moves, sub->best.len, sub->best.value);
-    if (sub->late.found)
-        ps_search_offer(s, sub->late.moves, sub->late.len, sub->late.value);
+}
+
+static void fold_error(struct ps_search *s, const struct ps_search *sub)
+{
     if (sub->stop == PS_STOP_ERROR) {
         s->stop = PS_STOP_ERROR;
         s->error = sub->error;
         memcpy(s->note, sub->note, sizeof s->note);
     }
+}
+
+void ps_search_fold(struct ps_search *s, const struct ps_search *sub)
+{
+    fold_counters(s, sub);
+    fold_error(s, sub);
+}
+
+void ps_search_unnest(struct ps_search *s, struct ps_search *sub)
+{
+    fold_counters(s, sub);
+    if (sub->best.found)
+        ps_search_offer(s, sub->best.moves, sub->best.len, sub->best.value);
+    if (sub->late.found)
+        ps_search_offer(s, sub->late.moves, sub->late.len, sub->late.value);
+    fold_error(s, sub);
     ps_search_free(sub);
 }
 

@@ -138,26 +138,52 @@ struct ps_options {
  *   h_start        h (cost) or the upper bound (score) of the start, when
  *                  the algorithm uses one (has_h_start)
  */
+/* Every counter of a run, declared once: X(name, type, where, doc). The
+ * struct, the text, JSON and CSV reports (report.c), checkpoints
+ * (checkpoint.c) and tests/test_counters.c's check of docs/counters.md
+ * read this list, in this order. `where`: PS_STAT_SHOWN (reported and
+ * documented), PS_STAT_RESUMED (a resumed run goes on from it),
+ * PS_STAT_RESUMED_LAST (the same, written after the others: the order of
+ * the files), PS_STAT_ITERATED (the text shows it only when
+ * iterations > 0). */
+enum {
+    PS_STAT_SHOWN = 1,
+    PS_STAT_RESUMED = 2,
+    PS_STAT_ITERATED = 4,
+    PS_STAT_RESUMED_LAST = 8,
+};
+#define PS_STAT_SR (PS_STAT_SHOWN | PS_STAT_RESUMED)
+#define PS_STATS(X)                                                            \
+    X(expanded, uint64_t, PS_STAT_SR, "states whose moves were generated")    \
+    X(generated, uint64_t, PS_STAT_SR, "successor states made")               \
+    X(duplicates, uint64_t, PS_STAT_SR,                                        \
+      "successors already known (closed set / TT / path)")                     \
+    X(pruned, uint64_t, PS_STAT_SR, "the sum of the pruned_* below")          \
+    X(playouts, uint64_t, PS_STAT_SR, "Monte Carlo playouts")                 \
+    X(table_probes, uint64_t, PS_STAT_SR, "lookups in the state table")       \
+    X(table_hits, uint64_t, PS_STAT_SR, "lookups that found the state")       \
+    X(peak_table, uint64_t, PS_STAT_SHOWN, "most table entries")              \
+    X(peak_frontier, uint64_t, PS_STAT_SR, "most open-list entries")          \
+    X(peak_memory, uint64_t, PS_STAT_SHOWN, "most bytes reserved")            \
+    X(iterations, int, PS_STAT_SHOWN | PS_STAT_RESUMED_LAST,                 \
+      "IDA* / iterative deepening rounds")       \
+    X(seconds, double, PS_STAT_SHOWN, "wall time of the run")                 \
+    X(cycles, uint64_t, PS_STAT_SR, "duplicates on the current path")         \
+    X(reexpanded, uint64_t, PS_STAT_SR, "states expanded again")              \
+    X(pruned_bound, uint64_t, PS_STAT_SR, "cut by the bound")                 \
+    X(pruned_commuting, uint64_t, PS_STAT_SR, "commuting moves skipped")      \
+    X(pruned_candidates, uint64_t, PS_STAT_SR, "left out by --candidates")    \
+    X(pruned_depth, uint64_t, PS_STAT_SR, "cut by --max-depth")               \
+    X(last_iteration_expanded, uint64_t, PS_STAT_SHOWN | PS_STAT_ITERATED,    \
+      "IDA*, dfs (cost): the last iteration's expanded")                       \
+    X(table_entries, uint64_t, 0, "table entries now")                        \
+    X(memory, uint64_t, 0, "bytes reserved now")
+
 struct ps_stats {
-    uint64_t expanded;      /* states whose moves were generated */
-    uint64_t generated;     /* successor states made */
-    uint64_t duplicates;    /* successors already known (closed set / TT / path) */
-    uint64_t pruned;        /* the sum of the pruned_* below */
-    uint64_t playouts;      /* Monte Carlo playouts */
-    uint64_t table_probes;
-    uint64_t table_hits;
-    uint64_t table_entries; /* now */
-    uint64_t peak_table;    /* entries */
-    uint64_t peak_frontier;
-    uint64_t memory;        /* bytes reserved now */
-    uint64_t peak_memory;   /* bytes */
-    int iterations;         /* IDA* / iterative deepening rounds */
-    double seconds;         /* wall time of the run */
-    uint64_t cycles;        /* duplicates on the current path */
-    uint64_t reexpanded;
-    uint64_t pruned_bound, pruned_commuting, pruned_candidates, pruned_depth;
-    uint64_t last_iteration_expanded; /* IDA*, dfs (cost): the last one's */
-    ps_value h_start;
+#define PS_STAT_FIELD(name, type, where, doc) type name;
+    PS_STATS(PS_STAT_FIELD)
+#undef PS_STAT_FIELD
+    ps_value h_start; /* h of the start, when has_h_start (not a counter) */
     bool has_h_start;
 };
 
@@ -339,12 +365,19 @@ bool ps_algo_book_set(struct ps_algo_book *b, struct ps_options *common,
 /* The registry (framework/algorithms/algorithms.def lists every algorithm once). */
 const struct ps_algorithm *ps_algorithm_find(const char *name);
 const struct ps_algorithm *const *ps_algorithm_list(void);
+/* The built-in algorithms, NULL-terminated: declared here, defined above
+ * the kernel (algorithms/registry.c, from algorithms.def), so that the
+ * kernel names no algorithm; read through ps_algorithm_list. */
+extern const struct ps_algorithm *const ps_builtin_algorithms[];
 
 /* Set by the handler of SIGINT, SIGTERM and SIGHUP to the number of the
  * first signal (0: none yet); ps_signal_count counts the deliveries (a
  * second one makes waits that would give a stuck call its grace end at
- * once). The only global mutable state, because a signal handler can reach
- * nothing else. */
+ * once). Global, because a signal handler can reach nothing else. The
+ * process's other mutable globals are each behind a lock or written once
+ * before any thread starts: the games' registry (games.c), the pattern
+ * databases' cache (pdb.c), standard input read once (textfile.c), the Lua
+ * games' and plug-ins' slots (lua_game.c, plugin_guard.c). */
 extern volatile sig_atomic_t ps_interrupted;
 extern volatile sig_atomic_t ps_signal_count;
 void ps_install_interrupt_handler(void);
@@ -396,6 +429,13 @@ bool ps_search_offer(struct ps_search *s, const ps_move *moves, int len,
  * algorithm's run(); then ps_search_unnest() folds it back. */
 void ps_search_nest(struct ps_search *sub, const struct ps_search *s,
                     const struct ps_algorithm *a);
+/* The seconds left of s's --time (s's clock: ps_now() - s->start);
+ * HUGE_VAL when s has no --time. May be 0 or less once the time is up. */
+double ps_search_seconds_left(const struct ps_search *s);
+/* The nested search's counters (all of them) become s's, and a game error
+ * in it stops s too; its lines are left to the caller (a run rooted
+ * elsewhere, root_state, offers lines that start there). */
+void ps_search_fold(struct ps_search *s, const struct ps_search *sub);
 /* The nested search's counters become s's, its best line (and a late one)
  * is offered to s, a game error stops s too; sub is freed. */
 void ps_search_unnest(struct ps_search *s, struct ps_search *sub);

@@ -11,6 +11,29 @@
 
 #include "escape.h"
 
+/* One counter of the list (search.h's PS_STATS), by its type; seconds
+ * with `digits` decimals. */
+#define print_stat(out, v, digits)                                             \
+    _Generic((v), double: print_seconds, int: print_int, default: print_u64)( \
+        out, v, digits)
+
+static void print_u64(FILE *out, uint64_t v, int digits)
+{
+    (void)digits;
+    fprintf(out, "%llu", (unsigned long long)v);
+}
+
+static void print_int(FILE *out, int v, int digits)
+{
+    (void)digits;
+    fprintf(out, "%d", v);
+}
+
+static void print_seconds(FILE *out, double v, int digits)
+{
+    fprintf(out, "%.*f", digits, v);
+}
+
 void ps_run_capture(struct ps_run *r, const struct ps_search *s,
                     enum ps_status status)
 {
@@ -166,27 +189,15 @@ void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
         fprintf(out, "# solution: none\n");
     }
     const struct ps_stats *st = &r->stats;
-    fprintf(out,
-            "# expanded: %llu\n# generated: %llu\n# duplicates: %llu\n"
-            "# pruned: %llu\n# playouts: %llu\n# peak_table: %llu\n"
-            "# peak_memory: %llu\n# iterations: %d\n# seconds: %.3f\n",
-            (unsigned long long)st->expanded, (unsigned long long)st->generated,
-            (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
-            (unsigned long long)st->playouts, (unsigned long long)st->peak_table,
-            (unsigned long long)st->peak_memory, st->iterations, st->seconds);
-    fprintf(out,
-            "# cycles: %llu\n# reexpanded: %llu\n# pruned_bound: %llu\n"
-            "# pruned_commuting: %llu\n# pruned_candidates: %llu\n"
-            "# pruned_depth: %llu\n# peak_frontier: %llu\n",
-            (unsigned long long)st->cycles, (unsigned long long)st->reexpanded,
-            (unsigned long long)st->pruned_bound,
-            (unsigned long long)st->pruned_commuting,
-            (unsigned long long)st->pruned_candidates,
-            (unsigned long long)st->pruned_depth,
-            (unsigned long long)st->peak_frontier);
-    if (st->iterations)
-        fprintf(out, "# last_iteration_expanded: %llu\n",
-                (unsigned long long)st->last_iteration_expanded);
+#define TEXT_STAT(name, type, where, doc)                                      \
+    if (((where) & PS_STAT_SHOWN) &&                                           \
+        (!((where) & PS_STAT_ITERATED) || st->iterations)) {                   \
+        fprintf(out, "# " #name ": ");                                          \
+        print_stat(out, st->name, 3);                                          \
+        fputc('\n', out);                                                     \
+    }
+    PS_STATS(TEXT_STAT)
+#undef TEXT_STAT
     if (st->has_h_start)
         fprintf(out, "# h_start: %lld\n", (long long)st->h_start);
     double ebf = ps_effective_branching(st->generated, r->found ? r->len : 0);
@@ -250,29 +261,16 @@ void ps_json_string(FILE *out, const char *s)
 
 void ps_json_stats(FILE *out, const struct ps_stats *st)
 {
-    fprintf(out,
-            "{\"expanded\":%llu,\"generated\":%llu,\"duplicates\":%llu,"
-            "\"pruned\":%llu,\"playouts\":%llu,\"table_probes\":%llu,"
-            "\"table_hits\":%llu,\"peak_table\":%llu,\"peak_frontier\":%llu,"
-            "\"peak_memory\":%llu,\"iterations\":%d,\"seconds\":%.6f,"
-            "\"cycles\":%llu,\"reexpanded\":%llu,\"pruned_bound\":%llu,"
-            "\"pruned_commuting\":%llu,\"pruned_candidates\":%llu,"
-            "\"pruned_depth\":%llu,\"last_iteration_expanded\":%llu,"
-            "\"h_start\":",
-            (unsigned long long)st->expanded, (unsigned long long)st->generated,
-            (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
-            (unsigned long long)st->playouts,
-            (unsigned long long)st->table_probes,
-            (unsigned long long)st->table_hits,
-            (unsigned long long)st->peak_table,
-            (unsigned long long)st->peak_frontier,
-            (unsigned long long)st->peak_memory, st->iterations, st->seconds,
-            (unsigned long long)st->cycles, (unsigned long long)st->reexpanded,
-            (unsigned long long)st->pruned_bound,
-            (unsigned long long)st->pruned_commuting,
-            (unsigned long long)st->pruned_candidates,
-            (unsigned long long)st->pruned_depth,
-            (unsigned long long)st->last_iteration_expanded);
+#define JSON_STAT(name, type, where, doc)                                      \
+    if ((where) & PS_STAT_SHOWN) {                                             \
+        fprintf(out, "\"" #name "\":");                                        \
+        print_stat(out, st->name, 6);                                          \
+        fputc(',', out);                                                       \
+    }
+    fputc('{', out);
+    PS_STATS(JSON_STAT)
+#undef JSON_STAT
+    fprintf(out, "\"h_start\":");
     if (st->has_h_start)
         fprintf(out, "%lld}", (long long)st->h_start);
     else
@@ -624,42 +622,79 @@ static void run_cells(const struct ps_run *r, const char *none, int digits,
         snprintf(c->ebf, sizeof c->ebf, "%.*f", digits, b);
 }
 
-/* The CSV table: the columns of earlier versions first, in their order,
- * then the newer ones; raw numbers throughout. */
+/* The CSV table: the columns of earlier versions first, in their order
+ * (frozen: a script may read them by position), then every other counter
+ * of search.h's list, in its order; raw numbers throughout. */
+static const char *const csv_frozen[] = {
+    "expanded", "generated", "duplicates", "pruned", "playouts",
+    "peak_table", "peak_memory", "seconds", "verified", "heuristic",
+    "h_start", "ebf", "iterations", "stopped", "cycles", "reexpanded",
+    "pruned_bound", "pruned_commuting", "pruned_candidates", "pruned_depth",
+    "peak_frontier", "last_iteration_expanded", NULL,
+};
+
+static bool csv_is_frozen(const char *name)
+{
+    for (int i = 0; csv_frozen[i]; i++)
+        if (strcmp(csv_frozen[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* The cell `name` of run r: a counter of the list, or one of the run's. */
+static void csv_cell(FILE *out, const struct ps_run *r,
+                     const struct run_cells *c, const char *name)
+{
+    const struct ps_stats *st = &r->stats;
+#define CSV_STAT(stat, type, where, doc)                                       \
+    if (strcmp(name, #stat) == 0) {                                            \
+        print_stat(out, st->stat, 3);                                          \
+        return;                                                                \
+    }
+    PS_STATS(CSV_STAT)
+#undef CSV_STAT
+    if (strcmp(name, "verified") == 0)
+        fputs(r->found ? (r->verified ? "yes" : "no") : "", out);
+    else if (strcmp(name, "heuristic") == 0)
+        fputs(r->heuristic ? r->heuristic : "", out);
+    else if (strcmp(name, "h_start") == 0)
+        fputs(c->h0, out);
+    else if (strcmp(name, "ebf") == 0)
+        fputs(c->ebf, out);
+    else if (strcmp(name, "stopped") == 0)
+        fputs(r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "", out);
+}
+
 static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
                       int n)
 {
-    fprintf(out, "algorithm,status,%s,moves,expanded,generated,duplicates,"
-                 "pruned,playouts,peak_table,peak_memory,seconds,verified,"
-                 "heuristic,h_start,ebf,iterations,stopped,cycles,reexpanded,"
-                 "pruned_bound,pruned_commuting,pruned_candidates,pruned_depth,"
-                 "peak_frontier,last_iteration_expanded\n",
-            vk);
+    fprintf(out, "algorithm,status,%s,moves", vk);
+    for (int k = 0; csv_frozen[k]; k++)
+        fprintf(out, ",%s", csv_frozen[k]);
+#define CSV_HEAD(name, type, where, doc)                                       \
+    if (((where) & PS_STAT_SHOWN) && !csv_is_frozen(#name))                    \
+        fprintf(out, "," #name);
+    PS_STATS(CSV_HEAD)
+#undef CSV_HEAD
+    fputc('\n', out);
     for (int i = 0; i < n; i++) {
         const struct ps_run *r = &runs[i];
-        const struct ps_stats *st = &r->stats;
         struct run_cells c;
         run_cells(r, "", 4, &c);
-        fprintf(out, "%s,%s,%s,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%.3f,%s,"
-                     "%s,%s,%s,%d,%s,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
-                r->algo, ps_status_name(r->status), c.value, c.moves,
-                (unsigned long long)st->expanded,
-                (unsigned long long)st->generated,
-                (unsigned long long)st->duplicates,
-                (unsigned long long)st->pruned, (unsigned long long)st->playouts,
-                (unsigned long long)st->peak_table,
-                (unsigned long long)st->peak_memory, st->seconds,
-                r->found ? (r->verified ? "yes" : "no") : "",
-                r->heuristic ? r->heuristic : "", c.h0, c.ebf, st->iterations,
-                r->stop != PS_STOP_NONE ? ps_stop_name(r->stop) : "",
-                (unsigned long long)st->cycles,
-                (unsigned long long)st->reexpanded,
-                (unsigned long long)st->pruned_bound,
-                (unsigned long long)st->pruned_commuting,
-                (unsigned long long)st->pruned_candidates,
-                (unsigned long long)st->pruned_depth,
-                (unsigned long long)st->peak_frontier,
-                (unsigned long long)st->last_iteration_expanded);
+        fprintf(out, "%s,%s,%s,%s", r->algo, ps_status_name(r->status),
+                c.value, c.moves);
+        for (int k = 0; csv_frozen[k]; k++) {
+            fputc(',', out);
+            csv_cell(out, r, &c, csv_frozen[k]);
+        }
+#define CSV_REST(name, type, where, doc)                                       \
+    if (((where) & PS_STAT_SHOWN) && !csv_is_frozen(#name)) {                  \
+        fputc(',', out);                                                       \
+        csv_cell(out, r, &c, #name);                                           \
+    }
+        PS_STATS(CSV_REST)
+#undef CSV_REST
+        fputc('\n', out);
     }
 }
 

@@ -9,14 +9,20 @@ local game = {
   move_help = "'M C': the missionaries and cannibals in the boat",
 }
 
--- The file: "missionaries 3", "cannibals 3", "boat 2", one per line.
+-- The file: "missionaries 3", "cannibals 3", "boat 2", one per line, and
+-- optionally "start M C B": a position to start from (M missionaries and C
+-- cannibals on the start bank, B = 1 while the boat is there), so that a
+-- position printed by show loads back.
 function game.load(text)
   local p, line = {}, 0
   for row in (text .. "\n"):gmatch("(.-)\r?\n") do
     line = line + 1
     local key, n = row:match("^%s*(%a+)%s+(%d+)%s*$")
+    local sm, sc, sb = row:match("^%s*start%s+(%d+)%s+(%d+)%s+([01])%s*$")
     if key and (key == "missionaries" or key == "cannibals" or key == "boat") then
       p[key] = tonumber(n)
+    elseif sm then
+      p.start = sm .. " " .. sc .. " " .. sb
     elseif not row:match("^%s*$") and not row:match("^%s*#") then
       return nil, "expected 'missionaries N', 'cannibals N' or 'boat N'", line
     end
@@ -26,6 +32,12 @@ function game.load(text)
   end
   if p.boat < 1 or p.missionaries > 50 or p.cannibals > 50 then
     return nil, "the boat holds at least 1; at most 50 of each"
+  end
+  if p.start then
+    local m, c = p.start:match("(%d+) (%d+)")
+    if tonumber(m) > p.missionaries or tonumber(c) > p.cannibals then
+      return nil, "start: more on the bank than there are"
+    end
   end
   return p
 end
@@ -42,7 +54,7 @@ local function safe(m, c)
 end
 
 function game.start(p)
-  return p.missionaries .. " " .. p.cannibals .. " 1"
+  return p.start or (p.missionaries .. " " .. p.cannibals .. " 1")
 end
 
 function game.moves(p, s)
@@ -91,13 +103,17 @@ function game.heuristic(p, s)
   return 1 + (left + p.boat) // p.boat
 end
 
+-- The position as a file that loads back, the banks drawn in a comment.
 function game.show(p, s)
   local m, c, b = decode(s)
   local function bank(nm, nc)
     return string.rep("M", nm) .. string.rep("C", nc)
   end
-  return bank(m, c) .. (b == 1 and " [boat] ~~~~~~ " or " ~~~~~~ [boat] ") ..
-         bank(p.missionaries - m, p.cannibals - c)
+  return "# " .. bank(m, c) ..
+         (b == 1 and " [boat] ~~~~~~ " or " ~~~~~~ [boat] ") ..
+         bank(p.missionaries - m, p.cannibals - c) .. "\n" ..
+         "missionaries " .. p.missionaries .. "\ncannibals " .. p.cannibals ..
+         "\nboat " .. p.boat .. "\nstart " .. s
 end
 
 return game

@@ -13,8 +13,8 @@
 
 #include "game.h"
 
-/* The game and rules an input byte picks: game = byte % 3 (samegame,
- * watersort, npuzzle), preset = (byte / 3) % (presets + 1), 0 = the
+/* The game and rules an input byte picks: game = byte % (the registered
+ * games), preset = (byte / 3) % (presets + 1), 0 = the
  * defaults, k = the k-th preset. */
 struct fuzz_pick {
     const struct ps_game *game;
@@ -34,26 +34,10 @@ void *fuzz_load(uint8_t byte, const void *file, size_t size,
 _Noreturn void fuzz_fail(const struct ps_game *g, const char *fmt, ...)
     PS_PRINTF(2, 3);
 
-/* Check every move of every state on a walk of at most `steps` moves from
- * the initial state, the moves chosen by `seed`:
- *   - moves() lists at most max_moves() moves, the same ones with and
- *     without gains;
- *   - apply() returns the gain moves() listed (cost games: >= 0) and writes
- *     the same successor into a dirty buffer as into a clean one (canonical
- *     states: no byte left unwritten);
- *   - legal() (when the game has it) accepts every listed move;
- *   - format_move() then parse_move() gives a move with the same successor
- *     and gain;
- *   - equal states hash equal, among all states met on the walk (reached by
- *     different moves or paths) and for copies;
- *   - redundant_after() only skips a move whose other order reaches the same
- *     state at the same value;
- *   - a score game's walk ends within max_depth() moves;
- *   - every state prints (print_state) as a file that loads under the same
- *     rules, into a puzzle that starts from the same state (bytes; a game
- *     with its own equal() may renumber, so only loading is checked);
- *   - describe_move and facts run on every state.
- * `rules` are the rules inst was loaded with. */
+/* The conformance check (ps_game_conforms, conformance.h: every promise of
+ * the vtable on every state of a walk of at most `steps` moves, chosen by
+ * `seed`); a broken one is fuzz_fail. `rules` are the rules inst was
+ * loaded with. */
 void fuzz_check_game(const struct ps_game *g, const void *rules,
                      const void *inst, int steps, uint64_t seed);
 
