@@ -118,7 +118,8 @@ static bool parse_item(const char *item, const struct ps_game *g,
 
 static bool uses_h(const struct ps_algorithm *a, const struct ps_game *g)
 {
-    return (g->flags & PS_MAXIMISE) ? a->uses_bound : a->uses_heuristic;
+    return (ps_game_may_score(g) && a->uses_bound) ||
+           (ps_game_may_cost(g) && a->uses_heuristic);
 }
 
 bool ps_variants_parse(const char *algos, const char *heuristics,
