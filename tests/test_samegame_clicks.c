@@ -196,7 +196,8 @@ static void test_random_boards_3_and_4_colours(void **unused)
     const struct { int size, colours, count; } sets[] = {
         {4, 3, 400}, {5, 3, 12}, {5, 4, 12}};
     for (int k = 0; k < 2; k++) {
-        void *rules = k ? clicks_rules(2, SHIFT_LEFT) : clicks_rules(1, SHIFT_NONE);
+        void *rules = k ? clicks_rules(2, SHIFT_LEFT)
+                        : clicks_rules(1, SHIFT_NONE);
         for (size_t j = 0; j < sizeof sets / sizeof sets[0]; j++)
             for (int b = 0; b < sets[j].count; b++) {
                 char text[64];
@@ -234,7 +235,8 @@ static void test_exact_searches_agree(void **unused)
     ps_rng_seed(&rng, 3434);
     const char *algos[] = {"bfs", "astar", "idastar", "dfs"};
     for (int k = 0; k < 2; k++) {
-        void *rules = k ? clicks_rules(2, SHIFT_LEFT) : clicks_rules(1, SHIFT_NONE);
+        void *rules = k ? clicks_rules(2, SHIFT_LEFT)
+                        : clicks_rules(1, SHIFT_NONE);
         for (int b = 0; b < 24; b++) {
             char text[64];
             int size = b < 16 ? 4 : 5;

@@ -66,8 +66,10 @@ int cmd_list(const struct cli *c)
         /* A game whose rules choose the kind (SameGame) has a default of
          * each kind. */
         bool score = ps_game_may_score(*g), cost = ps_game_may_cost(*g);
-        const char *def_score = score ? ps_heuristic_default_name(*g, true) : "";
-        const char *def_cost = cost ? ps_heuristic_default_name(*g, false) : "";
+        const char *def_score =
+            score ? ps_heuristic_default_name(*g, true) : "";
+        const char *def_cost =
+            cost ? ps_heuristic_default_name(*g, false) : "";
         printf("  %s:\n", (*g)->name);
         for (; h->name; h++) {
             bool is_score = strcmp(def_score, h->name) == 0;

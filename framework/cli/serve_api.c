@@ -718,8 +718,8 @@ enum MHD_Result serve_api_info(struct MHD_Connection *c)
         if (ps_game_may_cost(*g))
             json_array_append_new(kinds, json_string("cost"));
         json_array_append_new(
-            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:b}", "name", (*g)->name,
-                             "summary", (*g)->summary, "objective",
+            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:b}", "name",
+                             (*g)->name, "summary", (*g)->summary, "objective",
                              ps_game_may_score(*g) ? "score" : "cost",
                              "objectives", kinds, "heuristics", hs, "presets",
                              ps, "generate", (*g)->generate != NULL));
