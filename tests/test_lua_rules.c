@@ -377,6 +377,97 @@ static void test_scoring_changes_value(void **state)
     }
 }
 
+/* The clone scripts on hand-worked boards. "1122" then "222" in a row of
+ * 1 1 2 2 2: Jawbreaker n(n-1): 2*1 + 3*2 = 8 (no clear bonus); Swell
+ * Foop: (2-2)^2 + (3-2)^2 + 1000 = 1001; Klickety: 5 pieces gone. On
+ * "1 1 2 2 / 1 2 2 1" (top row first): Jawbreaker's best takes the four
+ * 2s first (12); the 1s fall and the columns close up into one group of
+ * four (12): 24. The 1s first (three: 6) leave four 2s (12) and a single
+ * 1: 18. */
+static void test_clone_scripts(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    static const struct {
+        const char *spec, *board;
+        ps_value best;
+    } cases[] = {{"jawbreaker", "11222\n", 8},
+                 {"swellfoop", "11222\n", 1001},
+                 {"klickety", "11222\n", 5},
+                 {"jawbreaker", "1122\n1221\n", 24}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct ps_options opt;
+        void *r = resolve_ok(g, cases[i].spec, &opt);
+        void *inst = test_load(g, r, cases[i].board);
+        assert_int_equal(best_from_start(g, inst), cases[i].best);
+        g->free_instance(inst);
+        free(r);
+    }
+}
+
+/* Former: any group (a single cell too), no column shift, fewest clicks,
+ * a cost game. "121" takes 3 clicks (the emptied middle column keeps the
+ * 1s apart), where a shift to the left would take 2; "11222" takes 2;
+ * "12 / 21" takes 3 (the bottom-left 2 first: the 1s fall together). */
+static void test_former_script(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    struct ps_options opt;
+    void *r = resolve_ok(g, "former", &opt);
+    assert_int_equal(int_of(g, r, "min_group"), 1);
+    assert_string_equal(enum_of(g, r, "shift"), "none");
+    assert_string_equal(enum_of(g, r, "objective"), "fewest_clicks");
+    static const struct {
+        const char *board;
+        ps_value clicks;
+    } cases[] = {{"121\n", 3}, {"11222\n", 2}, {"12\n21\n", 3}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *inst = test_load(g, r, cases[i].board);
+        assert_false(ps_game_flags(g, inst) & PS_MAXIMISE);
+        struct ps_search s;
+        struct ps_limits lim = {0};
+        ps_options_default(&opt);
+        ps_search_init(&s, g, inst, &lim, &opt);
+        assert_int_equal(ps_search_run(&s, ps_algorithm_find("bfs")),
+                         PS_OPTIMAL);
+        assert_int_equal(s.best.value, cases[i].clicks);
+        ps_search_free(&s);
+        g->free_instance(inst);
+    }
+    free(r);
+}
+
+/* A rule function that declares a parameter psolve does not pass (the
+ * colour) is an error at the line that defines it, never a silent nil. */
+static void test_extra_parameter_is_an_error(void **state)
+{
+    struct test_dir *f = *state;
+    const struct ps_game *g = samegame();
+    char path[256];
+    write_file(f, "colour.lua",
+               "local r = rules(\"samegame\")\n"
+               "r.score = function(n, colour)\n"
+               "  if colour == 1 then return 2 * n end\n"
+               "  return n\n"
+               "end\n"
+               "return r\n",
+               path, sizeof path);
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_null(ps_rules_resolve(g, path, NULL, &err));
+    assert_string_equal(err.file, path);
+    assert_int_equal(err.line, 2);
+    assert_non_null(strstr(err.msg, "'colour' would always be nil"));
+    /* a vararg function takes what it is given: allowed */
+    write_file(f, "vararg.lua",
+               "return { score = function(n, ...) return n end }\n", path,
+               sizeof path);
+    void *r = ps_rules_resolve(g, path, NULL, &err);
+    assert_non_null(r);
+    free(r);
+}
+
 /* ---- writing rules ---- */
 
 static void test_table_forms(void **state)
@@ -978,7 +1069,10 @@ int main(void)
         cmocka_unit_test(test_script_selects_game),
         cmocka_unit_test(test_noshift_changes_play),
         cmocka_unit_test(test_scoring_changes_value),
+        cmocka_unit_test(test_clone_scripts),
+        cmocka_unit_test(test_former_script),
         cmocka_unit_test(test_table_forms),
+        cmocka_unit_test(test_extra_parameter_is_an_error),
         cmocka_unit_test(test_prune_and_cli),
         cmocka_unit_test(test_bad_keys_and_values),
         cmocka_unit_test(test_lua_errors_name_line),

@@ -331,6 +331,34 @@ static void test_check_play_hint(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(c, "error")),
                            "moves:2"));
     json_decref(c);
+    /* The rules choose the kind: under --rules former SameGame is a cost
+     * game, and the check offers the cost algorithms (bfs, not beam); the
+     * hint told so runs one of them. */
+    c = api_json("POST", "/api/check",
+                 "{\"game\":\"samegame\",\"rules\":\"former\","
+                 "\"text\":\"11223\\n12233\\n\"}", 200);
+    assert_string_equal(json_string_value(json_object_get(c, "objective")), "cost");
+    json_t *algos = json_object_get(c, "algorithms");
+    bool has_bfs = false, has_beam = false;
+    size_t k;
+    json_t *name;
+    json_array_foreach(algos, k, name) {
+        has_bfs |= strcmp(json_string_value(name), "bfs") == 0;
+        has_beam |= strcmp(json_string_value(name), "beam") == 0;
+    }
+    assert_true(has_bfs);
+    assert_false(has_beam);
+    json_decref(c);
+    c = api_json("POST", "/api/hint",
+                 "{\"game\":\"samegame\",\"rules\":\"former\","
+                 "\"objective\":\"cost\",\"text\":\"11223\\n12233\\n\"}",
+                 200);
+    assert_string_equal(json_string_value(json_object_get(c, "algorithm")), "astar");
+    json_decref(c);
+    c = api_json("POST", "/api/check",
+                 "{\"game\":\"samegame\",\"text\":\"11223\\n12233\\n\"}", 200);
+    assert_string_equal(json_string_value(json_object_get(c, "objective")), "score");
+    json_decref(c);
     /* Water Sort and the 8-puzzle. */
     char *b = body_with_text("npuzzle", PSOLVE_SOURCE_DIR
                              "/games/npuzzle/examples/8-hardest.txt", "{}");

@@ -84,6 +84,11 @@ static void test_variant_syntax(void **unused)
     const char *bounds[] = {"greedy", "dfs:h=dead-cells", "dfs:h=colours"};
     expect_runs(&samegame_game, "greedy,dfs", "dead-cells,colours", 3, bounds,
                 v);
+    /* SameGame's rules may make it a cost game (fewest_clicks): astar,
+     * for cost games only, takes each name of the list. */
+    const char *clicks[] = {"astar:h=colour-runs", "astar:h=colours-left"};
+    expect_runs(&samegame_game, "astar", "colour-runs,colours-left", 2, clicks,
+                v);
 }
 
 static void test_variant_bad_input(void **unused)
@@ -117,7 +122,8 @@ static void test_variant_bad_input(void **unused)
     expect_refused(g, "astar,idastar,dfs,wastar,greedy",
                    "zero,misplaced,manhattan,linear-conflict", "too many runs");
     expect_refused(&samegame_game, "dfs", "manhattan",
-                   "(choices: dead-cells, colours)");
+                   "(choices: dead-cells, colours, column-strings, "
+                   "colour-runs, colours-left)");
 }
 
 /* An exact algorithm run with an entry not marked admissible says

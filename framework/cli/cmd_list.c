@@ -64,13 +64,24 @@ int cmd_list(struct cli *c, const struct ps_game *unused)
         const struct ps_heuristic *h = (*g)->heuristics;
         if (!h || !h->name)
             continue;
-        bool maximise = (*g)->flags & PS_MAXIMISE;
-        const char *def = ps_heuristic_default_name(*g, maximise);
+        /* A game whose rules choose the kind (SameGame) has a default of
+         * each kind. */
+        bool score = ps_game_may_score(*g), cost = ps_game_may_cost(*g);
+        const char *def_score =
+            score ? ps_heuristic_default_name(*g, true) : "";
+        const char *def_cost =
+            cost ? ps_heuristic_default_name(*g, false) : "";
         printf("  %s:\n", (*g)->name);
-        for (; h->name; h++)
+        for (; h->name; h++) {
+            bool is_score = strcmp(def_score, h->name) == 0;
+            bool is_cost = strcmp(def_cost, h->name) == 0;
             printf("    %-17s %-14s %s%s\n", h->name,
                    h->admissible ? "[admissible]" : "[inadmissible]", h->doc,
-                   strcmp(def, h->name) == 0 ? " [default]" : "");
+                   !is_score && !is_cost ? ""
+                   : score && cost       ? (is_score ? " [default: score]"
+                                                     : " [default: cost]")
+                                         : " [default]");
+        }
         cli_list_pattern_sets(stdout, *g);
     }
     printf("algorithms:\n");

@@ -14,6 +14,16 @@ unsigned ps_game_flags(const struct ps_game *g, const void *inst)
     return f;
 }
 
+bool ps_game_may_score(const struct ps_game *g)
+{
+    return (g->flags & PS_MAXIMISE) || g->upper_bound;
+}
+
+bool ps_game_may_cost(const struct ps_game *g)
+{
+    return !(g->flags & PS_MAXIMISE);
+}
+
 bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
                    const void *b)
 {

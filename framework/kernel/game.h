@@ -599,6 +599,12 @@ const char *ps_heuristic_default_name(const struct ps_game *g, bool maximise);
 
 /* Helpers over the vtable, so callers need not test optional slots. */
 unsigned ps_game_flags(const struct ps_game *g, const void *inst);
+/* Before an instance is loaded: may the game's instances be score games
+ * (its flags say so, or it has an upper_bound slot, which only score
+ * instances read), and may they be cost games (flags without PS_MAXIMISE:
+ * instance_flags may add it)? SameGame is both: its rules choose. */
+bool ps_game_may_score(const struct ps_game *g);
+bool ps_game_may_cost(const struct ps_game *g);
 bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
                    const void *b);
 /* The instance's fault (PS_FAULT_NONE when the game has no fault slot). */

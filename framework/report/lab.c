@@ -24,7 +24,7 @@ static void row_start(struct ps_lab_row *row, const char *path,
     snprintf(row->game, sizeof row->game, "%s", setup->game->name);
     snprintf(row->rules, sizeof row->rules, "%s", setup->rules_name);
     snprintf(row->algo, sizeof row->algo, "%s", algo);
-    row->maximise = setup->game->flags & PS_MAXIMISE;
+    row->maximise = ps_game_may_score(setup->game);
 }
 
 void ps_lab_row_from_run(struct ps_lab_row *row, const char *path,
@@ -224,7 +224,7 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
                         int npaths)
 {
     lay->format = format;
-    lay->playouts = g->flags & PS_MAXIMISE;
+    lay->playouts = ps_game_may_score(g);
     common_dir(paths, npaths, lay->puzzle_dir, sizeof lay->puzzle_dir);
     size_t strip = strlen(lay->puzzle_dir);
     lay->puzzle_width = (int)strlen("puzzle");
@@ -235,7 +235,7 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
     }
     if (lay->puzzle_width > 255)
         lay->puzzle_width = 255;
-    lay->value_key = (g->flags & PS_MAXIMISE) ? "score" : "cost";
+    lay->value_key = ps_game_may_score(g) ? "score" : "cost";
     lay->algo_width = 10;
     ps_lab_layout_fit(lay);
 }

@@ -118,7 +118,13 @@ static bool parse_item(const char *item, const struct ps_game *g,
 
 static bool uses_h(const struct ps_algorithm *a, const struct ps_game *g)
 {
-    return (g->flags & PS_MAXIMISE) ? a->uses_bound : a->uses_heuristic;
+    /* A game whose rules choose its kind (SameGame's fewest_clicks): an
+     * algorithm for one kind reads that kind's estimate; one for both
+     * (dfs, greedy) is taken as under the default rules, a score game. */
+    bool score = ps_game_may_score(g), cost = ps_game_may_cost(g);
+    if (score && cost && !a->for_score)
+        return a->uses_heuristic;
+    return score ? a->uses_bound : a->uses_heuristic;
 }
 
 bool ps_variants_parse(const char *algos, const char *heuristics,

@@ -400,12 +400,47 @@ static bool read_enum(struct fill_ctx *c, const struct ps_param *p, int idx,
                      strcat(got, tail));
 }
 
+/* A rule function is called with one argument, n. One that declares more
+ * parameters (score(n, colour)) would see nil in the others and silently
+ * give other rules than its writer meant: an error naming the file and the
+ * line where the function is defined, and the parameters psolve does not
+ * pass. A vararg function (...) is the writer's own choice: allowed. */
+static bool check_arity(struct fill_ctx *c, const struct ps_param *p, int fn)
+{
+    lua_State *L = c->s->L;
+    lua_Debug ar;
+    lua_pushvalue(L, fn);
+    lua_getinfo(L, ">Su", &ar);
+    if (ar.nparams <= 1)
+        return true;
+    char extra[160] = "";
+    lua_pushvalue(L, fn);
+    for (int i = 2; i <= ar.nparams && strlen(extra) < 100; i++) {
+        const char *name = lua_getlocal(L, NULL, i);
+        size_t k = strlen(extra);
+        snprintf(extra + k, sizeof extra - k, "%s'%s'", i > 2 ? ", " : "",
+                 name ? name : "?");
+    }
+    lua_pop(L, 1);
+    /* The file that defines the function: this script, or one it read
+     * with rules("NAME"). */
+    const char *file = ar.source[0] == '@' ? ar.source + 1 : c->s->path;
+    c->ok = false;
+    return ps_error_set(c->err, file, ar.linedefined, 0,
+                        "key '%s': the function declares %d parameters, but "
+                        "psolve calls it as %s(n) with one: %s would always "
+                        "be nil (SameGame's score and end_bonus take n only)",
+                        p->key, ar.nparams, p->key, extra);
+}
+
 /* TABLE from a function of n: called for every n in 0..table_len-1. */
 static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
                               int fn, int64_t *out)
 {
     lua_State *L = c->s->L;
     char entry[96];
+    if (!check_arity(c, p, fn))
+        return false;
     for (int n = 0; n < p->table_len; n++) {
         lua_pushvalue(L, fn);
         lua_pushinteger(L, n);
@@ -464,7 +499,7 @@ static bool read_param(struct fill_ctx *c, const struct ps_param *p, int idx,
     char *field = (char *)c->rules + p->offset;
     switch (p->type) {
     case PS_PARAM_INT: {
-        int64_t v;
+        int64_t v = 0;
         if (!read_ranged(c, p, key, idx, &v))
             return false;
         memcpy(field, &v, sizeof v);
@@ -596,7 +631,7 @@ static bool read_prune(struct fill_ctx *c, int idx)
     int nkeys = prune_options(keys);
     const char *known[MAX_KEYS];
     size_t n = 0;
-    bool maximise = c->g->flags & PS_MAXIMISE;
+    bool maximise = ps_game_may_score(c->g);
     for (int i = 0; i < nkeys && n < MAX_KEYS; i++)
         if (maximise || !keys[i]->prune_score_only)
             known[n++] = keys[i]->prune;

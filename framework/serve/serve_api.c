@@ -463,6 +463,19 @@ static json_t *html_data(const char *path)
     return j;
 }
 
+/* The names of the algorithms that solve games of this objective ("score"
+ * or "cost"): the rules decide it for some games (SameGame's
+ * fewest_clicks is a cost game), so the page asks per position. */
+static json_t *applicable_algorithms(const char *objective)
+{
+    bool score = objective && strcmp(objective, "score") == 0;
+    json_t *names = json_array();
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
+        if (score ? (*a)->for_score : (*a)->for_cost)
+            json_array_append_new(names, json_string((*a)->name));
+    return names;
+}
+
 /* check: load the puzzle, replay the moves (psolve verify --json --html):
  * the position after them as state_json, the value, whether it is over;
  * parse and move errors with line:col. Used to load, play, undo, redo. */
@@ -551,6 +564,9 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
             json_object_set_new(res, "frames", states);
         }
         json_object_set(res, "objective", json_object_get(data, "objective"));
+        json_object_set_new(res, "algorithms",
+                            applicable_algorithms(json_string_value(
+                                json_object_get(data, "objective"))));
         json_object_set(res, "move_texts", json_object_get(run0, "moves"));
         ret = serve_send_json(c, 200, json_incref(res));
     }
@@ -635,7 +651,11 @@ enum MHD_Result serve_api_hint(struct MHD_Connection *c, json_t *req)
         serve_arg_add(&a, "--quiet");
         serve_arg_add(&a, "--threads=1");
         bool ok = serve_common_args(req, &a, dir, &g, msg, sizeof msg);
-        bool score = g && (g->flags & PS_MAXIMISE);
+        /* The page says the position's objective (from its last check):
+         * a game's rules may choose it (SameGame's fewest_clicks). */
+        const char *said = json_string_value(json_object_get(req, "objective"));
+        bool score = said ? strcmp(said, "score") == 0
+                          : g && ps_game_may_score(g);
         if (attempt == 1)
             serve_arg_add(&a, "--algo=greedy");
         else if (score)
@@ -690,12 +710,19 @@ enum MHD_Result serve_api_info(struct MHD_Connection *c)
         for (const struct ps_preset *p = (*g)->presets; p && p->name; p++)
             json_array_append_new(ps, json_pack("{s:s,s:s}", "name", p->name,
                                                 "doc", p->doc));
+        /* "objective": the default rules' kind; "objectives": every kind
+         * the game's rules can choose (a check tells a position's). */
+        json_t *kinds = json_array();
+        if (ps_game_may_score(*g))
+            json_array_append_new(kinds, json_string("score"));
+        if (ps_game_may_cost(*g))
+            json_array_append_new(kinds, json_string("cost"));
         json_array_append_new(
-            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:b}", "name", (*g)->name,
-                             "summary", (*g)->summary, "objective",
-                             (*g)->flags & PS_MAXIMISE ? "score" : "cost",
-                             "heuristics", hs, "presets", ps, "generate",
-                             (*g)->generate != NULL));
+            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:b}", "name",
+                             (*g)->name, "summary", (*g)->summary, "objective",
+                             ps_game_may_score(*g) ? "score" : "cost",
+                             "objectives", kinds, "heuristics", hs, "presets",
+                             ps, "generate", (*g)->generate != NULL));
     }
     json_t *algos = json_array();
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)

@@ -36,7 +36,9 @@ enum { SG_SHIFT_LEFT, SG_SHIFT_RIGHT, SG_SHIFT_NONE };
 /* Who plays whole playouts (planes.h): the kernel's loop over the byte
  * engine, or the bit planes built for an instruction set. */
 enum { SG_ENGINE_BYTES, SG_ENGINE_PORTABLE, SG_ENGINE_POPCNT, SG_ENGINE_BMI2 };
-enum { SG_OBJ_SCORE, SG_OBJ_CLEAR, SG_OBJ_FEWEST_LEFT };
+/* The first three are score objectives (maximise); fewest_clicks makes
+ * SameGame a cost game: every click costs 1, the goal is an empty board. */
+enum { SG_OBJ_SCORE, SG_OBJ_CLEAR, SG_OBJ_FEWEST_LEFT, SG_OBJ_FEWEST_CLICKS };
 
 struct sg_rules {
     int64_t min_group;
@@ -71,8 +73,8 @@ struct sg_instance {
 /* ---- rules ---- */
 
 static const char *const shift_names[] = {"left", "right", "none", NULL};
-static const char *const objective_names[] = {"score", "clear", "fewest_left",
-                                              NULL};
+static const char *const objective_names[] = {
+    "score", "clear", "fewest_left", "fewest_clicks", NULL};
 
 static const struct ps_param sg_params[] = {
     {"min_group", PS_PARAM_INT, offsetof(struct sg_rules, min_group), 1,
@@ -83,7 +85,9 @@ static const struct ps_param sg_params[] = {
      shift_names, 0, "where empty columns close up: left, right or none"},
     {"objective", PS_PARAM_ENUM, offsetof(struct sg_rules, objective), 0, 0,
      objective_names, 0,
-     "score: the score tables; clear/fewest_left: one point per removed cell"},
+     "score: the score tables; clear/fewest_left: one point per removed "
+     "cell; fewest_clicks: clear the board, each click costs 1 (a cost "
+     "game)"},
     {"clear_bonus", PS_PARAM_INT, offsetof(struct sg_rules, clear_bonus),
      -1000000000, 1000000000, NULL, 0, "bonus when the board is cleared"},
     {"score", PS_PARAM_TABLE, offsetof(struct sg_rules, score), -1000000000,
@@ -150,9 +154,12 @@ static bool sg_rules_check(const void *p, struct ps_error *err)
     return true;
 }
 
-/* The gain of removing a group of n cells under the objective. */
+/* The gain of removing a group of n cells under the objective; under
+ * fewest_clicks the cost of the click, 1 whatever its size. */
 static inline int64_t sg_gain(const struct sg_rules *r, int n)
 {
+    if (r->objective == SG_OBJ_FEWEST_CLICKS)
+        return 1;
     return r->objective == SG_OBJ_SCORE ? r->score[n] : n;
 }
 
@@ -828,15 +835,6 @@ static ps_value sg_bound_colours(const void *p, const void *state)
     return bound + in->end_bound[0];
 }
 
-static const struct ps_heuristic sg_bounds[] = {
-    {"dead-cells", "per-colour bound by cell count + the best end value "
-                   "the dead cells allow",
-     true, sg_upper_bound},
-    {"colours", "per-colour bound by cell count + the best end value of any "
-                "ending (looser)",
-     true, sg_bound_colours},
-    {NULL, NULL, false, NULL},
-};
 
 /* ---- text forms ---- */
 
@@ -1286,20 +1284,16 @@ static const struct ps_gen_options sg_bench_sizes[] = {
     {.seed = 0},
 };
 
-/* Clearing objectives: a cleared board is worth the start's upper bound
- * (every cell removed), so beam's short dfs first can prove it at once. */
-static unsigned sg_instance_flags(const void *p)
-{
-    const struct sg_instance *in = p;
-    return in->rules.objective != SG_OBJ_SCORE ? PS_BOUND_OFTEN_MET : 0u;
-}
-
+#include "clicks.h"
 #include "planes.h"
 
 const struct ps_game samegame_game = {
     .name = "samegame",
-    .summary = "SameGame / Clickomania / PopStar: remove groups, maximise score",
-    .flags = PS_MAXIMISE | PS_HAS_BOUND,
+    .summary = "SameGame / Clickomania / PopStar / Former: remove groups, "
+               "maximise score (or clear in the fewest clicks)",
+    /* Every flag comes from the rules (clicks.h): a score game, or a cost
+     * game under fewest_clicks. */
+    .flags = 0,
     .instance_flags = sg_instance_flags,
     .rules_size = sizeof(struct sg_rules),
     .rules_default = sg_rules_default,
@@ -1316,7 +1310,10 @@ const struct ps_game samegame_game = {
     .moves = sg_moves,
     .apply = sg_apply,
     .end_value = sg_end_value,
-    .upper_bound = sg_upper_bound,
+    .is_goal = sg_is_goal,
+    .solvable = sg_solvable,
+    .heuristic = sg_h_colour_runs,
+    .upper_bound = sg_bound_dead_cells,
     .bounded_moves = sg_bounded_moves,
     .print_state = sg_print_state,
     .format_move = sg_format_move,
@@ -1332,7 +1329,7 @@ const struct ps_game samegame_game = {
     .generate = sg_generate,
     .bench_sizes = sg_bench_sizes,
     .gen_options = sg_gen_options,
-    .heuristics = sg_bounds,
+    .heuristics = sg_estimates,
     .state_json = sg_state_json,
     .playout = sg_playout,
     .walk_size = sg_walk_size,

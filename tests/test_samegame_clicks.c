@@ -1,0 +1,358 @@
+/*
+ * test_samegame_clicks.c - SameGame's cost objective fewest_clicks (NRK's
+ * Former): the exact cost of every state reached from every 4x4 board of
+ * two colours, and of many 4x4 and 5x5 boards of three and four colours,
+ * computed by a plain memoised search here; every heuristic of the game is
+ * at most that cost and consistent; bfs, astar, idastar and dfs (with and
+ * without their tables) all find exactly that cost; hand-worked boards.
+ */
+#include "support.h"
+
+#include "rng.h"
+
+extern const struct ps_game samegame_game;
+static const struct ps_game *G = &samegame_game;
+
+enum { OBJECTIVE_FEWEST_CLICKS = 3, SHIFT_LEFT = 0, SHIFT_NONE = 2 };
+#define UNCLEARABLE 1000
+
+static void *clicks_rules(int min_group, int shift)
+{
+    void *rules = test_rules(G, NULL);
+    test_set_param(G, rules, "objective", OBJECTIVE_FEWEST_CLICKS);
+    test_set_param(G, rules, "min_group", min_group);
+    test_set_param(G, rules, "shift", shift);
+    return rules;
+}
+
+/* ---- the exact cost of every state, by a plain memoised search ---- */
+
+struct memo {
+    unsigned char *keys; /* cap states of `size` bytes */
+    int *cost;           /* -1 = free slot */
+    size_t size, cap, used;
+};
+
+static void memo_init(struct memo *m, size_t size)
+{
+    m->size = size;
+    m->cap = 1 << 8; /* grows: most boards reach few states */
+    m->used = 0;
+    m->keys = calloc(m->cap, size);
+    m->cost = malloc(m->cap * sizeof *m->cost);
+    assert_non_null(m->keys);
+    assert_non_null(m->cost);
+    for (size_t i = 0; i < m->cap; i++)
+        m->cost[i] = -1;
+}
+
+static void memo_free(struct memo *m)
+{
+    free(m->keys);
+    free(m->cost);
+}
+
+/* The slot of `state`: its own, or the free one where it goes. */
+static size_t memo_slot(const struct memo *m, const void *inst,
+                        const void *state)
+{
+    size_t i = G->hash(inst, state) & (m->cap - 1);
+    while (m->cost[i] >= 0 && memcmp(m->keys + i * m->size, state, m->size))
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static void memo_put(struct memo *m, const void *inst, const void *state,
+                     int cost);
+
+static void memo_grow(struct memo *m, const void *inst)
+{
+    struct memo old = *m;
+    m->cap *= 2;
+    m->used = 0;
+    m->keys = calloc(m->cap, m->size);
+    m->cost = malloc(m->cap * sizeof *m->cost);
+    assert_non_null(m->keys);
+    assert_non_null(m->cost);
+    for (size_t i = 0; i < m->cap; i++)
+        m->cost[i] = -1;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.cost[i] >= 0)
+            memo_put(m, inst, old.keys + i * m->size, old.cost[i]);
+    memo_free(&old);
+}
+
+static void memo_put(struct memo *m, const void *inst, const void *state,
+                     int cost)
+{
+    if (2 * (m->used + 1) > m->cap)
+        memo_grow(m, inst);
+    size_t i = memo_slot(m, inst, state);
+    if (m->cost[i] < 0)
+        m->used++;
+    memcpy(m->keys + i * m->size, state, m->size);
+    m->cost[i] = cost;
+}
+
+/* The fewest clicks that empty `state` (UNCLEARABLE when none do). Every
+ * heuristic is checked on the way: h(s) <= cost(s), and consistent,
+ * h(s) <= 1 + h(child). */
+static int exact_cost(struct memo *m, const void *inst, const void *state)
+{
+    size_t slot = memo_slot(m, inst, state);
+    if (m->cost[slot] >= 0)
+        return m->cost[slot];
+    int best = UNCLEARABLE;
+    if (G->is_goal(inst, state)) {
+        best = 0;
+    } else {
+        ps_move moves[64];
+        int n = G->moves(inst, state, moves, NULL);
+        unsigned char child[256];
+        assert_true(m->size <= sizeof child);
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(G->apply(inst, state, moves[i], child), 1);
+            int c = exact_cost(m, inst, child);
+            if (c + 1 < best)
+                best = c + 1;
+            for (const struct ps_heuristic *h = G->heuristics; h->name; h++)
+                if (h->fn(inst, state) > 1 + h->fn(inst, child))
+                    fail_msg("heuristic %s is not consistent", h->name);
+        }
+    }
+    for (const struct ps_heuristic *h = G->heuristics; h->name; h++) {
+        assert_true(h->admissible);
+        ps_value v = h->fn(inst, state);
+        if (best < UNCLEARABLE && v > best) {
+            fprintf(stderr, "%s", test_print(G, inst, state));
+            fail_msg("heuristic %s gives %lld > the exact cost %d", h->name,
+                     (long long)v, best);
+        }
+    }
+    memo_put(m, inst, state, best);
+    return best;
+}
+
+static int board_cost(const void *inst)
+{
+    struct memo m;
+    memo_init(&m, G->state_size(inst));
+    void *s = test_initial(G, inst);
+    int cost = exact_cost(&m, inst, s);
+    free(s);
+    memo_free(&m);
+    return cost;
+}
+
+/* A random board of `colours` as text. */
+static void random_board(struct ps_rng *rng, int rows, int cols, int colours,
+                         char *text)
+{
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++)
+            *text++ = (char)('1' + ps_rng_below(rng, (uint32_t)colours));
+        *text++ = '\n';
+    }
+    *text = '\0';
+}
+
+/* ---- the heuristics against the exact cost ---- */
+
+/* All 65536 4x4 boards of two colours, under Former's rules (any group,
+ * no shift) and under the classic rules (groups of two, shift left). */
+static void test_every_4x4_two_colour_board(void **unused)
+{
+    (void)unused;
+    const int rule_sets[2][2] = {{1, SHIFT_NONE}, {2, SHIFT_LEFT}};
+    for (int k = 0; k < 2; k++) {
+        void *rules = clicks_rules(rule_sets[k][0], rule_sets[k][1]);
+        int histogram[UNCLEARABLE + 1] = {0};
+        for (unsigned bits = 0; bits < 1u << 16; bits++) {
+            char text[32], *t = text;
+            for (int i = 0; i < 16; i++) {
+                *t++ = (char)('1' + ((bits >> i) & 1));
+                if (i % 4 == 3)
+                    *t++ = '\n';
+            }
+            *t = '\0';
+            void *inst = test_load(G, rules, text);
+            histogram[board_cost(inst)]++;
+            G->free_instance(inst);
+        }
+        /* Former's rules clear every board; min_group 2 leaves some. */
+        assert_int_equal(histogram[UNCLEARABLE] == 0, k == 0);
+        assert_int_equal(histogram[1], 2); /* one colour: one click */
+        free(rules);
+    }
+}
+
+/* Many random 4x4 boards of three colours and 5x5 boards of three and
+ * four, under both rule sets. */
+static void test_random_boards_3_and_4_colours(void **unused)
+{
+    (void)unused;
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 34);
+    const struct { int size, colours, count; } sets[] = {
+        {4, 3, 400}, {5, 3, 12}, {5, 4, 12}};
+    for (int k = 0; k < 2; k++) {
+        void *rules = k ? clicks_rules(2, SHIFT_LEFT)
+                        : clicks_rules(1, SHIFT_NONE);
+        for (size_t j = 0; j < sizeof sets / sizeof sets[0]; j++)
+            for (int b = 0; b < sets[j].count; b++) {
+                char text[64];
+                random_board(&rng, sets[j].size, sets[j].size, sets[j].colours,
+                             text);
+                void *inst = test_load(G, rules, text);
+                board_cost(inst);
+                G->free_instance(inst);
+            }
+        free(rules);
+    }
+}
+
+/* ---- the searches against the exact cost ---- */
+
+static enum ps_status run(const char *algo, void *inst, struct ps_options *o,
+                          ps_value *cost)
+{
+    struct ps_search s;
+    struct ps_limits lim = {.seconds = 60};
+    ps_search_init(&s, G, inst, &lim, o);
+    enum ps_status st = ps_search_run(&s, ps_algorithm_find(algo));
+    *cost = s.best.found ? s.best.value : -1;
+    ps_search_free(&s);
+    return st;
+}
+
+/* bfs, astar, idastar and dfs prove the same optimum as the plain search,
+ * with their tables and pruning and without (--no-memo); a board that
+ * cannot be cleared is proven unsolvable by each. */
+static void test_exact_searches_agree(void **unused)
+{
+    (void)unused;
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 3434);
+    const char *algos[] = {"bfs", "astar", "idastar", "dfs"};
+    for (int k = 0; k < 2; k++) {
+        void *rules = k ? clicks_rules(2, SHIFT_LEFT)
+                        : clicks_rules(1, SHIFT_NONE);
+        for (int b = 0; b < 24; b++) {
+            char text[64];
+            int size = b < 16 ? 4 : 5;
+            random_board(&rng, size, size, 3 + b % 2, text);
+            void *inst = test_load(G, rules, text);
+            int exact = board_cost(inst);
+            for (int a = 0; a < 4; a++)
+                for (int memo = 0; memo < 2; memo++) {
+                    struct ps_options o;
+                    ps_options_default(&o);
+                    if (strcmp(algos[a], "bfs") != 0)
+                        test_option_flag(&o, "no-memo", memo);
+                    ps_value cost;
+                    enum ps_status st = run(algos[a], inst, &o, &cost);
+                    if (exact == UNCLEARABLE) {
+                        assert_int_equal(st, PS_UNSOLVABLE);
+                    } else {
+                        if (st != PS_OPTIMAL || cost != exact)
+                            fail_msg("%s%s on\n%sstatus %d cost %lld, exact %d",
+                                     algos[a], memo ? " --no-memo" : "", text,
+                                     st, (long long)cost, exact);
+                    }
+                }
+            G->free_instance(inst);
+        }
+        free(rules);
+    }
+}
+
+/* ---- hand-worked boards ---- */
+
+/* The objective makes SameGame a cost game; colour-runs counts each
+ * colour's runs of adjacent columns; one click per run is met here. */
+static void test_colour_runs_by_hand(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    /* Colour 1 in columns 0 and 2 (column 1 has none): two runs; colour 2
+     * in columns 1 and 2: one run; colour 3 in column 0: one run. */
+    void *inst = test_load(G, rules, "121\n321\n");
+    assert_int_equal(ps_game_flags(G, inst) & PS_MAXIMISE, 0);
+    assert_true(ps_game_flags(G, inst) & PS_HAS_HEURISTIC);
+    void *s = test_initial(G, inst);
+    assert_int_equal(ps_heuristic_find(G, "colour-runs")->fn(inst, s), 4);
+    assert_int_equal(ps_heuristic_find(G, "colours-left")->fn(inst, s), 3);
+    assert_int_equal(G->heuristic(inst, s), 4);
+    assert_false(G->is_goal(inst, s));
+    /* The 2s (one click), then the right 1s, the 3, the left 1s: 4. */
+    assert_int_equal(test_play(G, inst, s, "0 1"), 1);
+    assert_string_equal(test_print(G, inst, s), "1.1\n3.1\n");
+    assert_int_equal(board_cost(inst), 4);
+    test_play(G, inst, s, "0 2");
+    test_play(G, inst, s, "1 0");
+    test_play(G, inst, s, "1 0");
+    assert_true(G->is_goal(inst, s));
+    test_release(G, inst, s, rules);
+}
+
+/* With a column shift the runs can meet: colour-runs falls back to the
+ * colours left. Here the middle column empties and the 1s join. */
+static void test_shift_lets_runs_meet(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_LEFT);
+    void *inst = test_load(G, rules, "121\n");
+    void *s = test_initial(G, inst);
+    assert_int_equal(G->heuristic(inst, s), 2);
+    assert_int_equal(board_cost(inst), 2);
+    test_release(G, inst, s, rules);
+}
+
+/* A colour with fewer than min_group cells: proven unsolvable at once. */
+static void test_dead_colour_is_unsolvable(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(2, SHIFT_LEFT);
+    void *inst = test_load(G, rules, "112\n221\n");
+    char why[200];
+    assert_true(G->solvable(inst, why, sizeof why));
+    G->free_instance(inst);
+    inst = test_load(G, rules, "113\n221\n");
+    assert_false(G->solvable(inst, why, sizeof why));
+    assert_non_null(strstr(why, "colour 3 has 1 cell"));
+    ps_value cost;
+    struct ps_options o;
+    ps_options_default(&o);
+    assert_int_equal(run("bfs", inst, &o, &cost), PS_UNSOLVABLE);
+    test_release(G, inst, NULL, rules);
+}
+
+/* Score objectives are unchanged: a score game with its bound. */
+static void test_score_objectives_stay_score_games(void **unused)
+{
+    (void)unused;
+    void *rules = test_rules(G, NULL);
+    void *inst = test_load(G, rules, "121\n321\n");
+    assert_true(ps_game_flags(G, inst) & PS_MAXIMISE);
+    assert_true(ps_game_flags(G, inst) & PS_HAS_BOUND);
+    void *s = test_initial(G, inst);
+    /* every entry answers with the score bound under a score objective */
+    for (const struct ps_heuristic *h = G->heuristics; h->name; h++)
+        if (strcmp(h->name, "colours") != 0) /* the looser bound */
+            assert_int_equal(h->fn(inst, s), G->upper_bound(inst, s));
+    test_release(G, inst, s, rules);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_colour_runs_by_hand),
+        cmocka_unit_test(test_shift_lets_runs_meet),
+        cmocka_unit_test(test_dead_colour_is_unsolvable),
+        cmocka_unit_test(test_score_objectives_stay_score_games),
+        cmocka_unit_test(test_every_4x4_two_colour_board),
+        cmocka_unit_test(test_random_boards_3_and_4_colours),
+        cmocka_unit_test(test_exact_searches_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
