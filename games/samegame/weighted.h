@@ -26,7 +26,7 @@
  * sg_eval_weights are tuned on generated boards (scripts/tune_beam_eval.sh,
  * docs/samegame.md). Under the clearing objectives (one point per cell) the
  * end value is 0, so the loose, alive and pieces terms vanish and dead
- * cells cost `dead` + 1 points each (sg_evaluate: 2).
+ * cells cost 2 + `dead` points each (sg_evaluate: 2).
  */
 
 enum {
@@ -123,7 +123,7 @@ static ps_value tally_value_weighted(const struct sg_instance *in,
         pieces += n;
     }
     if (in->rules.objective != SG_OBJ_SCORE)
-        return (ps_value)(value - (1 + w[SG_W_DEAD]) * dead);
+        return (ps_value)(value - (2 + w[SG_W_DEAD]) * dead);
     double end = in->end_bound[0] > 0 ? (double)in->end_bound[0] : 0;
     double unit = end / in->ncells;
     value -= unit * (w[SG_W_LOOSE] * loose + w[SG_W_DEAD] * dead +
