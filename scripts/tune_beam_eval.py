@@ -14,6 +14,9 @@ at the end the --beam-weights spec of the best candidate seen.
   scripts/tune_beam_eval.py [--psolve build/psolve] [--seeds 9001-9030]
       [--width 150] [--pop 20] [--elite 5] [--gens 10] [--jobs 2]
       [--size 15x15x5] [--seed 1]
+  scripts/tune_beam_eval.py --check SPEC [--seeds ...] [--width ...]
+      no tuning: today's evaluation against --beam-weights SPEC on the
+      boards (totals, wins and losses), e.g. on boards not tuned on.
 
 The weights (names, defaults) come from `psolve list`-independent data:
 the table below mirrors games/samegame/weighted.h's sg_eval_weights.
@@ -61,6 +64,23 @@ def fitness(pool, psolve, boards, width, weights):
     return sum(pool.map(lambda b: score(psolve, b, width, weights), boards))
 
 
+def check(a, boards):
+    weights = [dict(kv.split("=") for kv in a.check.split(","))
+               .get(n[0], n[1]) for n in WEIGHTS]
+    weights = [float(x) for x in weights]
+    with ThreadPoolExecutor(a.jobs) as pool:
+        old = list(pool.map(lambda b: score(a.psolve, b, a.width, None),
+                            boards))
+        new = list(pool.map(lambda b: score(a.psolve, b, a.width, weights),
+                            boards))
+    wins = sum(n > o for o, n in zip(old, new))
+    losses = sum(n < o for o, n in zip(old, new))
+    print("width %d, %d boards: today's %d, weighted %d (%+.1f%%), "
+          "%d wins, %d losses" % (a.width, len(boards), sum(old), sum(new),
+                                  100.0 * (sum(new) - sum(old)) / sum(old),
+                                  wins, losses))
+
+
 def seeds_of(text):
     lo, _, hi = text.partition("-")
     return range(int(lo), int(hi or lo) + 1)
@@ -77,6 +97,7 @@ def main():
     ap.add_argument("--gens", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--check", metavar="SPEC")
     a = ap.parse_args()
     rows, cols, colours = a.size.split("x")
     tmp = tempfile.mkdtemp(prefix="tune_beam_eval.")
@@ -88,6 +109,8 @@ def main():
                             rows, "--cols", cols, "--colors", colours,
                             "--seed", str(s)], stdout=f, check=True)
         boards.append(path)
+    if a.check:
+        return check(a, boards)
     rng = random.Random(a.seed)
     mean = [w[1] for w in WEIGHTS]
     sd = [w[2] for w in WEIGHTS]
