@@ -5,6 +5,7 @@
  * generation.
  */
 #include "support.h"
+#include "beam.h"
 
 extern const struct ps_game samegame_game;
 static const struct ps_game *G = &samegame_game;
@@ -128,6 +129,86 @@ static void test_evaluate_hand_worked(void **unused)
         assert_int_equal(G->evaluate(inst, s), cases[i].want);
         test_release(G, inst, s, rules);
     }
+}
+
+/* The weighted evaluation's terms one at a time (every other weight 0),
+ * worked by hand on the child of
+ *     31214      after the 3s go (gain 0):   1214
+ *     31125      the column closes up:       1125
+ * colour 1: a group of 3 (gain 1 on the research rules) and a single,
+ *           4 cells, 2 pieces, the most frequent colour;
+ * colour 2: two singles, 2 cells, 2 pieces, the second;
+ * colours 4 and 5: one cell each, dead. 5 loose cells, 8 cells of the 10
+ * left; one cell's share of the end value: 1000 / 10 = 100 (research
+ * rules), 2000 / 10 = 200 (PopStar). */
+static void test_weighted_terms_hand_worked(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *preset, *weights;
+        ps_value want;
+    } cases[] = {
+        {"samegame", "groups=1", 1},
+        {"samegame", "join_top=1,share_top=1", 3 / 2}, /* (4 - 1) / 2 pieces */
+        {"samegame", "join_top=1,share_top=0", 3},
+        {"samegame", "join_top=2,share_top=0", 6},
+        {"popstar", "join_top=1,share_top=0", 80 - 45},
+        {"popstar", "join_second=1,share_second=1", 20 / 2},
+        {"popstar", "join_second=1,share_second=0", 20},
+        {"popstar", "join_other=1,share_other=0", 0}, /* no other alive */
+        {"samegame", "loose=1", -5 * 100},
+        {"samegame", "dead=1", -2 * 100},
+        {"samegame", "alive=1", -2 * 100},
+        {"samegame", "pieces=1", -4 * 100},
+        {"popstar", "pieces=0.5", -4 * 200 / 2},
+        {"samegame", "groups=1,loose=1,dead=-1", 1 - 500 + 200},
+        /* clearing: 2 + dead points per dead cell, no end value */
+        {"clickomania", "dead=1", -2 * 3},
+    };
+    double w[PS_MAX_EVAL_WEIGHTS];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *rules = test_rules(G, cases[i].preset);
+        void *inst = test_load(G, rules, "31214\n31125\n");
+        void *s = test_initial(G, inst);
+        struct ps_error err;
+        assert_true(ps_beam_weights_parse(G, cases[i].weights, w, &err));
+        /* every weight not named: 0 */
+        for (int k = 0; G->eval_weights[k].name; k++)
+            if (!strstr(cases[i].weights, G->eval_weights[k].name))
+                w[k] = 0;
+        ps_move m;
+        assert_true(G->parse_move(inst, s, "0 0", &m, &err));
+        ps_value v;
+        G->evaluate_moves_weighted(inst, w, s, &m, 1, &v);
+        if (v != cases[i].want)
+            fail_msg("%s %s: %lld, want %lld", cases[i].preset,
+                     cases[i].weights, (long long)v,
+                     (long long)cases[i].want);
+        test_release(G, inst, s, rules);
+    }
+}
+
+/* --beam-weights' spellings: the game's defaults, NAME=V overriding them,
+ * and the errors. */
+static void test_beam_weights_parse(void **unused)
+{
+    (void)unused;
+    double w[PS_MAX_EVAL_WEIGHTS];
+    struct ps_error err;
+    assert_true(ps_beam_weights_parse(G, "default", w, &err));
+    assert_true(w[0] == G->eval_weights[0].def);
+    assert_true(ps_beam_weights_parse(G, "loose=-1.5,groups=.5", w, &err));
+    assert_true(w[0] == 0.5);
+    for (int k = 0; G->eval_weights[k].name; k++)
+        if (strcmp(G->eval_weights[k].name, "loose") == 0)
+            assert_true(w[k] == -1.5);
+    static const char *const bad[] = {"", "loose", "loose=", "loose=1e3",
+                                      "nope=1", "loose=1,", "loose=--1",
+                                      "loose=nan", "loose=1.2.3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (ps_beam_weights_parse(G, bad[i], w, &err))
+            fail_msg("'%s' accepted", bad[i]);
+    assert_non_null(strstr(err.msg, "--beam-weights"));
 }
 
 static void test_score_presets(void **unused)
@@ -338,6 +419,8 @@ int main(void)
         cmocka_unit_test(test_moves_one_per_group),
         cmocka_unit_test(test_split_colour_is_game_over),
         cmocka_unit_test(test_evaluate_hand_worked),
+        cmocka_unit_test(test_weighted_terms_hand_worked),
+        cmocka_unit_test(test_beam_weights_parse),
         cmocka_unit_test(test_score_presets),
         cmocka_unit_test(test_min_group_rule),
         cmocka_unit_test(test_no_gravity_no_shift),

@@ -103,6 +103,7 @@ struct beam {
     uint64_t reserved;
     uint64_t salt;                   /* beam_salt: 0 = ties by parent, move */
     bool rollout;                    /* judge by a playout, not evaluate() */
+    const double *weights;           /* --beam-weights, or NULL */
     bool narrowed;                   /* width narrowed to fit --max-memory */
     atomic_bool abort;               /* the main slice saw a stop */
 };
@@ -273,8 +274,11 @@ static void slice_expand(void *arg)
                                (uint64_t)b->depth << 32 | (uint32_t)i);
         /* the children's evaluations at once, where the game can share
          * the work between them */
-        bool at_once = !b->rollout && g->evaluate_moves;
-        if (at_once)
+        bool at_once = !b->rollout && (g->evaluate_moves || b->weights);
+        if (b->weights && !b->rollout)
+            g->evaluate_moves_weighted(s->inst, b->weights, st, sl->moves, n,
+                                       sl->evals);
+        else if (at_once)
             g->evaluate_moves(s->inst, st, sl->moves, n, sl->evals);
         for (int k = 0; k < n; k++) {
             /* One position can cost 100 ms and more (a 32x32 board with a
@@ -885,6 +889,13 @@ static enum ps_status beam_run(struct ps_search *s)
     int width = resumed ? saved.width
                         : beam_opt(s)->width > 0 ? beam_opt(s)->width : 1;
     bool rollout = beam_opt(s)->playout || !s->game->evaluate;
+    /* checked before the run (cli_parse_algos); a spec that fails here
+     * anyway leaves the game's evaluate */
+    double weights[PS_MAX_EVAL_WEIGHTS];
+    struct ps_error werr;
+    bool weighted = beam_opt(s)->weights &&
+                    ps_beam_weights_parse(s->game, beam_opt(s)->weights,
+                                          weights, &werr);
     int threads = ps_thread_count(s);
     bool first = true, narrowed = resumed && saved.narrowed;
     for (;;) {
@@ -893,6 +904,7 @@ static enum ps_status beam_run(struct ps_search *s)
                          .max_moves = s->game->max_moves(s->inst),
                          .threads = threads,
                          .rollout = rollout,
+                         .weights = weighted ? weights : NULL,
                          .salt = beam_salt(s, width),
                          .narrowed = narrowed};
         atomic_init(&b.abort, false);
@@ -919,7 +931,10 @@ static enum ps_status beam_run(struct ps_search *s)
         snprintf(s->note, sizeof s->note,
                  "heuristic: beam width %d%s, %s, %d thread%s", width,
                  narrowed ? " (narrowed to fit --max-memory)" : "",
-                 rollout ? "playout evaluation" : "game evaluation", threads,
+                 rollout    ? "playout evaluation"
+                 : weighted ? "weighted evaluation"
+                            : "game evaluation",
+                 threads,
                  threads == 1 ? "" : "s");
         if (!done || s->limits.seconds <= 0)
             break;
@@ -951,6 +966,12 @@ static const struct ps_option beam_options[] = {
      .arg = "E",
      .def = "game",
      .doc = "judge positions by the game's evaluation or by one playout of the policy"},
+    {.name = "beam-weights",
+     .type = PS_OPT_STRING,
+     .offset = offsetof(struct ps_beam_options, weights),
+     .arg = "SPEC",
+     .def = "none",
+     .doc = "judge positions by the game's weighted evaluation: 'default' (the game's tuned weights) or NAME=V,... (psolve list shows the names); none = the game's evaluation"},
     {.name = "beam-dfs",
      .type = PS_OPT_INT,
      .offset = offsetof(struct ps_beam_options, dfs_nodes),

@@ -14,7 +14,17 @@ struct ps_beam_options {
     bool playout;     /* judge positions by a playout, not the evaluation */
     int dfs_nodes;    /* clearing objectives: an exact dfs first (0 = off) */
     int endgame;      /* dfs nodes per end-game search (0 = off) */
+    const char *weights; /* --beam-weights: NULL = the game's evaluate */
 };
+
+struct ps_game;
+struct ps_error;
+/* --beam-weights SPEC ("default" or "NAME=V,..."): w[k] for each entry of
+ * g's eval_weights (the game's default where SPEC names none). False with
+ * err when g has no weighted evaluation or SPEC is not of that form
+ * (beam_eval.c). */
+bool ps_beam_weights_parse(const struct ps_game *g, const char *spec,
+                           double *w, struct ps_error *err);
 
 /* Under --time, the width of the beam that follows one of `width` that
  * took `took` seconds, with `left` of `seconds` left: as wide as the time

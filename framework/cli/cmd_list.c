@@ -55,6 +55,12 @@ int cmd_list(struct cli *c, const struct ps_game *unused)
             printf("    --rules builtin:%-12s %s\n", p->name, p->doc);
         for (const struct ps_option *o = (*g)->gen_options; o && o->name; o++)
             ps_option_help(stdout, o, "gen: ");
+        for (const struct ps_eval_weight *w = (*g)->eval_weights; w && w->name;
+             w++) {
+            char set[64];
+            snprintf(set, sizeof set, "%s=%g", w->name, w->def);
+            printf("    --beam-weights %-18s %s\n", set, w->doc);
+        }
     }
     ps_rules_list_lua_games(stdout, describe_lua_game);
     ps_rules_list_scripts(stdout);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "beam.h"
 #include "escape.h"
 #include "playout.h"
 #include "rules.h"
@@ -181,6 +182,19 @@ int cli_exit_status_of(enum ps_status st)
     return PS_EXIT_ERROR;
 }
 
+/* beam's --beam-weights (or a run that nests beam with its options):
+ * parsed against the game's weights before the run. */
+static bool cli_check_beam_weights(const struct ps_game *g,
+                                   const struct ps_variant *v,
+                                   struct ps_error *err)
+{
+    if (v->opt.own.algo != v->algo || strcmp(v->algo->name, "beam") != 0)
+        return true;
+    const struct ps_beam_options *bo = (const void *)v->opt.own.u.bytes;
+    double w[PS_MAX_EVAL_WEIGHTS];
+    return !bo->weights || ps_beam_weights_parse(g, bo->weights, w, err);
+}
+
 /* The runs of --algo (with their variants and --heuristic lists) and the
  * --policy check, shared by solve and lab; returns -1 to go on, or an exit
  * status. `base` is the common options (after the rule script's). */
@@ -197,6 +211,10 @@ int cli_parse_algos(const struct cli *c, const struct ps_game *g,
     for (int i = 0; i < *nalgos; i++) {
         const char *policy = variants[i].opt.policy;
         if (policy && !ps_policy_check(g, policy, &err)) {
+            fprintf(stderr, "psolve: %s\n", err.msg);
+            return PS_EXIT_USAGE;
+        }
+        if (!cli_check_beam_weights(g, &variants[i], &err)) {
             fprintf(stderr, "psolve: %s\n", err.msg);
             return PS_EXIT_USAGE;
         }

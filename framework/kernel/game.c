@@ -362,8 +362,18 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
     if (!slots_paired(name, g->move_codes != NULL, "move_codes",
                       g->move_code_space != NULL, "move_code_space", err) ||
         !slots_paired(name, g->state_pack != NULL, "state_pack",
-                      g->state_unpack != NULL, "state_unpack", err))
+                      g->state_unpack != NULL, "state_unpack", err) ||
+        !slots_paired(name, g->eval_weights != NULL, "eval_weights",
+                      g->evaluate_moves_weighted != NULL,
+                      "evaluate_moves_weighted", err))
         return false;
+    int weights = 0;
+    for (const struct ps_eval_weight *w = g->eval_weights; w && w->name; w++)
+        if (!w->doc || ++weights > PS_MAX_EVAL_WEIGHTS)
+            return ps_error_set(err, NULL, 0, 0,
+                                "game %s: weight '%s': %s", name, w->name,
+                                w->doc ? "more than PS_MAX_EVAL_WEIGHTS"
+                                       : "no doc");
     int walk = !!g->walk_size + !!g->walk_start + !!g->walk_moves +
                !!g->walk_play + !!g->walk_end;
     if (walk != 0 && walk != 5)

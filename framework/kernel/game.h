@@ -55,8 +55,10 @@
  * slots regrouped by concern (a plug-in built for 5 has them in another
  * order), `check` renamed `solvable`, PS_CLEARING renamed
  * PS_BOUND_OFTEN_MET (the same bit). 7: the slots state_pack and
- * state_unpack (states that travel between processes). */
-#define PS_API_VERSION 7
+ * state_unpack (states that travel between processes). 8: the slots
+ * eval_weights and evaluate_moves_weighted (beam's --beam-weights). */
+#define PS_API_VERSION 8
+#define PS_MAX_EVAL_WEIGHTS 32
 
 typedef uint32_t ps_move;
 typedef int64_t ps_value;
@@ -185,6 +187,14 @@ struct ps_heuristic {
      * not marked admissible reports its answer as heuristic. */
     bool admissible;
     ps_value (*fn)(const void *inst, const void *state); /* [required] */
+};
+
+/* One weight of a game's weighted evaluation (the eval_weights slot), set
+ * with beam's --beam-weights NAME=V,... */
+struct ps_eval_weight {
+    const char *name; /* [required] letters, digits, '_'; unique */
+    double def;       /* the game's default */
+    const char *doc;  /* [required] one line */
 };
 
 /* ---- Pattern databases (since API version 4; docs/writing-a-game.md) ----
@@ -466,6 +476,16 @@ struct ps_game {
      * between the children (beam's evaluation). Only with evaluate. */
     void (*evaluate_moves)(const void *inst, const void *state,
                            const ps_move *moves, int n, ps_value *out);
+    /* [optional: NULL = no weighted evaluation] The weights of a second
+     * evaluation whose terms the user (or a tuning script) weighs, with
+     * beam's --beam-weights; terminated by name == NULL, at most
+     * PS_MAX_EVAL_WEIGHTS. */
+    const struct ps_eval_weight *eval_weights;
+    /* [with eval_weights] as evaluate_moves, under the weights w (one per
+     * entry of eval_weights, in its order). */
+    void (*evaluate_moves_weighted)(const void *inst, const double *w,
+                                    const void *state, const ps_move *moves,
+                                    int n, ps_value *out);
 
     /* --- how to play on at random (mc, nmcs, nrpa, beam, bench) --- */
     /* [optional: NULL = only the kernel's generic ones] Playout policies,

@@ -269,22 +269,30 @@ static bool sg_playout(const void *p, const void *start,
                        : name##_portable_32(__VA_ARGS__))
 #endif
 
-/* The evaluate_moves slot: the planes' incremental tallies, or the byte
- * engine's apply and evaluate per child. */
-static void sg_evaluate_moves(const void *p, const void *state,
-                              const ps_move *moves, int n, ps_value *out)
+/* The evaluate_moves_weighted slot (w: SG_W_COUNT weights), and with w
+ * NULL the evaluate_moves slot: the planes' incremental tallies, or the
+ * byte engine's apply and evaluation per child. */
+static void sg_evaluate_moves_weighted(const void *p, const double *w,
+                                       const void *state, const ps_move *moves,
+                                       int n, ps_value *out)
 {
     const struct sg_instance *in = p;
     if (in->engine == SG_ENGINE_BYTES) {
         uint64_t child[(SG_MAX_CELLS + 2 * SG_MAX_COLS + 64) / 8];
         for (int i = 0; i < n; i++) {
             sg_apply(p, state, moves[i], child);
-            out[i] = sg_evaluate(p, child);
+            out[i] = sg_evaluate_with(in, w, child);
         }
         return;
     }
     struct sg_listed L;
-    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, out, &L);
+    SG_DISPATCH(in, evaluate_moves, in, state, moves, n, w, out, &L);
+}
+
+static void sg_evaluate_moves(const void *p, const void *state,
+                              const ps_move *moves, int n, ps_value *out)
+{
+    sg_evaluate_moves_weighted(p, NULL, state, moves, n, out);
 }
 
 /* ---- nrpa's walk (the walk_* slots) ---- */

@@ -872,7 +872,7 @@ SG_TARGET static inline void SG_FN(changed_area)(const struct sg_instance *in,
 }
 
 /* sg_evaluate of each child of the position b, out[i] for moves[i] (moves
- * of b): one listing of b (into L), then per child its tally as b's, less
+ * of b), or with weights w (not NULL) tally_value_weighted: one listing of b (into L), then per child its tally as b's, less
  * the listed groups with a cell where the move may change the groups, plus
  * the child's groups with a cell there. Where no column closes up, that is
  * the cells the move takes or lets fall and their neighbours (the groups
@@ -881,7 +881,8 @@ SG_TARGET static inline void SG_FN(changed_area)(const struct sg_instance *in,
 SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
                                              const struct sg_planes *b,
                                              const ps_move *moves, int n,
-                                             ps_value *out, struct sg_listed *L)
+                                             const double *w, ps_value *out,
+                                             struct sg_listed *L)
 {
     struct sg_labels lab;
     const int ng = SG_FN(list)(in, b, L, false, &lab);
@@ -941,20 +942,21 @@ SG_TARGET static void SG_FN(evaluate_planes)(const struct sg_instance *in,
         SG_FN(untally_area)(in, L, &lab, before, qlo, qhi, seen, i, &u);
         if (alo <= ahi)
             SG_FN(tally_area)(in, &c, area_after, alo, ahi, &u);
-        out[i] = tally_value(in, &u);
+        out[i] = w ? tally_value_weighted(in, w, &u) : tally_value(in, &u);
     }
 }
 
-/* sg_evaluate of each child of `state` (evaluate_planes); L: room for the
- * listing. */
+/* sg_evaluate (w NULL) or the weighted evaluation of each child of `state`
+ * (evaluate_planes); L: room for the listing. */
 SG_TARGET static void SG_FN(evaluate_moves)(const struct sg_instance *in,
                                             const void *state,
                                             const ps_move *moves, int n,
-                                            ps_value *out, struct sg_listed *L)
+                                            const double *w, ps_value *out,
+                                            struct sg_listed *L)
 {
     struct sg_planes b;
     SG_FN(from_state)(in, state, &b);
-    SG_FN(evaluate_planes)(in, &b, moves, n, out, L);
+    SG_FN(evaluate_planes)(in, &b, moves, n, w, out, L);
 }
 
 #undef SG_WORDS

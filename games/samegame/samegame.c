@@ -1215,9 +1215,12 @@ static ps_value tally_value(const struct sg_instance *in,
     return value - 2 * end * all_loose / in->ncells;
 }
 
-static ps_value sg_evaluate(const void *p, const void *state)
+#include "weighted.h"
+
+/* sg_evaluate (w NULL) or the weighted evaluation (weighted.h). */
+static ps_value sg_evaluate_with(const struct sg_instance *in, const double *w,
+                                 const void *state)
 {
-    const struct sg_instance *in = p;
     ps_move moves[SG_MAX_CELLS + 1]; /* max_moves with min_group 1 */
     int sizes[SG_MAX_CELLS + 1];
     int n = list_groups(in, state, moves, NULL, sizes, NULL);
@@ -1232,7 +1235,12 @@ static ps_value sg_evaluate(const void *p, const void *state)
         t.grouped[k] += sizes[i];
         t.groups[k]++;
     }
-    return tally_value(in, &t);
+    return w ? tally_value_weighted(in, w, &t) : tally_value(in, &t);
+}
+
+static ps_value sg_evaluate(const void *p, const void *state)
+{
+    return sg_evaluate_with(p, NULL, state);
 }
 
 /* ---- generation ---- */
@@ -1338,4 +1346,6 @@ const struct ps_game samegame_game = {
     .walk_play = sg_walk_play,
     .walk_end = sg_walk_end,
     .evaluate_moves = sg_evaluate_moves,
+    .eval_weights = sg_eval_weights,
+    .evaluate_moves_weighted = sg_evaluate_moves_weighted,
 };
