@@ -8,6 +8,9 @@
  */
 #include "support.h"
 
+#include "checkpoint.h"
+#include "savefile.h"
+
 #define BOARD PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-10x10.txt"
 #define OTHER PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt"
 
@@ -181,6 +184,228 @@ static void test_refusals(void **state)
     assert_non_null(strstr(out, "keeps no checkpoint"));
 }
 
+
+/* ---- forged checkpoints: the checksum right, the contents not ---- */
+
+/* Where the parts of a checkpoint's payload lie (docs/checkpoint.md):
+ * the file's best line, then each part. */
+struct ckpt_map {
+    unsigned char *p;
+    size_t len;
+    size_t best;    /* the file's best line: found, value, len, moves */
+    int nparts;
+    size_t part[4]; /* each part's first byte */
+    size_t part_len[4];
+};
+
+static uint64_t at_u64(const unsigned char *p, size_t at)
+{
+    uint64_t v;
+    memcpy(&v, p + at, sizeof v);
+    return v;
+}
+
+static void put_u64(unsigned char *p, size_t at, uint64_t v)
+{
+    memcpy(p + at, &v, sizeof v);
+}
+
+static void put_u32(unsigned char *p, size_t at, uint32_t v)
+{
+    memcpy(p + at, &v, sizeof v);
+}
+
+/* A line's end (found, value, len, then len 4-byte moves). */
+static size_t line_end(const unsigned char *p, size_t at)
+{
+    return at + 24 + 4 * (size_t)at_u64(p, at + 16);
+}
+
+static void map_read(const char *dir, const char *name, struct ps_savefile_header *h,
+                     struct ckpt_map *m)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    void *data;
+    uint64_t size;
+    assert_int_equal(ps_savefile_read(path, PS_CHECKPOINT_MAGIC,
+                                      PS_CHECKPOINT_FORMAT, h, &data, &size),
+                     PS_SAVEFILE_OK);
+    memset(m, 0, sizeof *m);
+    m->p = data;
+    m->len = (size_t)size;
+    m->best = 8 + (size_t)at_u64(m->p, 0) + 8;
+    size_t at = line_end(m->p, m->best);
+    m->nparts = (int)at_u64(m->p, at);
+    assert_true(m->nparts >= 1 && m->nparts <= 4);
+    at += 8;
+    for (int i = 0; i < m->nparts; i++) {
+        m->part_len[i] = (size_t)at_u64(m->p, at);
+        m->part[i] = at + 8;
+        at += 8 + m->part_len[i];
+    }
+    assert_int_equal(at, m->len);
+}
+
+/* Write m's payload to dir/name with its checksum recomputed. */
+static void map_write(const char *dir, const char *name,
+                      const struct ps_savefile_header *h,
+                      const struct ckpt_map *m)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct ps_savefile_header nh = *h;
+    nh.count = m->len;
+    struct ps_error err;
+    assert_true(ps_savefile_write(path, &nh, m->p, m->len, &err));
+}
+
+/* The real file resumed: not refused (the checks pass an honest file). */
+static void honest_resumes(const char *dir, const char *args)
+{
+    test_psolve(dir, out, sizeof out, true, "--quiet %s", args);
+    if (strstr(out, "cannot resume") || strstr(out, "Sanitizer"))
+        fail_msg("'%s' refused an honest checkpoint: %s", args, out);
+}
+
+/* A forged file resumed: refused with the reason, the forged score never
+ * printed, nothing a sanitizer reports, no `optimal`. */
+static void forged_refused(const char *dir, const char *args, const char *why)
+{
+    int rc = test_psolve(dir, out, sizeof out, true, "--quiet %s", args);
+    if (!strstr(out, why))
+        fail_msg("'%s' did not say '%s': %s", args, why, out);
+    assert_int_not_equal(rc, 0);
+    assert_null(strstr(out, "Sanitizer"));
+    assert_null(strstr(out, "runtime error"));
+    assert_null(strstr(out, "# score: 99999"));
+    assert_null(strstr(out, "optimal"));
+}
+
+/* The head of a part: the PRNG (nrpa, nmcs), 15 counters, the best line. */
+static size_t part_line(const struct ckpt_map *m, int part, bool rng)
+{
+    return m->part[part] + (rng ? 32 : 0) + 15 * 8;
+}
+
+#define NRPA "--algo nrpa --level 2 --seed 3 "
+#define NMCS "--algo nmcs --level 1 --seed 3 "
+
+static void test_forged(void **state)
+{
+    struct test_dir *f = *state;
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet " NRPA "--max-nodes 20000 "
+                                 "--checkpoint real.bin --checkpoint-every "
+                                 "0.001 %s", BOARD),
+                     4);
+    struct ps_savefile_header h;
+    struct ckpt_map m;
+    map_read(f->dir, "real.bin", &h, &m);
+    assert_int_equal(at_u64(m.p, m.best), 1); /* the file has a best line */
+    honest_resumes(f->dir, NRPA "--max-nodes 30000 --resume real.bin " BOARD);
+    unsigned char *honest = malloc(m.len);
+    assert_non_null(honest);
+    memcpy(honest, m.p, m.len);
+    /* the file's best line: a move id of 4e9 */
+    put_u32(m.p, m.best + 24, 4000000000u);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "does not replay");
+    /* its score forged */
+    memcpy(m.p, honest, m.len);
+    put_u64(m.p, m.best + 8, 99999);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "does not replay");
+    /* a move on an empty cell: the line played twice over */
+    memcpy(m.p, honest, m.len);
+    size_t len = (size_t)at_u64(m.p, m.best + 16);
+    assert_true(len >= 2);
+    memcpy(m.p + m.best + 24 + 4, m.p + m.best + 24, 4);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "does not replay");
+    /* a part's best line (the worker's head) */
+    memcpy(m.p, honest, m.len);
+    size_t line = part_line(&m, 0, true);
+    assert_int_equal(at_u64(m.p, line), 1);
+    put_u32(m.p, line + 24, 4000000000u);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "state is corrupt");
+    /* the top level's best line, then a weight made infinite */
+    memcpy(m.p, honest, m.len);
+    size_t level = line_end(m.p, line);
+    put_u32(m.p, level + 32, 4000000000u);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "state is corrupt");
+    memcpy(m.p, honest, m.len);
+    size_t pol = level + 32 + 4 * (size_t)at_u64(m.p, level + 24);
+    assert_true(at_u64(m.p, pol) > 0);
+    double inf = 1.0 / 0.0;
+    memcpy(m.p + pol + 16, &inf, sizeof inf);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "state is corrupt");
+    free(m.p);
+    /* a best line of 10,000 moves in a file grown to hold them */
+    size_t grown = 10000 * 4;
+    unsigned char *big = calloc(1, m.len + grown);
+    assert_non_null(big);
+    size_t head = m.best + 24, tail = line_end(honest, m.best);
+    memcpy(big, honest, head);
+    put_u64(big, m.best + 16, 10000);
+    for (size_t k = 0; k < 10000; k++)
+        put_u32(big, head + 4 * k, 5);
+    memcpy(big + head + grown, honest + tail, m.len - tail);
+    m.p = big;
+    m.len = head + grown + (m.len - tail);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NRPA "--resume f.bin " BOARD, "does not replay");
+    free(big);
+    free(honest);
+
+    /* nmcs: its best line, whose first moves it plays again */
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet " NMCS "--max-nodes 200000 "
+                                 "--checkpoint nmcs.bin --checkpoint-every "
+                                 "0.001 %s", BOARD),
+                     4);
+    honest_resumes(f->dir, NMCS "--max-nodes 300000 --resume nmcs.bin " BOARD);
+    map_read(f->dir, "nmcs.bin", &h, &m);
+    size_t top = line_end(m.p, part_line(&m, 0, true));
+    size_t played = (size_t)at_u64(m.p, top);
+    assert_true(played >= 1 && at_u64(m.p, top + 8) == 1);
+    put_u32(m.p, top + 32, 4000000000u);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, NMCS "--resume f.bin " BOARD, "state is corrupt");
+    free(m.p);
+
+    /* beam: a position's move, then its score */
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --algo beam --beam-width 200 "
+                                 "--max-nodes 3000 --checkpoint beam.bin "
+                                 "--checkpoint-every 0.001 %s", BOARD),
+                     4);
+    honest_resumes(f->dir, "--algo beam --beam-width 200 --max-nodes 6000 "
+                           "--resume beam.bin " BOARD);
+    map_read(f->dir, "beam.bin", &h, &m);
+    honest = malloc(m.len);
+    assert_non_null(honest);
+    memcpy(honest, m.p, m.len);
+    size_t bs = line_end(m.p, part_line(&m, 0, false));
+    size_t count = (size_t)at_u64(m.p, bs + 24);
+    assert_true(at_u64(m.p, bs + 16) >= 1 && count >= 1);
+    size_t steps = bs + 32 + 8 * count;
+    put_u32(m.p, steps + 4, 4000000000u); /* the first step's move */
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--algo beam --beam-width 200 --resume f.bin " BOARD,
+                   "beam's state is corrupt");
+    memcpy(m.p, honest, m.len);
+    put_u64(m.p, bs + 32, 99999); /* the first position's score */
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--algo beam --beam-width 200 --resume f.bin " BOARD,
+                   "beam's state is corrupt");
+    free(honest);
+    free(m.p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_nmcs_resume),
         cmocka_unit_test(test_beam_resume),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_forged),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -554,8 +554,11 @@ static bool beam_resume(struct ps_search *s, struct beam_saved *sv)
 }
 
 /* The saved beam into b (allocated at its width): its positions replayed
- * from the start along their lines. */
-static void beam_restore(struct beam *b, const struct beam_saved *sv)
+ * from the start along their lines, every move checked against the moves
+ * the game lists and every score against the line's gains (the file is
+ * input: its checksum says nothing of its truth). False, the search
+ * stopped on an error, when a line does not replay. */
+static bool beam_restore(struct beam *b, const struct beam_saved *sv)
 {
     struct ps_search *s = b->s;
     const struct ps_game *g = s->game;
@@ -565,15 +568,31 @@ static void beam_restore(struct beam *b, const struct beam_saved *sv)
     b->depth = sv->depth;
     b->count = sv->count;
     struct beam_slice *sl = &b->slices[0];
-    for (int i = 0; i < b->count; i++) {
+    bool sound = true;
+    for (int i = 0; i < b->count && sound; i++) {
         unsigned char *st = beam_state(b, b->cur, i);
         int len = beam_path(b, b->depth, i, sl->best_line);
         g->initial_state(s->inst, st);
-        for (int d = 0; d < len; d++) {
-            g->apply(s->inst, st, sl->best_line[d], sl->tmp);
-            memcpy(st, sl->tmp, s->state_size);
+        ps_value so_far = 0;
+        for (int d = 0; d < len && sound; d++) {
+            int n = g->moves(s->inst, st, sl->moves, NULL);
+            sound = false;
+            for (int k = 0; k < n && !sound; k++)
+                sound = sl->moves[k] == sl->best_line[d];
+            if (sound) {
+                so_far += g->apply(s->inst, st, sl->best_line[d], sl->tmp);
+                memcpy(st, sl->tmp, s->state_size);
+            }
         }
+        sound = sound && so_far == b->g[i];
     }
+    if (!sound) {
+        ps_error_set(&s->error, s->checkpoint->resumed, 0, 0,
+                     "cannot resume: the beam's state is corrupt (a line "
+                     "that does not replay to its score)");
+        s->stop = PS_STOP_ERROR;
+    }
+    return sound;
 }
 
 /* One beam of width b->width from the start, or from the saved beam `from`
@@ -582,7 +601,8 @@ static bool beam_once(struct beam *b, const struct beam_saved *from)
 {
     struct ps_search *s = b->s;
     if (from) {
-        beam_restore(b, from);
+        if (!beam_restore(b, from))
+            return false;
     } else {
         s->game->initial_state(s->inst, b->cur);
         b->g[0] = 0;

@@ -123,7 +123,13 @@ static bool nmcs_resume(struct ps_nmcs *c)
     at->best_len = (int)ps_ckpt_get_count(&r, depth);
     ps_ckpt_get(&r, c->lv[ps_nmcs_level(&w->s)].best,
                 (size_t)at->best_len * sizeof(ps_move));
-    if (at->played > at->best_len)
+    /* the best line is replayed (a playout, worth its value): its first
+     * `played` moves are played again on resume */
+    if (at->played > at->best_len ||
+        (at->found ? !ps_checkpoint_line_sound(
+                         &w->s, c->lv[ps_nmcs_level(&w->s)].best,
+                         at->best_len, at->best, false)
+                   : at->best_len != 0 || at->played != 0))
         r.bad = true;
     if (!ps_checkpoint_read_end(&w->s, w->index, &r))
         return false;

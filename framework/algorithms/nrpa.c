@@ -472,11 +472,21 @@ void ps_nrpa_get_level(struct ps_ckpt_reader *r, const struct ps_nrpa *c,
     st->best = (ps_value)ps_ckpt_get_u64(r);
     st->len = (int)ps_ckpt_get_count(r, (uint64_t)s->game->max_depth(s->inst));
     ps_ckpt_get(r, st->line, (size_t)st->len * sizeof(ps_move));
+    /* the level's best line is replayed (a playout: it ends where no
+     * move is left, worth its value); none when nothing was found */
+    if (!r->bad && (st->found ? !ps_checkpoint_line_sound(s, st->line, st->len,
+                                                         st->best, false)
+                              : st->len != 0))
+        r->bad = true;
     memset(st->pol, 0, (size_t)c->space * sizeof *st->pol);
     uint64_t nonzero = ps_ckpt_get_count(r, c->space);
     for (uint64_t i = 0; i < nonzero && !r->bad; i++) {
         uint64_t k = ps_ckpt_get_count(r, c->space - 1);
         st->pol[k] = ps_ckpt_get_f64(r);
+        /* a weight is a log-probability: an infinite or NaN one
+         * poisons every draw after it */
+        if (!isfinite(st->pol[k]))
+            r->bad = true;
     }
 }
 

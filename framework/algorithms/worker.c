@@ -302,8 +302,11 @@ static void merge_worker(struct ps_search *s, const struct ps_worker *w)
     t->peak_memory += a->peak_memory;
     if (a->iterations > t->iterations)
         t->iterations = a->iterations;
-    if (s->stop == PS_STOP_NONE)
+    if (s->stop == PS_STOP_NONE) {
         s->stop = w->s.stop;
+        if (w->s.stop == PS_STOP_ERROR) /* say why: a corrupt checkpoint */
+            s->error = w->s.error;
+    }
     if (w->s.best.found)
         ps_search_offer(s, w->s.best.moves, w->s.best.len, w->s.best.value);
     if (w->s.late.found)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hash.h"
+#include "replay.h"
 #include "savefile.h"
 #include "search.h"
 
@@ -148,6 +149,24 @@ void ps_ckpt_put_search(struct ps_ckpt_buf *b, const struct ps_search *s)
     put_line(b, s->best.found, s->best.value, s->best.moves, s->best.len);
 }
 
+bool ps_checkpoint_line_sound(const struct ps_search *s, const ps_move *moves,
+                              int len, ps_value value, bool whole)
+{
+    if (len < 0 || len > s->game->max_depth(s->inst))
+        return false;
+    unsigned char *last = malloc(s->state_size ? s->state_size : 1);
+    if (!last)
+        return false;
+    struct ps_replay res = {0};
+    struct ps_error err;
+    ps_error_clear(&err);
+    bool sound = ps_replay_moves(s->game, s->inst, moves, len, last, &res,
+                                 &err) &&
+                 res.value == value && (res.over || !whole);
+    free(last);
+    return sound;
+}
+
 void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
 {
     PS_STATS(GET_RESUMED)
@@ -157,9 +176,14 @@ void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s)
     ps_move *moves;
     int len;
     get_line(r, &found, &value, &moves, &len);
-    if (len > s->game->max_depth(s->inst))
+    /* the file's claim is replayed, never believed: a cost game's line
+     * reaches the goal, a score game's may stop short (a partial line
+     * is worth its gains) */
+    bool whole = !(s->flags & PS_MAXIMISE);
+    if (r->bad || (found ? !ps_checkpoint_line_sound(s, moves, len, value, whole)
+                         : len != 0))
         r->bad = true;
-    else if (found && !r->bad)
+    else if (found)
         ps_search_offer(s, moves, len, value);
     free(moves);
 }
@@ -408,6 +432,10 @@ void ps_checkpoint_begin(struct ps_search *s)
 void ps_checkpoint_end(struct ps_search *s)
 {
     struct ps_checkpoint *ck = s->checkpoint;
+    if (ck->best_found && !ck->best_checked) /* no part was resumed */
+        ck->best_found = ps_checkpoint_line_sound(
+            s, ck->best_moves, ck->best_len, ck->best_value,
+            !(s->flags & PS_MAXIMISE));
     if (ck->best_found)
         ps_search_offer(s, ck->best_moves, ck->best_len, ck->best_value);
     pthread_mutex_lock(&ck->lock);
@@ -426,13 +454,26 @@ bool ps_checkpoint_resume(struct ps_search *s, int part, int nparts,
         return false;
     pthread_mutex_lock(&ck->lock);
     ck->nparts = nparts;
+    if (ck->resumed && ck->best_found && !ck->best_checked) {
+        ck->best_checked = true;
+        ck->best_forged = !ps_checkpoint_line_sound(
+            s, ck->best_moves, ck->best_len, ck->best_value,
+            !(s->flags & PS_MAXIMISE));
+        ck->best_found = !ck->best_forged;
+    }
+    bool forged = ck->best_forged;
     bool mismatch = ck->resumed && ck->file_parts != nparts;
-    bool have = ck->resumed && !mismatch && ck->part[part].set;
+    bool have = ck->resumed && !mismatch && !forged && ck->part[part].set;
     if (have)
         *r = (struct ps_ckpt_reader){.p = ck->part[part].state.p,
                                      .len = ck->part[part].state.len};
     pthread_mutex_unlock(&ck->lock);
-    if (mismatch) {
+    if (forged) {
+        ps_error_set(&s->error, ck->resumed, 0, 0,
+                     "cannot resume: this checkpoint's best line does not "
+                     "replay to its score on this board");
+        s->stop = PS_STOP_ERROR;
+    } else if (mismatch) {
         ps_error_set(&s->error, ck->resumed, 0, 0,
                      "cannot resume: this checkpoint has %d parts (threads), "
                      "this run %d (--threads, --max-memory)",

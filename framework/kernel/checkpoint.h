@@ -81,6 +81,14 @@ double ps_ckpt_get_f64(struct ps_ckpt_reader *r);
 void ps_ckpt_get_rng(struct ps_ckpt_reader *r, struct ps_rng *rng);
 /* The counters into s->stats and the best line offered to s. */
 void ps_ckpt_get_search(struct ps_ckpt_reader *r, struct ps_search *s);
+/* A line read from a file, replayed from the start through the game's own
+ * move generator (replay.h): every move legal, at most max_depth of them,
+ * worth `value`, and when `whole` the line is complete (a score game: no
+ * move left; a cost game: the goal). A file whose checksum is right may
+ * still lie: a checkpoint is input, and its lines are checked like a
+ * solution file's before any is believed. */
+bool ps_checkpoint_line_sound(const struct ps_search *s, const uint32_t *moves,
+                              int len, int64_t value, bool whole);
 /* A count read back, checked against the most it may be (a longer line
  * than the game allows, more entries than the policy has): bad if over. */
 uint64_t ps_ckpt_get_count(struct ps_ckpt_reader *r, uint64_t most);
@@ -110,6 +118,7 @@ struct ps_checkpoint {
     bool maximise;
     /* The best line in the resumed file: a resumed run never ends worse. */
     bool best_found;
+    bool best_checked, best_forged; /* replayed on this board (resume) */
     int64_t best_value;
     uint32_t *best_moves;
     int best_len;
