@@ -390,16 +390,16 @@ static json_t *wait_done(const char *id)
 }
 
 /* The API's run and `psolve --json` with the same options: the same
- * answer and counters (times apart). A non-empty cli_opts is
- * --max-nodes 200000 on both sides (Monte Carlo restarts until a limit). */
-static void same_as_cli(const char *game, const char *file, const char *algo,
-                        const char *cli_opts)
+ * answer and counters (times apart). cli_opts on the command line are
+ * json_opts (",\"KEY\":V..." or "") in the request's options. */
+static void same_as_cli_with(const char *game, const char *file,
+                             const char *algo, const char *cli_opts,
+                             const char *json_opts)
 {
-    char rest[400];
+    char rest[600];
     snprintf(rest, sizeof rest,
              "{\"algos\":[\"%s\"],\"options\":{\"threads\":1,\"seed\":3,"
-             "\"time\":25,\"max-memory\":512%s}}", algo,
-             cli_opts[0] ? ",\"max-nodes\":200000" : "");
+             "\"time\":25,\"max-memory\":512%s}}", algo, json_opts);
     char *b = body_with_text(game, file, rest);
     json_t *s = api_json("POST", "/api/solve", b, 200);
     free(b);
@@ -434,6 +434,15 @@ static void same_as_cli(const char *game, const char *file, const char *algo,
     json_decref(done);
 }
 
+/* A non-empty cli_opts is --max-nodes 200000 on both sides (Monte Carlo
+ * restarts until a limit). */
+static void same_as_cli(const char *game, const char *file, const char *algo,
+                        const char *cli_opts)
+{
+    same_as_cli_with(game, file, algo, cli_opts,
+                     cli_opts[0] ? ",\"max-nodes\":200000" : "");
+}
+
 static void test_same_as_cli(void **state)
 {
     (void)state;
@@ -447,6 +456,23 @@ static void test_same_as_cli(void **state)
                 "idastar", "");
     same_as_cli("watersort", PSOLVE_SOURCE_DIR "/games/watersort/levels/frozenfrank-212.txt",
                 "greedy", "");
+}
+
+/* The solve options are every algorithm's own table (issue 31): nrpa's
+ * --alpha and --fit, which no hand list of serve's named, reach the run
+ * as on the command line, and a value out of an option's range is refused
+ * with the range, before any child starts. */
+static void test_algorithm_options_reach_serve(void **state)
+{
+    (void)state;
+    same_as_cli_with("samegame",
+                     PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-7x7-4c.txt",
+                     "nrpa", "--max-nodes 200000 --alpha 3 --fit 0",
+                     ",\"max-nodes\":200000,\"alpha\":3,\"fit\":0");
+    expect_error("POST", "/api/solve", auth,
+                 "{\"game\":\"samegame\",\"text\":\"12\\n\",\"algos\":[\"nrpa\"],"
+                 "\"options\":{\"alpha\":5000}}",
+                 400, "0.001..1000");
 }
 
 static void test_stop_midway_and_events(void **state)
@@ -802,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_info_puzzle_gen),
         cmocka_unit_test(test_check_play_hint),
         cmocka_unit_test(test_same_as_cli),
+        cmocka_unit_test(test_algorithm_options_reach_serve),
         cmocka_unit_test(test_stop_midway_and_events),
         cmocka_unit_test(test_runs_cap),
         cmocka_unit_test(test_fifty_clients),

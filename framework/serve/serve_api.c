@@ -8,6 +8,7 @@
 #include "serve_int.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,19 +64,70 @@ bool serve_make_dir(char *dir, size_t len)
     return mkdtemp(dir) != NULL;
 }
 
-/* The options of a solve request, as --name=value words. */
+/* The options of a solve request, as --name=value words: the run's own
+ * below, and every option an algorithm declares in its table (found there
+ * by name, with its type and range), so that a new algorithm option
+ * reaches the app with no line here. */
 static const struct {
     const char *name;
     char kind; /* n: number, w: word, f: flag */
-} solve_options[] = {
+} run_options[] = {
     {"heuristic", 'w'}, {"time", 'n'}, {"max-nodes", 'n'}, {"max-memory", 'n'},
-    {"threads", 'n'}, {"seed", 'n'}, {"trace", 'n'}, {"candidates", 'n'},
-    {"max-depth", 'n'}, {"no-memo", 'f'}, {"no-bound", 'f'}, {"weight", 'n'},
-    {"rollouts", 'n'}, {"topk", 'n'}, {"select", 'w'}, {"level", 'n'},
-    {"iterations", 'n'}, {"stabilise", 'n'}, {"keep-best", 'n'},
-    {"policy", 'w'}, {"beam-width", 'n'}, {"beam-eval", 'w'},
-    {"beam-dfs", 'n'}, {"beam-endgame", 'n'}, {"layers", 'f'},
+    {"threads", 'n'}, {"seed", 'n'}, {"trace", 'n'}, {"layers", 'f'},
 };
+
+/* The option `key` of the first algorithm that declares it (algorithms
+ * that share a name share its type), or NULL. */
+static const struct ps_option *algorithm_option(const char *key)
+{
+    for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++) {
+        const struct ps_option *o = ps_algorithm_option(*a, key);
+        if (o)
+            return o;
+    }
+    return NULL;
+}
+
+/* The kind of the solve option `key` ('n', 'w', 'f'), or 0 when none has
+ * that name; *algo_opt is its algorithm table entry, if it has one. */
+static char solve_option_kind(const char *key, const struct ps_option **algo_opt)
+{
+    *algo_opt = NULL;
+    for (size_t k = 0; k < sizeof run_options / sizeof run_options[0]; k++)
+        if (strcmp(run_options[k].name, key) == 0)
+            return run_options[k].kind;
+    const struct ps_option *o = algorithm_option(key);
+    if (!o)
+        return 0;
+    *algo_opt = o;
+    switch (o->type) {
+    case PS_OPT_FLAG:
+        return 'f';
+    case PS_OPT_INT:
+    case PS_OPT_DOUBLE:
+        return 'n';
+    default:
+        return 'w';
+    }
+}
+
+/* Is `val` in the range of the algorithm option o? Its own parser says,
+ * on a scratch struct as large as any options struct it points into. */
+static bool algorithm_value_ok(const struct ps_option *o, const char *val,
+                               char *msg, size_t mlen)
+{
+    union {
+        struct ps_options run;
+        unsigned char own[PS_ALGO_OPTIONS_SIZE];
+        max_align_t align;
+    } scratch;
+    memset(&scratch, 0, sizeof scratch);
+    char why[160];
+    if (ps_option_set(o, &scratch, val, why, sizeof why))
+        return true;
+    snprintf(msg, mlen, "option '%s' %s", o->name, why);
+    return false;
+}
 
 /* The common part of every child: game, rules, the puzzle file. False with
  * a message in msg. */
@@ -237,22 +289,21 @@ static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
     const char *key;
     json_t *v;
     json_object_foreach(opts, key, v) {
-        size_t k = 0, n = sizeof solve_options / sizeof solve_options[0];
-        while (k < n && strcmp(solve_options[k].name, key) != 0)
-            k++;
-        if (k == n) {
+        const struct ps_option *algo_opt;
+        char kind = solve_option_kind(key, &algo_opt);
+        if (!kind) {
             snprintf(msg, mlen, "unknown option '%.60s'", key);
             return false;
         }
         char val[64];
-        if (solve_options[k].kind == 'f') {
+        if (kind == 'f') {
             if (json_is_true(v))
                 serve_arg_add(a, "--%s", key);
             continue;
         }
         if (json_is_null(v))
             continue;
-        if (solve_options[k].kind == 'n') {
+        if (kind == 'n') {
             if (json_is_integer(v) && json_integer_value(v) >= 0)
                 snprintf(val, sizeof val, "%lld", (long long)json_integer_value(v));
             else if (json_is_real(v) && json_real_value(v) >= 0 &&
@@ -271,6 +322,8 @@ static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
             }
             snprintf(val, sizeof val, "%s", json_string_value(v));
         }
+        if (algo_opt && !algorithm_value_ok(algo_opt, val, msg, mlen))
+            return false;
         if (strcmp(key, "time") == 0) {
             double t;
             if (!ps_number_parse_decimal(val, 0, 1e9, &t)) {
