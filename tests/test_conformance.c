@@ -92,7 +92,8 @@ static void test_every_registered_game(void **state)
     (void)state;
     for (const struct ps_game *const *g = ps_game_list(); *g; g++) {
         char args[512];
-        snprintf(args, sizeof args, "%s/games/%s -name '*.txt'",
+        /* best/: solution files (the records, docs/records.md), not puzzles */
+        snprintf(args, sizeof args, "%s/games/%s -name '*.txt' -not -path '*/best/*'",
                  PSOLVE_SOURCE_DIR, (*g)->name);
         int before = nchecked;
         check_found(*g, args);

@@ -212,6 +212,23 @@ struct symbols {
     int ndefined, nundefined;
 };
 
+/* Is the source of this object still in the tree? A build directory kept
+ * from before a file moved or went away still holds its old object
+ * (CMakeFiles/T.dir/framework/X/f.c.o), which no target links any more. */
+static bool source_exists(const char *object)
+{
+    const char *dir = strstr(object, ".dir/");
+    if (!dir)
+        return true;
+    char path[1024];
+    int n = snprintf(path, sizeof path, "%s/%s", PSOLVE_SOURCE_DIR, dir + 5);
+    if (n < 3 || (size_t)n >= sizeof path)
+        return true;
+    path[n - 2] = '\0'; /* f.c.o -> f.c */
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 /* Every global ps_ symbol of the build's objects of the psolve library,
  * the command line's library and psolve, defined or not (nm -A -g). */
 static void read_symbols(struct symbols *t)
@@ -228,6 +245,8 @@ static void read_symbols(struct symbols *t)
         if (!colon)
             continue;
         *colon = '\0';
+        if (!source_exists(line))
+            continue;
         char a[128], b[128], c[128];
         int n = sscanf(colon + 1, "%127s %127s %127s", a, b, c);
         const char *type = n == 3 ? b : a, *name = n == 3 ? c : b;
