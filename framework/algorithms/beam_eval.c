@@ -5,14 +5,15 @@
  * game's). The spec is checked with the other options before a run (the
  * CLI's cli_parse_algos), so a run never meets a bad one.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "beam.h"
 #include "game.h"
+#include "number.h"
 
-/* A decimal with an optional sign, nothing else (no exponent, no "nan"). */
+/* A decimal with an optional sign, nothing else (no exponent, no "nan"),
+ * of magnitude below 1e6: the sign here, the rest number.c's decimal. */
 static bool parse_weight(const char *text, size_t len, double *out)
 {
     char buf[64];
@@ -20,22 +21,13 @@ static bool parse_weight(const char *text, size_t len, double *out)
         return false;
     memcpy(buf, text, len);
     buf[len] = '\0';
+    bool negative = buf[0] == '-';
     size_t i = buf[0] == '-' || buf[0] == '+';
-    int digits = 0, dots = 0;
-    for (size_t k = i; k < len; k++) {
-        if (buf[k] >= '0' && buf[k] <= '9')
-            digits++;
-        else if (buf[k] == '.')
-            dots++;
-        else
-            return false;
-    }
-    if (digits == 0 || dots > 1)
+    if (!ps_number_parse_decimal(buf + i, 0, 999999.999999, out))
         return false;
-    char *end;
-    errno = 0;
-    *out = strtod(buf, &end);
-    return *end == '\0' && errno == 0 && *out > -1e6 && *out < 1e6;
+    if (negative)
+        *out = -*out;
+    return true;
 }
 
 /* The index of the weight `name` (len bytes) in g's table, or -1. */
