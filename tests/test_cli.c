@@ -71,6 +71,29 @@ static void test_solve_then_verify(void **unused)
     assert_int_equal(value_after(out, "\"score\":"), score);
 }
 
+/* --version names the version and the commit the build was made from
+ * (cmake/commit.cmake): the checkout's HEAD, "-dirty" allowed, or
+ * "unknown" outside a git checkout. */
+static void test_version_names_the_commit(void **unused)
+{
+    (void)unused;
+    static char out[512], head[128];
+    assert_int_equal(run(out, sizeof out, false, "--version"), 0);
+    const char *prefix = "psolve " PSOLVE_VERSION " (commit ";
+    if (strncmp(out, prefix, strlen(prefix)) != 0)
+        fail_msg("--version says '%s'", out);
+    const char *commit = out + strlen(prefix);
+    if (test_run_shell("git -C " PSOLVE_SOURCE_DIR
+                       " rev-parse --short=12 HEAD 2>/dev/null",
+                       head, sizeof head) != 0 || head[0] == '\0') {
+        assert_true(strncmp(commit, "unknown)", 8) == 0);
+        return;
+    }
+    head[strcspn(head, "\n")] = '\0';
+    if (strncmp(commit, head, strlen(head)) != 0)
+        fail_msg("--version says '%s', the checkout is at %s", out, head);
+}
+
 static void test_verify_rejects_illegal_move(void **unused)
 {
     (void)unused;
@@ -220,6 +243,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_md_lists_every_command),
         cmocka_unit_test(test_solve_then_verify),
+        cmocka_unit_test(test_version_names_the_commit),
         cmocka_unit_test(test_verify_rejects_illegal_move),
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),

@@ -17,6 +17,8 @@
 #include "suggest.h"
 #include "worker.h"
 
+#include "psolve_commit.h" /* PSOLVE_COMMIT, written at build time */
+
 #ifndef PSOLVE_VERSION
 #define PSOLVE_VERSION "0.1.0"
 #endif
@@ -133,7 +135,7 @@ const struct ps_option ps_cli_options[] = {
     /* (code) */
     {.name = "help", .type = PS_OPT_FLAG, .doc = "this text (-h)"},
     /* (code) */
-    {.name = "version", .type = PS_OPT_FLAG, .doc = "the version"},
+    {.name = "version", .type = PS_OPT_FLAG, .doc = "the version and the commit it was built from (git describe; unknown outside a git checkout)"},
     {0},
 };
 
@@ -240,7 +242,7 @@ static int parse_special(struct cli *c, const char *name, const char *arg)
     if (strcmp(name, "help") == 0)
         return cmd_help(c, NULL) == 0 ? PS_EXIT_OK : PS_EXIT_ERROR;
     if (strcmp(name, "version") == 0) {
-        printf("psolve %s\n", PSOLVE_VERSION);
+        printf("psolve %s (commit %s)\n", PSOLVE_VERSION, PSOLVE_COMMIT);
         return PS_EXIT_OK;
     }
     if (strcmp(name, "plugin") == 0) {
