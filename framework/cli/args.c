@@ -17,8 +17,6 @@
 #include "suggest.h"
 #include "worker.h"
 
-#include "psolve_commit.h" /* PSOLVE_COMMIT, written at build time */
-
 #ifndef PSOLVE_VERSION
 #define PSOLVE_VERSION "0.1.0"
 #endif
@@ -242,7 +240,7 @@ static int parse_special(struct cli *c, const char *name, const char *arg)
     if (strcmp(name, "help") == 0)
         return cmd_help(c, NULL) == 0 ? PS_EXIT_OK : PS_EXIT_ERROR;
     if (strcmp(name, "version") == 0) {
-        printf("psolve %s (commit %s)\n", PSOLVE_VERSION, PSOLVE_COMMIT);
+        printf("psolve %s (commit %s)\n", PSOLVE_VERSION, ps_build_commit);
         return PS_EXIT_OK;
     }
     if (strcmp(name, "plugin") == 0) {

@@ -134,4 +134,8 @@ void cli_list_pattern_sets(FILE *out, const struct ps_game *g);
  * command): cmd_help.c. */
 int cmd_help(const struct cli *c, const char *topic);
 
+/* The commit psolve was built from ("unknown" outside git), for --version:
+ * defined in the build directory's psolve_commit.c (cmake/commit.cmake). */
+extern const char ps_build_commit[];
+
 #endif
