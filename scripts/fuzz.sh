@@ -5,14 +5,14 @@
 # of each harness; exits non-zero when a harness crashed, broke an oracle,
 # timed out or ran out of memory, keeping the input in build-fuzz/crashes/.
 #   scripts/fuzz.sh [SECONDS [HARNESS...]]
-# Harnesses: parse solution rules search (default: all). Environment:
+# Harnesses: parse solution rules search checkpoint (default: all). Environment:
 # PSOLVE_FUZZ_BUILD (default build-fuzz), CC (default clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse solution rules search)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse solution rules search checkpoint)
 case $seconds in ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got '$seconds'" >&2; exit 2;; esac
 build=${PSOLVE_FUZZ_BUILD:-build-fuzz}
 cc=${CC:-clang}
@@ -27,7 +27,7 @@ cmake --build "$build" --target fuzzers psolve -j"$(nproc)" >/dev/null
 # 0 samegame, 1 watersort, 2 npuzzle, default rules), then the file ----
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{parse,solution,rules,search}
+mkdir -p "$seeds"/{parse,solution,rules,search,checkpoint}
 game_byte() { case $1 in samegame) printf '\000';; watersort) printf '\001';; npuzzle) printf '\002';; esac; }
 boards() { # GAME: the shipped puzzle files of GAME
   case $1 in
@@ -52,6 +52,27 @@ for game in samegame watersort npuzzle; do
   done
 done
 cp scripts/rules/*.lua tests/fuzz/corpus/rules/*.lua "$seeds/rules/"
+# Checkpoints: real ones of the harness's run (fuzz_checkpoint.c: the 10x10
+# example, one thread, seed 3), each as the algorithm's byte and the payload
+# after the key (the header is 240 bytes, then the key's length and text).
+i=0
+for run in "nrpa --level 1" "nmcs --level 1" "beam --beam-width 10"; do
+  algo=${run%% *}
+  for nodes in 300 3000 30000; do
+    ck=$seeds/ck.bin
+    # shellcheck disable=SC2086 # $run is the algorithm and its option
+    ASAN_OPTIONS=detect_leaks=0 "$build/psolve" solve --algo $run \
+      --threads 1 --seed 3 --max-nodes $nodes --quiet \
+      --checkpoint "$ck" --checkpoint-every 0.001 \
+      games/samegame/examples/samegame-10x10.txt >/dev/null 2>&1 || true
+    [ -s "$ck" ] || continue
+    klen=$(od -An -t u8 -j 240 -N 8 "$ck" | tr -d ' ')
+    { printf "\\$(printf %03o $i)"; tail -c +$((240 + 8 + klen + 1)) "$ck"; } \
+      > "$seeds/checkpoint/$algo-$nodes"
+    rm -f "$ck"
+  done
+  i=$((i + 1))
+done
 
 # ---- run ----
 crashes=$build/crashes
@@ -60,7 +81,7 @@ status=0
 printf '%-10s %12s %8s %8s  %s\n' harness executions exec/s corpus result
 for h in "${harnesses[@]}"; do
   bin=$build/tests/fuzz/fuzz_$h
-  [ -x "$bin" ] || { echo "fuzz.sh: no harness '$h' (parse solution rules search)" >&2; exit 2; }
+  [ -x "$bin" ] || { echo "fuzz.sh: no harness '$h' (parse solution rules search checkpoint)" >&2; exit 2; }
   corpus=$build/corpus/$h
   mkdir -p "$corpus"
   log=$build/fuzz_$h.log

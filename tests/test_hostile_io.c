@@ -1,7 +1,8 @@
 /*
  * test_hostile_io.c - inputs that can be read only once (stdin, a pipe, a
  * FIFO) load without --game, a lab refuses a FIFO in its directory, a
- * directory is named as such, and a full disk (/dev/full) on stdout,
+ * directory is named as such, a FIFO under the name of a checkpoint, a
+ * table or a plug-in is never waited on, and a full disk (/dev/full) on stdout,
  * --html or --trace-json is an error (issue 23, hostile findings 6 and 7).
  */
 #include "support.h"
@@ -57,6 +58,26 @@ static void test_lab_refuses_a_fifo(void **state)
     assert_non_null(strstr(out, "lab/b.txt: error: not a regular file"));
 }
 
+/* Files psolve reads whole that are never streams: a checkpoint, a cached
+ * pattern database, a plug-in. A FIFO under such a name, with no writer,
+ * is refused (or passed over) at once, never waited on (issue 32). */
+static void test_fifo_where_a_file_is_read_whole(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 14];
+    /* timeout's 124 would be the hang */
+    int rc = run_sh(dir, out, sizeof out,
+                    "rm -f ck.fifo && mkfifo ck.fifo && timeout 20 %s "
+                    "--quiet --algo nrpa --resume ck.fifo " SAMEGAME);
+    assert_int_not_equal(rc, 124);
+    assert_non_null(strstr(out, "not a regular file"));
+    rc = run_sh(dir, out, sizeof out,
+                "rm -rf pp && mkdir pp && mkfifo pp/x.so && "
+                "PSOLVE_PLUGIN_PATH=$PWD/pp timeout 20 %s --quiet " BOARD);
+    assert_int_not_equal(rc, 124);
+    assert_non_null(strstr(out, "not a regular file"));
+}
+
 static void test_directory_named_as_such(void **state)
 {
     const char *dir = ((struct test_dir *)*state)->dir;
@@ -105,6 +126,7 @@ int main(void)
         cmocka_unit_test(test_stdin_and_pipe_without_game),
         cmocka_unit_test(test_fifo_without_game),
         cmocka_unit_test(test_lab_refuses_a_fifo),
+        cmocka_unit_test(test_fifo_where_a_file_is_read_whole),
         cmocka_unit_test(test_directory_named_as_such),
         cmocka_unit_test(test_full_disk_is_an_error),
     };

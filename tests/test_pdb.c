@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "pdb.h"
+#include "savefile.h"
 #include "table.h"
 #include "textfile.h"
 
@@ -338,6 +339,69 @@ static void test_disk_cache(void **state)
     release(inst, rules);
 }
 
+
+/* A forged table: its entries raised (an inadmissible heuristic: A* and
+ * IDA* would call a longer line optimal) and its checksum recomputed, so
+ * only its contents betray it. The cache must not read it. */
+static void raise_entries(const char *path)
+{
+    struct ps_savefile_header h;
+    void *data;
+    uint64_t size;
+    assert_int_equal(ps_savefile_read(path, "psolvepdb", PS_PDB_FORMAT, &h,
+                                      &data, &size),
+                     PS_SAVEFILE_OK);
+    unsigned char *p = data;
+    for (uint64_t i = 0; i < size; i++)
+        if (h.info == 8)
+            p[i] = (unsigned char)(p[i] + 4);
+        else /* two 4-bit entries a byte, each raised to 15 */
+            p[i] = 0xFF;
+    struct ps_error err;
+    assert_true(ps_savefile_write(path, &h, data, size, &err));
+    free(data);
+}
+
+static void test_forged_table(void **state)
+{
+    struct test_dir *d = *state;
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/forged", d->dir);
+    setenv("PSOLVE_CACHE_DIR", dir, 1);
+    void *rules, *inst = load_goal(&rules, 3);
+    struct ps_pdb_stats st;
+    ps_pdb_forget_all();
+    struct ps_pdb *pdb = get_set(inst, "pdb:4-4", &st);
+    assert_int_equal(st.built, 2);
+    unsigned char probe[16] = {8, 7, 6, 5, 4, 3, 2, 1, 0, 8};
+    ps_value want = ps_pdb_value(pdb, inst, probe);
+    ps_pdb_free(pdb);
+    char files[4][600];
+    assert_int_equal(cache_files(dir, files, 4), 2);
+    raise_entries(files[0]);
+    raise_entries(files[1]);
+    ps_pdb_forget_all();
+    pdb = get_set(inst, "pdb:4-4", &st);
+    assert_int_equal(st.loaded, 0); /* not believed: built afresh */
+    assert_int_equal(st.built, 2);
+    assert_int_equal(ps_pdb_value(pdb, inst, probe), want);
+    ps_pdb_free(pdb);
+    /* and on the command line: the optimum, from sound tables */
+    char out[16384];
+    raise_entries(files[0]);
+    raise_entries(files[1]);
+    ps_pdb_forget_all();
+    assert_int_equal(test_psolve(d->dir, out, sizeof out, false,
+                                 "--game npuzzle --algo astar,idastar "
+                                 "--heuristic pdb:4-4 " PSOLVE_SOURCE_DIR
+                                 "/games/npuzzle/examples/8-hardest.txt"),
+                     0);
+    const char *first = strstr(out, "optimal         31");
+    if (!first || !strstr(first + 1, "optimal         31"))
+        fail_msg("astar and idastar did not both find 31:\n%s", out);
+    release(inst, rules);
+}
+
 /* --max-memory is checked before a build starts, and a search that cannot
  * have its tables stops with the reason. */
 static void test_memory_limit(void **unused)
@@ -460,6 +524,7 @@ int main(void)
     };
     const struct CMUnitTest with_dir[] = {
         cmocka_unit_test(test_disk_cache),
+        cmocka_unit_test(test_forged_table),
         cmocka_unit_test(test_command_line),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,8 +87,13 @@ double ps_ckpt_get_f64(struct ps_ckpt_reader *r)
 
 void ps_ckpt_get_rng(struct ps_ckpt_reader *r, struct ps_rng *rng)
 {
+    uint64_t any = 0;
     for (int i = 0; i < 4; i++)
-        rng->s[i] = ps_ckpt_get_u64(r);
+        any |= rng->s[i] = ps_ckpt_get_u64(r);
+    /* xoshiro never reaches the state of all zeros, where it stays: every
+     * draw 0, and a rejection loop (ps_rng_below) that never ends */
+    if (!any)
+        r->bad = true;
 }
 
 uint64_t ps_ckpt_get_count(struct ps_ckpt_reader *r, uint64_t most)

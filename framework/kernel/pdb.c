@@ -18,10 +18,12 @@
 #include "pdb.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -395,9 +397,73 @@ static void cache_path(const char *dir, const char *key, char *buf, size_t len)
              (unsigned long long)ps_hash_bytes(key, strlen(key)));
 }
 
+/* ---- the seal: a table is input from disk ----
+ * The savefile checksum catches a torn or damaged file, not a forged one:
+ * anyone can recompute it over entries they raised, and a raised entry
+ * makes the heuristic inadmissible, so that A* and IDA* would print
+ * `optimal` beside a longer line. A table in the cache therefore carries a
+ * seal: a keyed hash of its key and entries under a secret of 32 random
+ * bytes kept in the cache directory (file `secret`, mode 0600, made by the
+ * first table saved there). A table without the seal of this cache's
+ * secret (forged, written elsewhere or by another user, or of format 1)
+ * is not read: it is built afresh and saved over. */
+#define PDB_SECRET_BYTES 32
+
+/* The cache's secret into out; made when `make` and there is none. */
+static bool cache_secret(const char *dir, bool make,
+                         unsigned char out[PDB_SECRET_BYTES])
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/secret", dir);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && make) {
+        unsigned char fresh[PDB_SECRET_BYTES];
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        bool ok = fd >= 0 && getrandom(fresh, sizeof fresh, 0) ==
+                                 (ssize_t)sizeof fresh &&
+                  write(fd, fresh, sizeof fresh) == (ssize_t)sizeof fresh;
+        if (fd >= 0 && close(fd) != 0)
+            ok = false;
+        if (!ok) {
+            unlink(path);
+            return false;
+        }
+        memcpy(out, fresh, sizeof fresh);
+        return true;
+    }
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              st.st_size == PDB_SECRET_BYTES &&
+              read(fd, out, PDB_SECRET_BYTES) == PDB_SECRET_BYTES;
+    close(fd);
+    return ok;
+}
+
+/* The seal of a table: the secret on both sides of its key and entries,
+ * so that neither end of the mix is known to a forger. */
+static uint64_t table_seal(const unsigned char secret[PDB_SECRET_BYTES],
+                           const char *key, const void *data, uint64_t bytes)
+{
+    unsigned char buf[2 * PDB_SECRET_BYTES + 200 + 8];
+    size_t klen = strnlen(key, 200), n = 0;
+    uint64_t entries = ps_hash_bytes(data, (size_t)bytes);
+    memcpy(buf, secret, PDB_SECRET_BYTES);
+    n += PDB_SECRET_BYTES;
+    memcpy(buf + n, key, klen);
+    n += klen;
+    memcpy(buf + n, &entries, sizeof entries);
+    n += sizeof entries;
+    memcpy(buf + n, secret, PDB_SECRET_BYTES);
+    n += PDB_SECRET_BYTES;
+    return ps_hash_bytes(buf, n);
+}
+
 /* Read the table of `key` from the cache; false (and nothing kept) when the
- * file is missing, short, of another format, byte order or key, or its
- * checksum fails: the caller then builds it afresh. */
+ * file is missing, short, of another format, byte order or key, its
+ * checksum fails or its seal is not this cache's: the caller then builds
+ * it afresh. */
 static bool cache_load(const char *key, uint64_t entries, struct pdb_table *t)
 {
     char dir[512], path[700];
@@ -410,8 +476,15 @@ static bool cache_load(const char *key, uint64_t entries, struct pdb_table *t)
     if (ps_savefile_read(path, PDB_MAGIC, PS_PDB_FORMAT, &h, &data, &bytes) !=
         PS_SAVEFILE_OK)
         return false;
+    unsigned char secret[PDB_SECRET_BYTES];
+    char want[sizeof h.key];
     if ((h.info != 4 && h.info != 8) || h.count != entries ||
-        strcmp(h.key, key) != 0 || bytes != table_bytes(entries, (int)h.info)) {
+        bytes != table_bytes(entries, (int)h.info) ||
+        !cache_secret(dir, false, secret) ||
+        snprintf(want, sizeof want, "%016llx %s",
+                 (unsigned long long)table_seal(secret, key, data, bytes),
+                 key) >= (int)sizeof want ||
+        strcmp(h.key, want) != 0) {
         free(data);
         return false;
     }
@@ -451,7 +524,18 @@ static void cache_save(const struct pdb_table *t, bool progress)
     h.format = PS_PDB_FORMAT;
     h.info = (uint32_t)t->bits;
     h.count = t->entries;
-    snprintf(h.key, sizeof h.key, "%s", t->key);
+    unsigned char secret[PDB_SECRET_BYTES];
+    if (!cache_secret(dir, true, secret) ||
+        snprintf(h.key, sizeof h.key, "%016llx %s",
+                 (unsigned long long)table_seal(secret, t->key, t->data,
+                                                t->bytes),
+                 t->key) >= (int)sizeof h.key) {
+        if (progress)
+            fprintf(stderr, "pdb: could not seal %s (no secret in %s): the "
+                            "table is kept in memory only\n",
+                    t->key, dir);
+        return;
+    }
     struct ps_error err;
     ps_error_clear(&err);
     if (ps_savefile_write(path, &h, t->data, t->bytes, &err)) {

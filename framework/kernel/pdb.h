@@ -19,7 +19,7 @@
 #include "game.h"
 
 /* Bumped whenever the file layout or the meaning of an entry changes. */
-#define PS_PDB_FORMAT 1
+#define PS_PDB_FORMAT 2 /* 2: the header's key opens with the seal */
 
 /* One set's tables for one instance: small, owned by its caller, pointing
  * at tables shared by the process. */

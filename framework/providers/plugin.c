@@ -3,6 +3,7 @@
  * and register the game after checking its version and its contract. */
 #define _GNU_SOURCE /* dladdr1, to ask whether psolve_plugin is a function */
 #include <dlfcn.h>
+#include <errno.h>
 #include <elf.h>
 #include <link.h>
 #include <stdlib.h>
@@ -40,6 +41,15 @@ bool ps_plugin_load(const char *path, struct ps_error *err)
                      path);
     if (n < 0 || (size_t)n >= sizeof file)
         return ps_error_set(err, NULL, 0, 0, "plug-in path too long");
+    /* dlopen would block on a FIFO until a writer came, and read a device:
+     * only a regular file is a plug-in. */
+    struct stat st;
+    if (stat(file, &st) != 0)
+        return ps_error_set(err, path, 0, 0, "cannot load the plug-in: %s",
+                            strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return ps_error_set(err, path, 0, 0,
+                            "cannot load the plug-in: not a regular file");
     /* Never closed: the game's functions and tables live in the object,
      * and the registry holds them until the process ends. */
     void *so = dlopen(file, RTLD_NOW | RTLD_LOCAL);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hash.h"
@@ -20,6 +21,8 @@ const char *ps_savefile_status_text(enum ps_savefile_status st)
         return "ok";
     case PS_SAVEFILE_MISSING:
         return "cannot be read";
+    case PS_SAVEFILE_NOT_REGULAR:
+        return "is not a regular file (a pipe, a device, a directory)";
     case PS_SAVEFILE_FOREIGN:
         return "is not a file of this kind (no or another magic)";
     case PS_SAVEFILE_VERSION:
@@ -113,6 +116,28 @@ static bool read_rest(FILE *f, void **data, uint64_t *size)
     return true;
 }
 
+/* path opened for reading when it is a regular file; NULL otherwise, errno
+ * EINVAL for a pipe, a device or a directory. A FIFO is opened without
+ * blocking (no writer need ever come) and refused before any read, which
+ * would wait for one. */
+static FILE *open_regular(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f)
+        close(fd);
+    return f;
+}
+
 enum ps_savefile_status ps_savefile_read(const char *path, const char *magic,
                                          uint16_t format,
                                          struct ps_savefile_header *h,
@@ -120,9 +145,9 @@ enum ps_savefile_status ps_savefile_read(const char *path, const char *magic,
 {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
+    FILE *f = open_regular(path);
     if (!f)
-        return PS_SAVEFILE_MISSING;
+        return errno == EINVAL ? PS_SAVEFILE_NOT_REGULAR : PS_SAVEFILE_MISSING;
     char want[sizeof h->magic] = {0};
     memcpy(want, magic, strnlen(magic, sizeof want));
     enum ps_savefile_status st = PS_SAVEFILE_OK;

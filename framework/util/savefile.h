@@ -46,6 +46,7 @@ struct ps_savefile_header {
 enum ps_savefile_status {
     PS_SAVEFILE_OK,
     PS_SAVEFILE_MISSING,    /* cannot be opened */
+    PS_SAVEFILE_NOT_REGULAR, /* a pipe, a device, a directory: never read */
     PS_SAVEFILE_FOREIGN,    /* shorter than a header, or another magic */
     PS_SAVEFILE_VERSION,    /* another format version */
     PS_SAVEFILE_BYTE_ORDER, /* written on a machine of the other byte order */
