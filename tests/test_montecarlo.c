@@ -656,6 +656,36 @@ static void beam_width_schedule(void **state)
     assert_int_equal(ps_beam_next_width(1, 0.01, 1000, 0.5, 100), 0);
 }
 
+/* More budget never gives a lower score (issue 29): under --time the
+ * score objectives' beams double whatever the clock says, and every depth's
+ * best position is finished and offered, so a run cut later makes every
+ * offer a run cut sooner made. Cut here by a node limit under a --time that
+ * never comes, so the test does not depend on the machine's load. Before
+ * the change, on these PopStar boards, a longer budget lost up to 895
+ * points (a cut beam's one finish from a later, worse position). */
+static void beam_longer_budget_never_scores_less(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 501; seed <= 503; seed++) {
+        struct board b;
+        board_gen(&b, "popstar", 10, 10, 5, seed);
+        ps_value prev = 0;
+        for (uint64_t nodes = 300; nodes <= 15000; nodes += 300) {
+            struct ps_options o = options(1, 1);
+            test_option_int(&o, "beam-width", 10);
+            struct ps_limits lim = {.seconds = 1000, .max_nodes = nodes};
+            struct result r;
+            run(&b, "beam", &o, &lim, &r);
+            if (r.value < prev)
+                fail_msg("board %llu: %llu nodes scored %lld, fewer gave %lld",
+                         (unsigned long long)seed, (unsigned long long)nodes,
+                         (long long)r.value, (long long)prev);
+            prev = r.value;
+        }
+        board_free(&b);
+    }
+}
+
 /* The tabu policy never takes the most frequent colour (1 here) while
  * another group exists, and takes it when nothing else is left. */
 static void tabu_policy_spares_the_most_frequent_colour(void **state)
@@ -923,6 +953,7 @@ int main(void)
         cmocka_unit_test(wide_beam_with_playouts_finds_the_optimum),
         cmocka_unit_test(answers_verify_and_never_beat_the_optimum),
         cmocka_unit_test(beam_matches_the_plain_beam),
+        cmocka_unit_test(beam_longer_budget_never_scores_less),
         cmocka_unit_test(beam_answer_does_not_depend_on_threads),
         cmocka_unit_test(beam_dfs_first_clears_and_proves),
         cmocka_unit_test(clearing_beam_does_not_depend_on_threads),

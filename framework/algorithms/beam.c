@@ -6,11 +6,14 @@
  * (the same board by moves in another order) are kept once, by hash.
  *
  * Every position of the beam with no legal move is a finished game and is
- * offered as an answer. Under --time, a finished beam is followed by a
- * wider one, as wide as the time left allows (see next_width), until no
- * wider one fits (clearing objectives: below); when time runs out
- * mid-beam, the best position of the beam is finished with one playout of
- * the playout policy, so the answer is always a complete game.
+ * offered as an answer. Under --time, a finished beam is followed by one
+ * twice as wide, whatever the clock says (next_width), and the best
+ * position of every depth is finished with one playout of the playout
+ * policy and offered (beam_finish), so the run of a longer budget makes
+ * every offer a shorter one made: more time never gives a lower score, also
+ * when the load changes. Without --time, only a beam cut short (Ctrl-C, a
+ * node limit) has its best position finished so, so the answer is always a
+ * complete game. (Clearing objectives widen by the clock: below.)
  *
  * Threads (--threads N): the positions of a depth are expanded in N slices
  * at once, each into its own part of the candidate array, and the kept
@@ -105,6 +108,7 @@ struct beam {
     bool rollout;                    /* judge by a playout, not evaluate() */
     const double *weights;           /* --beam-weights, or NULL */
     bool narrowed;                   /* width narrowed to fit --max-memory */
+    bool finish_each_depth;          /* beam_finish at every depth (--time) */
     atomic_bool abort;               /* the main slice saw a stop */
 };
 
@@ -453,7 +457,11 @@ static int beam_choose(struct beam *b, int nc)
     return kept;
 }
 
-/* Time is up mid-beam: finish the best position with a playout. */
+/* The best position of the current depth finished with one playout and
+ * offered: where time is up mid-beam, and under --time at every depth
+ * (finish_each_depth), so that a beam cut at depth d offers nothing the
+ * same beam run to its end did not. The playout's stream depends on the
+ * seed alone, so the offer is the same in both. */
 static void beam_finish(struct beam *b)
 {
     if (b->count == 0)
@@ -611,9 +619,12 @@ static bool beam_once(struct beam *b, const struct beam_saved *from)
     }
     for (; b->count > 0; b->depth++) {
         beam_checkpoint(b);
+        if (b->finish_each_depth)
+            beam_finish(b);
         int nc = beam_expand(b);
         if (nc < 0) {
-            beam_finish(b);
+            if (!b->finish_each_depth)
+                beam_finish(b);
             return false;
         }
         int kept = beam_choose(b, nc);
@@ -737,9 +748,10 @@ static const struct ps_beam_options *beam_opt(const struct ps_search *s)
     return ps_search_algo_options(s);
 }
 
-/* The width of the next beam under --time (beam.h). Doubling instead
- * would leave the last complete beam two to four times narrower than the
- * time allows. */
+/* The width of a clearing objective's next beam under --time (beam.h):
+ * there a cleared board ends the run, and the last beam sized to fill the
+ * time clears more boards than doubling, which leaves the last complete
+ * beam two to four times narrower than the time allows. */
 int ps_beam_next_width(double seconds, double left, int width, double took,
                        int again_from)
 {
@@ -757,14 +769,21 @@ int ps_beam_next_width(double seconds, double left, int width, double took,
     return (int)fits;
 }
 
-/* Clearing objectives: a beam that did not clear the board is followed by
- * another as wide as fits, wider or not, down to --beam-width: its ties go
- * another way (beam_salt), and it may clear the board. */
+/* The next beam's width under --time; 0 = none. Score objectives double
+ * it, whatever the clock says: then a run's beams are the same list for
+ * every budget, a longer run makes every offer a shorter one made (with
+ * finish_each_depth), and more time never gives a lower score. Sized to the
+ * time left, the last beam was wider, but a rise in the load mid-run cut
+ * it, and 2.6 s gave less than 1 s (docs/algorithms.md, beam). Clearing
+ * objectives: a beam that did not clear the board is followed by another
+ * as wide as fits, wider or not, down to --beam-width: its ties go another
+ * way (beam_salt), and it may clear the board. */
 static int next_width(const struct ps_search *s, int width, double took)
 {
-    return ps_beam_next_width(
-        s->limits.seconds, ps_search_seconds_left(s), width, took,
-        (s->flags & PS_BOUND_OFTEN_MET) ? beam_opt(s)->width : 0);
+    if (!(s->flags & PS_BOUND_OFTEN_MET))
+        return width <= (1 << 27) ? 2 * width : 0;
+    return ps_beam_next_width(s->limits.seconds, ps_search_seconds_left(s),
+                              width, took, beam_opt(s)->width);
 }
 
 /* The exact dfs on a copy of the search s, from `root` (NULL: the start),
@@ -918,6 +937,7 @@ static enum ps_status beam_run(struct ps_search *s)
                                           weights, &werr);
     int threads = ps_thread_count(s);
     bool first = true, narrowed = resumed && saved.narrowed;
+    int complete = 0; /* the widest beam that ran to its end */
     for (;;) {
         struct beam b = {.s = s,
                          .max_depth = s->game->max_depth(s->inst),
@@ -926,7 +946,8 @@ static enum ps_status beam_run(struct ps_search *s)
                          .rollout = rollout,
                          .weights = weighted ? weights : NULL,
                          .salt = beam_salt(s, width),
-                         .narrowed = narrowed};
+                         .narrowed = narrowed,
+                         .finish_each_depth = s->limits.seconds > 0};
         atomic_init(&b.abort, false);
         double began = ps_now();
         bool room = beam_alloc(&b, width);
@@ -948,8 +969,16 @@ static enum ps_status beam_run(struct ps_search *s)
             break;
         }
         first = false;
+        /* The widest beam that ran to its end names the run; a wider one
+         * cut by a limit is said so. */
+        char cut[48] = "";
+        if (done)
+            complete = width;
+        else if (complete > 0)
+            snprintf(cut, sizeof cut, " (%d cut short)", width);
         snprintf(s->note, sizeof s->note,
-                 "heuristic: beam width %d%s, %s, %d thread%s", width,
+                 "heuristic: beam width %d%s%s, %s, %d thread%s",
+                 complete > 0 ? complete : width, cut,
                  narrowed ? " (narrowed to fit --max-memory)" : "",
                  rollout    ? "playout evaluation"
                  : weighted ? "weighted evaluation"
@@ -978,7 +1007,7 @@ static const struct ps_option beam_options[] = {
      .max = 1e9,
      .arg = "W",
      .def = "100",
-     .doc = "width; under --time the first beam, followed by wider ones that fit the time (clearing objectives: then by narrower ones, down to W, until the board is cleared)"},
+     .doc = "width; under --time the first beam, followed by beams twice as wide each until the time is up (clearing objectives: as wide as fits the time, then narrower ones, down to W, until the board is cleared)"},
     {.name = "beam-eval",
      .type = PS_OPT_CHOICE,
      .offset = offsetof(struct ps_beam_options, playout),
