@@ -609,8 +609,8 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
  * differently. Under --time a beam runs only while twice the last one
  * still fits in the time left; the exact search then has the rest. Once
  * the exact rounds and nrpa's slices stop beating the beams' line, the
- * next beam fills most of the time left (fill_width), as beam's own last
- * beam does. */
+ * next beam fills most of the time left (fill_width), as clearing beams
+ * do. */
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
 #define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
@@ -634,8 +634,8 @@ static int next_width(const struct ps_search *s, int width, double took)
 
 /* Under --time, once nrpa's slices have stopped and an exact round did not
  * beat the best: on such boards (PopStar 10x10 at 1 s) the beams do best
- * when the last one is as wide as the time allows, as beam itself runs
- * (ps_beam_next_width). So the next beam is sized by beam's own rule (0.85
+ * when the last one is as wide as the time allows (ps_beam_next_width,
+ * beam's rule for clearing objectives). So the next beam is sized so (0.85
  * of the time left at the last beam's cost per width), at most
  * DFS_FILL_GROW times wider. A beam capped so, after which a wider one
  * still fits, has an exact round of DFS_FILL_RATIO x its nodes; after one
