@@ -73,8 +73,16 @@ struct beam;
 struct beam_slice {
     struct beam *b;
     int first, last;
-    struct beam_cand *cand;  /* where this slice's candidates go */
-    int nc;                  /* how many it made */
+    /* This slice's candidates, at most one per position (hash): a child
+     * reached twice keeps its better candidate (slice_add). When the
+     * buffer is full, only the best b->width are kept (slice_compact): the
+     * beam keeps at most that many, so memory grows with the width, not
+     * with width x moves. */
+    struct beam_cand *cand;  /* cand_cap */
+    int nc, cand_cap;
+    int32_t *slot;           /* slot_count: 1 + index in cand, 0 = empty */
+    size_t slot_count;
+    uint64_t duplicates;     /* children dropped for a better one's hash */
     ps_move *moves;          /* max_moves */
     ps_value *evals;         /* max_moves: evaluate_moves' children's */
     unsigned char *tmp;      /* one state */
@@ -98,10 +106,11 @@ struct beam {
     ps_value *g, *next_g;
     int count;                       /* positions in the current beam */
     struct beam_step *steps;         /* (max_depth + 1) x width */
-    struct beam_cand *cand;          /* width x max_moves */
+    struct beam_cand *cand;          /* width + threads x cand_cap: rounds */
     struct beam_cand *kept;          /* width: the chosen candidates */
     uint64_t *seen;                  /* 2 x width hash set, 0 = empty */
     size_t seen_slots;
+    uint64_t made;                   /* candidates the depth made */
     struct beam_slice *slices;       /* threads */
     uint64_t reserved;
     uint64_t salt;                   /* beam_salt: 0 = ties by parent, move */
@@ -253,6 +262,57 @@ static void slice_consider(struct beam_slice *sl, int i, bool move_played,
     sl->best_len = len;
 }
 
+static int (*cand_order_of(const struct beam *b))(const void *, const void *)
+{
+    return b->salt ? cand_order_salted : cand_order;
+}
+
+/* Add c to the slice's candidates; of two with one hash (the same
+ * position), the first in the order stays, as beam_choose would keep it. */
+static void slice_add(struct beam_slice *sl, const struct beam_cand *c)
+{
+    int (*order)(const void *, const void *) = cand_order_of(sl->b);
+    uint64_t h = c->hash | 1; /* as seen_add compares them */
+    size_t mask = sl->slot_count - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        int32_t at = sl->slot[i];
+        if (at == 0) {
+            sl->slot[i] = sl->nc + 1;
+            sl->cand[sl->nc++] = *c;
+            return;
+        }
+        struct beam_cand *old = &sl->cand[at - 1];
+        if ((old->hash | 1) == h) {
+            sl->duplicates++;
+            if (order(c, old) < 0)
+                *old = *c;
+            return;
+        }
+    }
+}
+
+/* The slice's buffer is full: keep its best b->width candidates. They are
+ * distinct, so every candidate of the depth's best b->width distinct ones
+ * that this slice made is among them: the beam is the same as with every
+ * candidate kept (the test against a plain beam checks it). */
+static void slice_compact(struct beam_slice *sl)
+{
+    struct beam *b = sl->b;
+    if (sl->nc > b->width) {
+        select_best(sl->cand, (size_t)sl->nc, (size_t)b->width,
+                    cand_order_of(b));
+        sl->nc = b->width;
+    }
+    memset(sl->slot, 0, sl->slot_count * sizeof *sl->slot);
+    size_t mask = sl->slot_count - 1;
+    for (int k = 0; k < sl->nc; k++) {
+        size_t i = (size_t)(sl->cand[k].hash | 1) & mask;
+        while (sl->slot[i] != 0)
+            i = (i + 1) & mask;
+        sl->slot[i] = k + 1;
+    }
+}
+
 /* Expand positions [first, last) into sl->cand. */
 static void slice_expand(void *arg)
 {
@@ -272,6 +332,8 @@ static void slice_expand(void *arg)
         }
         if (sl->finished_only)
             continue;
+        if (sl->nc + n > sl->cand_cap)
+            slice_compact(sl);
         struct ps_rng rng;
         if (b->rollout)
             ps_rng_seed_stream(&rng, s->opt.seed,
@@ -292,24 +354,24 @@ static void slice_expand(void *arg)
                 return;
             ps_value gain = g->apply(s->inst, st, sl->moves[k], sl->tmp);
             sl->generated++;
-            struct beam_cand *c = &sl->cand[sl->nc++];
-            c->g = b->g[i] + gain;
+            struct beam_cand c = {.g = b->g[i] + gain};
             if (b->rollout) {
-                c->key = c->g + ps_playout_run(&sl->po, sl->tmp, &rng, 0);
+                c.key = c.g + ps_playout_run(&sl->po, sl->tmp, &rng, 0);
                 sl->playouts++;
-                slice_consider(sl, i, true, sl->moves[k], c->key);
+                slice_consider(sl, i, true, sl->moves[k], c.key);
             } else {
-                c->key = c->g + (at_once       ? sl->evals[k]
-                                 : g->evaluate ? g->evaluate(s->inst, sl->tmp)
-                                               : 0);
+                c.key = c.g + (at_once       ? sl->evals[k]
+                               : g->evaluate ? g->evaluate(s->inst, sl->tmp)
+                                             : 0);
             }
             /* Salted by a bijection, so duplicates stay duplicates, and
              * the candidate keeps its size for every objective. */
-            c->hash = g->hash(s->inst, sl->tmp);
+            c.hash = g->hash(s->inst, sl->tmp);
             if (b->salt)
-                c->hash = ps_hash_mix(c->hash ^ b->salt);
-            c->parent = i;
-            c->move = sl->moves[k];
+                c.hash = ps_hash_mix(c.hash ^ b->salt);
+            c.parent = i;
+            c.move = sl->moves[k];
+            slice_add(sl, &c);
         }
     }
 }
@@ -361,6 +423,34 @@ static int split(struct beam *b, int n, int grain)
 
 /* ---- one depth ---- */
 
+/* The best b->width distinct candidates of c[0..nc), in order, into out,
+ * which may be c itself (out[kept] is written only after c[kept] was read);
+ * returns how many. */
+static int keep_distinct(struct beam *b, struct beam_cand *c, int nc,
+                         struct beam_cand *out)
+{
+    memset(b->seen, 0, b->seen_slots * sizeof *b->seen);
+    size_t done = 0;
+    int kept = 0;
+    int (*order)(const void *, const void *) = cand_order_of(b);
+    while (kept < b->width && done < (size_t)nc) {
+        /* Rank a little more than still needed: some will be duplicates. */
+        size_t need = (size_t)(b->width - kept), want = need + need / 4 + 16;
+        if (want > (size_t)nc - done)
+            want = (size_t)nc - done;
+        select_best(c + done, (size_t)nc - done, want, order);
+        qsort(c + done, want, sizeof *c, order);
+        for (size_t k = done; k < done + want && kept < b->width; k++) {
+            if (seen_add(b, c[k].hash))
+                out[kept++] = c[k];
+            else
+                b->s->stats.duplicates++;
+        }
+        done += want;
+    }
+    return kept;
+}
+
 /* Expand the beam into b->cand; offer finished games. Returns the number of
  * candidates, or -1 when stopped. */
 static int beam_expand(struct beam *b)
@@ -390,18 +480,22 @@ static int beam_expand(struct beam *b)
         round = b->width / 8 > 16 ? b->width / 8 : 16;
         enough = BEAM_ENOUGH * b->width;
     }
+    /* b->cand holds what earlier rounds kept (at most width, below), then
+     * each slice's buffer. */
     int nc = 0;
     bool cut = false;
+    b->made = 0;
     for (int from = 0, to; from < n; from = to) {
         to = n - from > round ? from + round : n;
         int t = split_range(b, from, to, 16);
         for (int i = 0; i < t; i++) {
             struct beam_slice *sl = &b->slices[i];
-            sl->cand = b->cand + (size_t)sl->first * (size_t)b->max_moves;
+            sl->cand = b->cand + (size_t)b->width + (size_t)i * sl->cand_cap;
             sl->nc = 0;
+            memset(sl->slot, 0, sl->slot_count * sizeof *sl->slot);
             sl->found = false;
             sl->finished_only = cut;
-            sl->expanded = sl->generated = sl->playouts = 0;
+            sl->expanded = sl->generated = sl->playouts = sl->duplicates = 0;
         }
         run_slices(b, t, slice_expand);
         for (int i = 0; i < t; i++) {
@@ -411,14 +505,17 @@ static int beam_expand(struct beam *b)
             s->stats.expanded += sl->expanded;
             s->stats.generated += sl->generated;
             s->stats.playouts += sl->playouts;
-            if (b->cand + nc != sl->cand)
-                memmove(b->cand + nc, sl->cand,
-                        (size_t)sl->nc * sizeof *b->cand);
+            s->stats.duplicates += sl->duplicates;
+            b->made += sl->generated;
+            memmove(b->cand + nc, sl->cand, (size_t)sl->nc * sizeof *b->cand);
             nc += sl->nc;
         }
         if (atomic_load(&b->abort) || s->stop != PS_STOP_NONE)
             break;
-        if (enough && nc >= enough && !cut) {
+        /* Room for the next round's buffers: only the best width stay. */
+        if (nc > b->width && to < n)
+            nc = keep_distinct(b, b->cand, nc, b->cand);
+        if (enough && b->made >= (uint64_t)enough && !cut) {
             cut = true;
             round = n; /* the finished-game checks in one round */
         }
@@ -428,32 +525,14 @@ static int beam_expand(struct beam *b)
     return atomic_load(&b->abort) || s->stop != PS_STOP_NONE ? -1 : nc;
 }
 
-/* Keep the best b->width distinct candidates, in order, in b->kept. */
+/* Keep the depth's best b->width distinct candidates, in order, in
+ * b->kept. */
 static int beam_choose(struct beam *b, int nc)
 {
-    struct ps_search *s = b->s;
-    memset(b->seen, 0, b->seen_slots * sizeof *b->seen);
-    size_t done = 0;
-    int kept = 0;
-    while (kept < b->width && done < (size_t)nc) {
-        /* Rank a little more than still needed: some will be duplicates. */
-        size_t need = (size_t)(b->width - kept), want = need + need / 4 + 16;
-        if (want > (size_t)nc - done)
-            want = (size_t)nc - done;
-        int (*order)(const void *, const void *) =
-            b->salt ? cand_order_salted : cand_order;
-        select_best(b->cand + done, (size_t)nc - done, want, order);
-        qsort(b->cand + done, want, sizeof *b->cand, order);
-        for (size_t k = done; k < done + want && kept < b->width; k++) {
-            if (seen_add(b, b->cand[k].hash))
-                b->kept[kept++] = b->cand[k];
-            else
-                s->stats.duplicates++;
-        }
-        done += want;
-    }
-    s->stats.pruned += (uint64_t)(nc - kept);
-    s->stats.pruned_candidates += (uint64_t)(nc - kept); /* past the width */
+    int kept = keep_distinct(b, b->cand, nc, b->kept);
+    uint64_t past = b->made > (uint64_t)kept ? b->made - (uint64_t)kept : 0;
+    b->s->stats.pruned += past;
+    b->s->stats.pruned_candidates += past; /* past the width */
     return kept;
 }
 
@@ -635,7 +714,7 @@ static bool beam_once(struct beam *b, const struct beam_saved *from)
                                      .depth = b->depth + 1,
                                      .width = b->width,
                                      .open = (uint64_t)kept,
-                                     .candidates = (uint64_t)nc});
+                                     .candidates = b->made});
         for (int k = 0; k < kept; k++) {
             const struct beam_cand *c = &b->kept[k];
             b->next_g[k] = c->g;
@@ -664,6 +743,7 @@ static void slice_free(struct beam_slice *sl)
     free(sl->evals);
     free(sl->tmp);
     free(sl->best_line);
+    free(sl->slot);
     ps_playout_free(&sl->po);
 }
 
@@ -714,13 +794,20 @@ static bool beam_alloc(struct beam *b, int width)
         b->seen_slots <<= 1;
     /* The slices' scratch (a playout's buffers, the moves, a state and a
      * line each) counts too: on a 32x32 board it is most of a narrow beam. */
+    /* A slice's buffer holds width candidates after a compaction and one
+     * position's children more, twice the width between compactions. */
+    size_t cap = 2 * w + (size_t)b->max_moves, slots = 1;
+    while (slots < 2 * cap)
+        slots <<= 1;
     uint64_t per_slice = ps_playout_bytes(s->game, s->inst) +
                          (uint64_t)b->max_moves * sizeof(ps_move) +
                          s->state_size + depth * sizeof(ps_move) +
-                         sizeof(struct beam_slice);
+                         sizeof(struct beam_slice) +
+                         cap * sizeof(struct beam_cand) +
+                         slots * sizeof(int32_t);
     uint64_t bytes = 2 * w * (s->state_size + sizeof(ps_value)) +
                      depth * w * sizeof(struct beam_step) +
-                     w * ((size_t)b->max_moves + 1) * sizeof(struct beam_cand) +
+                     2 * w * sizeof(struct beam_cand) + /* cand's head, kept */
                      b->seen_slots * sizeof(uint64_t) +
                      (uint64_t)b->threads * per_slice;
     if (!ps_memory_reserve(s, bytes))
@@ -732,14 +819,20 @@ static bool beam_alloc(struct beam *b, int width)
     b->next_g = malloc(w * sizeof *b->next_g);
     /* zeroed: a checkpoint copies whole rows, the unused ends too */
     b->steps = calloc(depth * w, sizeof *b->steps);
-    b->cand = malloc(w * (size_t)b->max_moves * sizeof *b->cand);
+    b->cand = malloc((w + (size_t)b->threads * cap) * sizeof *b->cand);
     b->kept = malloc(w * sizeof *b->kept);
     b->seen = malloc(b->seen_slots * sizeof *b->seen);
     b->slices = calloc((size_t)b->threads, sizeof *b->slices);
     bool ok = b->cur && b->next && b->g && b->next_g && b->steps && b->cand &&
               b->kept && b->seen && b->slices;
-    for (int t = 0; ok && t < b->threads; t++)
-        ok = slice_init(b, &b->slices[t]);
+    for (int t = 0; ok && t < b->threads; t++) {
+        struct beam_slice *sl = &b->slices[t];
+        ok = slice_init(b, sl);
+        sl->cand_cap = (int)cap;
+        sl->slot_count = slots;
+        sl->slot = ok ? malloc(slots * sizeof *sl->slot) : NULL;
+        ok = ok && sl->slot;
+    }
     return ok;
 }
 
