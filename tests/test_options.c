@@ -266,6 +266,40 @@ static void test_unknown_and_range_errors(void **unused)
     assert_int_equal(test_book_value(&c.book, "nrpa", "stabilise"), 3);
 }
 
+/* Empty parts of --algo and --heuristic are mistakes, never skipped:
+ * 'astar:' was once accepted as astar, and 'greedy,,nrpa' as two runs. */
+static void test_empty_items_refused(void **unused)
+{
+    (void)unused;
+    static const char *const bad[] = {"astar:", ":astar", "astar::w=2",
+                                      "astar,,idastar", "astar,", ",astar"};
+    struct ps_options def;
+    ps_options_default(&def);
+    struct ps_variant v[4];
+    int n;
+    struct ps_error err;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ps_error_clear(&err);
+        if (ps_variants_parse(bad[i], NULL, &npuzzle_game, NULL, &def, v, 4,
+                              &n, &err))
+            fail_msg("--algo '%s' accepted", bad[i]);
+        assert_non_null(strstr(err.msg, "empty") ? err.msg
+                        : strstr(err.msg, "no algorithm name"));
+    }
+    ps_error_clear(&err);
+    assert_false(ps_variants_parse("astar", "manhattan,", &npuzzle_game, NULL,
+                                   &def, v, 4, &n, &err));
+    assert_true(ps_variants_parse("astar,idastar", "manhattan", &npuzzle_game,
+                                  NULL, &def, v, 4, &n, &err));
+    assert_int_equal(n, 2);
+    char longer[600];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    assert_false(ps_variants_parse(longer, NULL, &npuzzle_game, NULL, &def, v,
+                                   4, &n, &err));
+    assert_non_null(strstr(err.msg, "too long"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_options_structs),
         cmocka_unit_test(test_names_agree),
         cmocka_unit_test(test_unknown_and_range_errors),
+        cmocka_unit_test(test_empty_items_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

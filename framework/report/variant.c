@@ -82,6 +82,24 @@ static const struct ps_algorithm *find_algorithm(
     return ps_algorithm_find(name);
 }
 
+/* The next field of *rest up to `sep`, cut in place; NULL after the last.
+ * Unlike strtok, an empty field comes back as "": 'astar:' and 'a,,b' are
+ * mistakes to report, not to skip. */
+static char *next_field(char **rest, char sep)
+{
+    char *field = *rest;
+    if (!field)
+        return NULL;
+    char *end = strchr(field, sep);
+    if (end) {
+        *end = '\0';
+        *rest = end + 1;
+    } else {
+        *rest = NULL;
+    }
+    return field;
+}
+
 static bool parse_item(const char *item, const struct ps_game *g,
                        const struct ps_algorithm *const *extra,
                        const struct ps_options *base, struct ps_variant *v,
@@ -95,9 +113,12 @@ static bool parse_item(const char *item, const struct ps_game *g,
     snprintf(buf, sizeof buf, "%s", item);
     snprintf(v->label, sizeof v->label, "%s", item);
     v->opt = *base;
-    char *save = NULL, *name = strtok_r(buf, ":", &save);
-    if (!name)
-        return ps_error_set(err, NULL, 0, 0, "--algo has an empty item");
+    char *rest = buf, *name = next_field(&rest, ':');
+    if (!*name)
+        return ps_error_set(err, NULL, 0, 0,
+                            "--algo item '%s' has no algorithm name before "
+                            "':'",
+                            item);
     v->algo = find_algorithm(extra, name);
     if (!v->algo)
         return ps_error_set(err, NULL, 0, 0,
@@ -106,10 +127,15 @@ static bool parse_item(const char *item, const struct ps_game *g,
     ps_algo_options_use(&v->opt, v->algo); /* base's book, else defaults */
     const char *h_before = v->opt.heuristic;
     v->opt.heuristic = NULL;
-    for (char *key = strtok_r(NULL, ":", &save); key;
-         key = strtok_r(NULL, ":", &save))
+    for (char *key = next_field(&rest, ':'); key; key = next_field(&rest, ':')) {
+        if (!*key)
+            return ps_error_set(err, NULL, 0, 0,
+                                "--algo item '%s' has an empty option after "
+                                "':' (write NAME or NAME:KEY=VALUE)",
+                                item);
         if (!apply_key(v, g, item, key, err))
             return false;
+    }
     *has_h = v->opt.heuristic != NULL;
     if (!*has_h)
         v->opt.heuristic = h_before;
@@ -139,9 +165,15 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
     const char *names[16];
     int nnames = 0;
     char hbuf[256];
+    if (heuristics && strlen(heuristics) >= sizeof hbuf)
+        return ps_error_set(err, NULL, 0, 0, "--heuristic is too long");
     snprintf(hbuf, sizeof hbuf, "%s", heuristics ? heuristics : "");
-    for (char *save = NULL, *h = strtok_r(hbuf, ",", &save); h;
-         h = strtok_r(NULL, ",", &save)) {
+    char *hrest = heuristics ? hbuf : NULL;
+    for (char *h = next_field(&hrest, ','); h; h = next_field(&hrest, ',')) {
+        if (!*h)
+            return ps_error_set(err, NULL, 0, 0,
+                                "--heuristic '%s' has an empty name",
+                                heuristics);
         if (!ps_heuristic_check(g, h, err))
             return false;
         if (nnames == (int)(sizeof names / sizeof names[0]))
@@ -154,9 +186,17 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
     struct ps_options common = *base;
     common.heuristic = nnames == 1 ? names[0] : NULL;
     char list[512];
+    if (strlen(algos) >= sizeof list)
+        return ps_error_set(err, NULL, 0, 0, "--algo is too long");
     snprintf(list, sizeof list, "%s", algos);
-    for (char *save = NULL, *item = strtok_r(list, ",", &save); item;
-         item = strtok_r(NULL, ",", &save)) {
+    char *rest = list;
+    for (char *item = next_field(&rest, ','); item;
+         item = next_field(&rest, ',')) {
+        if (!*item)
+            return ps_error_set(err, NULL, 0, 0,
+                                "--algo '%s' has an empty item (a ',' too "
+                                "many?)",
+                                algos);
         struct ps_variant v;
         bool has_h;
         if (!parse_item(item, g, extra, &common, &v, &has_h, err))
