@@ -9,6 +9,7 @@
 #include "support.h"
 
 #include "commands.h"
+#include "textfile.h"
 
 static char tmpdir[] = "/tmp/psolve_cli_XXXXXX";
 
@@ -165,6 +166,49 @@ static void test_silent_options_refused(void **unused)
     assert_non_null(strstr(out, "at most 64"));
 }
 
+/* Issue 32: outputs that would destroy inputs. --html board.txt board.txt
+ * and --checkpoint board.txt replaced the puzzle, --checkpoint /dev/null
+ * replaced the device with a file, and verify - - read the puzzle as its
+ * own solution. Each is a usage error, and the puzzle is left as it was. */
+static void test_outputs_never_overwrite_inputs(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    static const char board[] = "1122\n1122\n3344\n";
+    write_file("o.txt", board);
+    static const char *const bad[] = {
+        "--html o.txt o.txt",
+        "--algo nrpa --max-nodes 100 --checkpoint o.txt o.txt",
+        "--algo nrpa --max-nodes 100 --best-file o.txt o.txt",
+        "--trace 5 --trace-json o.txt o.txt",
+        "--algo nrpa --max-nodes 100 --checkpoint /dev/null o.txt",
+        "--html p.html --trace-json p.html o.txt",
+        "verify - - < o.txt",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int st = run(out, sizeof out, true, "%s", bad[i]);
+        if (st != 2)
+            fail_msg("'%s' exited %d, not 2:\n%s", bad[i], st, out);
+        char path[600];
+        snprintf(path, sizeof path, "%s/o.txt", tmpdir);
+        char *text = NULL;
+        size_t len = 0;
+        struct ps_error err;
+        assert_true(ps_read_text_file(path, &text, &len, &err));
+        if (strcmp(text, board) != 0)
+            fail_msg("'%s' changed the puzzle", bad[i]);
+        free(text);
+    }
+    /* resuming into the file it resumes from is how a long run goes on */
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo nrpa --max-nodes 200 --checkpoint c.ck o.txt"),
+                     0);
+    assert_int_equal(run(out, sizeof out, true,
+                         "--algo nrpa --max-nodes 400 --resume c.ck "
+                         "--checkpoint c.ck o.txt"),
+                     0);
+}
+
 static void test_show_and_list(void **unused)
 {
     (void)unused;
@@ -247,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_verify_rejects_illegal_move),
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_outputs_never_overwrite_inputs),
         cmocka_unit_test(test_silent_options_refused),
         cmocka_unit_test(test_show_and_list),
         cmocka_unit_test(test_bench_one_size),

@@ -380,7 +380,14 @@ static int parse_command(struct cli *c, int argc, char **argv)
                  k->synopsis[0] ? " " : "", k->synopsis);
         return cli_usage_error(msg, k->name);
     }
-    return -1;
+    int stdin_files = 0;
+    for (int i = 0; i < c->nfiles; i++)
+        stdin_files += strcmp(c->files[i], "-") == 0;
+    if (stdin_files > 1)
+        return cli_usage_error("%s: standard input can be read only once; "
+                               "give one of the files by name",
+                               "-");
+    return cli_check_outputs(c);
 }
 
 int ps_cli_parse(int argc, char **argv, const struct ps_frontend *fe,

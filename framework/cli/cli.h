@@ -116,6 +116,11 @@ int cli_checkpoint_setup(const struct cli *c, const struct ps_algorithm *a,
  * written (said on stderr). */
 int cli_checkpoint_finish(struct ps_checkpoint *ck);
 
+/* outputs.c: -1 when no file the command line writes is one it reads or
+ * another output, and --checkpoint and --best-file are not devices or
+ * directories; else the usage error, printed. */
+int cli_check_outputs(const struct cli *c);
+
 /* One function per command, in cmd_NAME.c. */
 int cmd_solve(struct cli *c, const struct ps_game *g);
 int cmd_lab(struct cli *c, const struct ps_game *g);

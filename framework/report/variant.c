@@ -186,6 +186,9 @@ bool ps_variants_parse(const char *algos, const char *heuristics,
     struct ps_options common = *base;
     common.heuristic = nnames == 1 ? names[0] : NULL;
     char list[512];
+    if (!*algos)
+        return ps_error_set(err, NULL, 0, 0,
+                            "--algo needs at least one algorithm");
     if (strlen(algos) >= sizeof list)
         return ps_error_set(err, NULL, 0, 0, "--algo is too long");
     snprintf(list, sizeof list, "%s", algos);
