@@ -118,7 +118,7 @@ static void test_variant_bad_input(void **unused)
     expect_refused(g, "astra", NULL, "unknown algorithm 'astra'");
     expect_refused(g, "", NULL, "at least one algorithm");
     expect_refused(g, ",", NULL, "empty item");
-    expect_refused(g, "astar", ",", "--heuristic needs a name");
+    expect_refused(g, "astar", ",", "has an empty name");
     expect_refused(g, "astar,idastar,dfs,wastar,greedy",
                    "zero,misplaced,manhattan,linear-conflict", "too many runs");
     expect_refused(&samegame_game, "dfs", "manhattan",
