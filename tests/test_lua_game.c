@@ -179,6 +179,13 @@ static void test_bad_scripts_refused(void **state)
     snprintf(path, sizeof path, "%s/admissible.lua", dir);
     write_game(dir, "admissible.lua", "g.admissible = true", "return {'b'}");
     expect_open_fails(path, 0, "no function 'heuristic'");
+    /* issue 32: strings that C would cut at a NUL byte */
+    snprintf(path, sizeof path, "%s/nulkey.lua", dir);
+    write_game(dir, "nulkey.lua", "g['moves\\0x'] = g.moves", "return {'b'}");
+    expect_open_fails(path, 0, "NUL byte");
+    snprintf(path, sizeof path, "%s/nulobj.lua", dir);
+    write_game(dir, "nulobj.lua", "g.objective = 'score\\0x'", "return {'b'}");
+    expect_open_fails(path, 0, "game.objective must be");
 }
 
 /* Open the script dir/name and load a one-line puzzle into it. */

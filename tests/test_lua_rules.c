@@ -601,6 +601,12 @@ static void test_bad_keys_and_values(void **state)
          "key 'score': expected an integer"},
         {"return 42\n", 0, "must return a table of rules"},
         {"return { game = 7 }\n", 1, "key 'game': expected a game name"},
+        /* issue 32: C would read these cut at the NUL, as 'samegame' */
+        {"return rules('samegame\\0x')\n", 1, "the name has a NUL byte"},
+        {"return { game = 'samegame\\0x' }\n", 1,
+         "game: the name has a NUL byte"},
+        {"return { shift = 'left\\0x' }\n", 1, "key 'shift': expected one of"},
+        {"return { ['shift\\0x'] = 'left' }\n", 0, "keys must be names"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct ps_error e = script_error(f, g, cases[i].script);

@@ -131,13 +131,14 @@ static bool copy_string_field(lua_State *L, int t, const char *key, char *out,
                               struct ps_error *err)
 {
     int type = lua_getfield(L, t, key);
-    bool ok = type == LUA_TNIL || type == LUA_TSTRING;
-    if (type == LUA_TSTRING)
+    bool nul = ps_lua_has_nul(L, -1);
+    bool ok = type == LUA_TNIL || (type == LUA_TSTRING && !nul);
+    if (ok && type == LUA_TSTRING)
         snprintf(out, len, "%s", lua_tostring(L, -1));
     lua_pop(L, 1);
     if (!ok)
         ps_error_set(err, path, 0, 0, "game.%s must be a string, not %s", key,
-                     lua_typename(L, type));
+                     nul ? "a string with a NUL byte" : lua_typename(L, type));
     return ok;
 }
 
@@ -160,11 +161,12 @@ static bool read_script(lua_State *L, const char *path, struct lg_script *sc,
         names[FN_COUNT + i] = field_names[i];
     lua_pushnil(L);
     while (lua_next(L, t)) {
-        if (lua_type(L, -2) != LUA_TSTRING)
+        if (lua_type(L, -2) != LUA_TSTRING || ps_lua_has_nul(L, -2))
             return ps_error_set(err, path, 0, 0,
                                 "the game table has a key that is a %s, not "
                                 "a name",
-                                luaL_typename(L, -2));
+                                ps_lua_has_nul(L, -2) ? "string with a NUL byte"
+                                                      : luaL_typename(L, -2));
         const char *key = lua_tostring(L, -2);
         int fn = -1;
         for (int i = 0; i < FN_COUNT; i++)
@@ -193,7 +195,7 @@ static bool read_script(lua_State *L, const char *path, struct lg_script *sc,
         lua_pop(L, 1);
     }
     const char *objective = "cost";
-    if (lua_getfield(L, t, "objective") == LUA_TSTRING)
+    if (lua_getfield(L, t, "objective") == LUA_TSTRING && !ps_lua_has_nul(L, -1))
         objective = lua_tostring(L, -1);
     else if (!lua_isnil(L, -1))
         return ps_error_set(err, path, 0, 0,
@@ -1094,6 +1096,8 @@ static ps_value lg_upper_bound(const void *inst, const void *state)
  * types. */
 static bool text_of(lua_State *L, int index, char *buf, size_t len)
 {
+    if (lua_type(L, index) == LUA_TSTRING && ps_lua_has_nul(L, index))
+        return false;
     if (lua_type(L, index) == LUA_TSTRING)
         snprintf(buf, len, "%s", lua_tostring(L, index));
     else if (lua_isinteger(L, index))

@@ -50,6 +50,9 @@ static int sandbox_rules(lua_State *L)
 {
     struct ps_lua_rules *s = ps_lua_sandbox_owner(L);
     const char *name = luaL_checkstring(L, 1);
+    if (ps_lua_has_nul(L, 1))
+        return luaL_error(L, "rules('%s...'): the name has a NUL byte in it",
+                          name);
     if (s->include_depth >= MAX_INCLUDE_DEPTH)
         return luaL_error(L, "rules('%s'): rule scripts include each other "
                              "more than %d deep (a cycle?)",
@@ -246,9 +249,13 @@ bool ps_lua_rules_game(struct ps_lua_rules *s, const char **game,
     *game = NULL;
     lua_pushliteral(L, "game");
     int t = lua_rawget(L, SLOT_TABLE);
-    if (t == LUA_TSTRING)
+    bool nul = ps_lua_has_nul(L, -1);
+    if (t == LUA_TSTRING && !nul)
         *game = lua_tostring(L, -1); /* anchored in the table */
     lua_pop(L, 1);
+    if (nul)
+        return ps_error_set(err, s->path, line_of_key(s, "game"), 0,
+                            "game: the name has a NUL byte in it");
     if (t == LUA_TNIL || t == LUA_TSTRING)
         return true;
     return ps_error_set(err, s->path, line_of_key(s, "game"), 0,
@@ -382,7 +389,7 @@ static bool read_enum(struct fill_ctx *c, const struct ps_param *p, int idx,
         snprintf(expected + k, sizeof expected - k, "%s \"%s\"", n ? "," : "",
                  p->choices[n]);
     }
-    if (lua_type(L, idx) != LUA_TSTRING)
+    if (lua_type(L, idx) != LUA_TSTRING || ps_lua_has_nul(L, idx))
         return expect_error(c, p->key, idx, expected);
     const char *v = lua_tostring(L, idx);
     for (size_t i = 0; i < n; i++)
@@ -577,7 +584,7 @@ static bool check_keys(struct fill_ctx *c, int idx, const char *where,
     lua_pushnil(L);
     while (lua_next(L, idx)) {
         lua_pop(L, 1);
-        if (lua_type(L, -1) != LUA_TSTRING) {
+        if (lua_type(L, -1) != LUA_TSTRING || ps_lua_has_nul(L, -1)) {
             char got[96];
             describe_value(L, -1, got, sizeof got);
             c->ok = false;

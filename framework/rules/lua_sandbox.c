@@ -806,3 +806,12 @@ bool ps_lua_sandbox_failure(struct ps_lua_sandbox *sb, int status,
     lua_pop(L, 1);
     return false;
 }
+
+bool ps_lua_has_nul(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) != LUA_TSTRING)
+        return false;
+    size_t len;
+    const char *text = lua_tolstring(L, idx, &len);
+    return strlen(text) != len;
+}

@@ -76,6 +76,10 @@ void ps_lua_sandbox_close(struct ps_lua_sandbox *sb);
 lua_State *ps_lua_sandbox_state(const struct ps_lua_sandbox *sb);
 struct ps_lua_sandbox *ps_lua_sandbox_of(lua_State *L);
 const char *ps_lua_sandbox_path(const struct ps_lua_sandbox *sb);
+/* Is the value at idx a string with a NUL byte in it? C would read it
+ * cut at the NUL ('samegame\0x' as 'samegame'): such names and texts are
+ * refused, never taken for their first part. */
+bool ps_lua_has_nul(lua_State *L, int idx);
 /* What the sandbox's user keeps for its own C functions (rules()). */
 void ps_lua_sandbox_set_owner(struct ps_lua_sandbox *sb, void *owner);
 void *ps_lua_sandbox_owner(lua_State *L);
