@@ -511,6 +511,14 @@ static void test_command_line(void **state)
                                  "pdb:7-8 --max-memory 100 --rows 4"),
                      1);
     assert_non_null(strstr(out, "over --max-memory"));
+    /* issue 32: a search whose table does not fit said "stopped inside the
+     * game at :0:"; it says what stopped it */
+    test_psolve(d->dir, out, sizeof out, true,
+                "--game npuzzle --algo astar --heuristic pdb:7-8 "
+                "--max-memory 100 " PSOLVE_SOURCE_DIR
+                "/games/npuzzle/examples/15-36.txt");
+    assert_null(strstr(out, "inside the game"));
+    assert_non_null(strstr(out, "the search stopped: building npuzzle"));
 }
 
 int main(void)

@@ -154,9 +154,15 @@ bool cli_report_search_fault(const struct ps_search *s)
         cli_print_error(&s->error);
         return true;
     }
-    fprintf(stderr, "psolve: note: the search stopped inside the game at "
-                    "%s:%d: %s\n",
-            s->error.file, s->error.line, s->error.msg);
+    /* Only a script's slot has a place to name; a limit met elsewhere
+     * (a pattern database too large for --max-memory) says what it was. */
+    if (s->error.file[0])
+        fprintf(stderr, "psolve: note: the search stopped inside the game at "
+                        "%s:%d: %s\n",
+                s->error.file, s->error.line, s->error.msg);
+    else
+        fprintf(stderr, "psolve: note: the search stopped: %s\n",
+                s->error.msg);
     return false;
 }
 
