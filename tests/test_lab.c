@@ -274,6 +274,34 @@ static void test_bad_puzzle_named_others_run(void **unused)
                      1);
 }
 
+/* Issue 32: a file name may hold a newline or an escape sequence. The
+ * text table and --csv show them as C escapes (one row per run, nothing
+ * sent to the terminal), --json as JSON escapes. */
+static void test_control_bytes_in_names(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/odd", tmpdir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    test_write_file(tmpdir, "odd/a\nb.txt", "8 6 7\n2 5 4\n3 0 1\n");
+    test_write_file(tmpdir, "odd/e\033[31mred.txt", "1 2 3\n4 0 6\n7 5 8\n");
+    static const char *const formats[] = {"", "--csv", "--json"};
+    for (int f = 0; f < 3; f++) {
+        assert_int_equal(run(out, sizeof out, false,
+                             "--game npuzzle --algo astar %s odd", formats[f]),
+                         0);
+        if (strchr(out, '\033'))
+            fail_msg("%s: a raw escape byte in:\n%s", formats[f], out);
+        if (!strstr(out, f == 2 ? "a\\u000ab.txt" : "a\\nb.txt"))
+            fail_msg("%s: the newline is not shown as \\n:\n%s", formats[f],
+                     out);
+        if (!strstr(out, f == 2 ? "\\u001b[31mred" : "\\x1b[31mred"))
+            fail_msg("%s: the escape is not shown escaped:\n%s", formats[f],
+                     out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_collect_directory),
         cmocka_unit_test(test_same_numbers_for_any_jobs),
         cmocka_unit_test(test_bad_puzzle_named_others_run),
+        cmocka_unit_test(test_control_bytes_in_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -13,6 +13,7 @@
 #include "textfile.h"
 #include "threads.h"
 #include "dirlist.h" /* a directory's puzzles */
+#include "escape.h"
 
 /* ---- running one puzzle ---- */
 
@@ -229,7 +230,9 @@ void ps_lab_layout_init(struct ps_lab_layout *lay, enum ps_lab_format format,
     size_t strip = strlen(lay->puzzle_dir);
     lay->puzzle_width = (int)strlen("puzzle");
     for (int i = 0; i < npaths; i++) {
-        int w = (int)(strlen(paths[i]) - strip);
+        char shown[1024];
+        int w = (int)ps_escape(shown, sizeof shown, paths[i] + strip,
+                               strlen(paths[i] + strip), true);
         if (w > lay->puzzle_width)
             lay->puzzle_width = w;
     }
@@ -265,11 +268,20 @@ static void puzzle_cell(const struct ps_lab_layout *lay, const char *path,
     size_t strip = strlen(lay->puzzle_dir);
     if (strncmp(path, lay->puzzle_dir, strip) == 0)
         path += strip;
-    size_t n = strlen(path), w = (size_t)lay->puzzle_width;
-    if (n > w && w > 3)
-        snprintf(buf, len, "...%s", path + n - (w - 3));
-    else
-        snprintf(buf, len, "%s", path);
+    /* A file name may hold any byte but '/' and NUL: a newline or an
+     * escape sequence would break the table or drive the terminal. */
+    char shown[1024];
+    size_t n = ps_escape(shown, sizeof shown, path, strlen(path), true);
+    size_t w = (size_t)lay->puzzle_width;
+    const char *from = shown, *dots = "";
+    if (n > w && w > 3) {
+        from = shown + n - (w - 3);
+        dots = "...";
+    }
+    size_t keep = strlen(from) < len - 4 ? strlen(from) : len - 4;
+    memcpy(buf, dots, strlen(dots));
+    memcpy(buf + strlen(dots), from, keep);
+    buf[strlen(dots) + keep] = '\0';
 }
 
 static const char *row_status(const struct ps_lab_row *r)
@@ -284,8 +296,11 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     case PS_LAB_TEXT:
         fprintf(out, "# lab: %d puzzles x %d algorithms, game %s, rules %s\n",
                 npuzzles, setup->nalgos, setup->game->name, setup->rules_name);
-        if (lay->puzzle_dir[0])
-            fprintf(out, "# puzzles in %s\n", lay->puzzle_dir);
+        if (lay->puzzle_dir[0]) {
+            fprintf(out, "# puzzles in ");
+            ps_print_escaped(out, lay->puzzle_dir);
+            fputc('\n', out);
+        }
         fprintf(out, "%-*s %-*s %-10s %9s %5s %11s", lay->puzzle_width,
                 "puzzle", lay->algo_width, "algorithm", "status",
                 lay->value_key, "moves", "expanded");
@@ -314,18 +329,23 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     }
 }
 
-/* A CSV field: quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *out, const char *s)
+/* A CSV field: control bytes as C escapes (as in the text table: a raw
+ * escape sequence would drive the terminal of whoever looks at the file),
+ * then quoted when it holds a comma or quote. --json gives the exact
+ * bytes. */
+static void csv_field(FILE *out, const char *raw)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    char s[2048];
+    ps_escape(s, sizeof s, raw, strlen(raw), true);
+    if (!strpbrk(s, ",\"")) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (const char *c = s; *c; c++) {
+        if (*c == '"')
             fputc('"', out);
-        fputc(*s, out);
+        fputc(*c, out);
     }
     fputc('"', out);
 }
