@@ -463,6 +463,48 @@ static const char wine_game[] =
     "end\n"
     "return g\n";
 
+/* Issue 32: a score game whose lines run past the max_depth it declares.
+ * Every algorithm sizes its lines by max_depth, and each overflowed a heap
+ * buffer (dfs, beam, nrpa, nmcs, mc). Now the first line that goes past it
+ * stops the search with the game's error, named, exit 1, for every
+ * algorithm and the depths 1 to 3 (the sanitizer suite runs this too). */
+static const char short_game[] =
+    "local g = {}\n"
+    "g.objective = 'score'\n"
+    "g.max_depth = %d\n"
+    "function g.load(t) return tonumber(t) end\n"
+    "function g.start(p) return p end\n"
+    "function g.moves(p, s) if s > 0 then return {1, 2} end return {} end\n"
+    "function g.apply(p, s, m) return math.max(s - m, 0), m end\n"
+    "return g\n";
+
+static void test_lines_past_max_depth(void **state)
+{
+    const char *dir = ((struct test_dir *)*state)->dir;
+    static char out[1 << 16];
+    test_write_file(dir, "six.txt", "6\n");
+    static const char *const algos[] = {
+        "greedy", "dfs", "dfs:dfs-beam=0", "beam", "beam:beam-eval=playout",
+        "nrpa", "nmcs", "mc"};
+    for (int depth = 1; depth <= 3; depth++) {
+        char text[600], name[32];
+        snprintf(text, sizeof text, short_game, depth);
+        snprintf(name, sizeof name, "short%d.lua", depth);
+        test_write_file(dir, name, text);
+        for (size_t i = 0; i < sizeof algos / sizeof algos[0]; i++) {
+            /* greedy's 2-move steps end within 3 moves: no breach there */
+            if (depth == 3 && strcmp(algos[i], "greedy") == 0)
+                continue;
+            int st = test_psolve(dir, out, sizeof out, true,
+                                 "--game ./%s --algo %s --max-nodes 3000 six.txt",
+                                 name, algos[i]);
+            if (st != 1 || !strstr(out, "past its max_depth()"))
+                fail_msg("depth %d, %s: exit %d:\n%s", depth, algos[i], st,
+                         out);
+        }
+    }
+}
+
 static void test_score_game(void **state)
 {
     const char *dir = ((struct test_dir *)*state)->dir;
@@ -611,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_bad_puzzle_names_its_line),
         cmocka_unit_test(test_cli),
         cmocka_unit_test(test_cli_stuck_and_interrupted),
+        cmocka_unit_test(test_lines_past_max_depth),
         cmocka_unit_test(test_score_game),
         cmocka_unit_test(test_huge_values_refused),
         cmocka_unit_test(test_wrong_answers_are_errors),

@@ -87,6 +87,7 @@ struct beam_slice {
     ps_value *evals;         /* max_moves: evaluate_moves' children's */
     unsigned char *tmp;      /* one state */
     bool finished_only;      /* past the depth's cut: offer finished games */
+    bool too_long;           /* a playout went past max_depth (the game's fault) */
     struct ps_playout po;    /* playout scratch, policy selected */
     uint64_t expanded, generated, playouts;
     /* The best complete game the slice saw that beats the search's best;
@@ -356,7 +357,10 @@ static void slice_expand(void *arg)
             sl->generated++;
             struct beam_cand c = {.g = b->g[i] + gain};
             if (b->rollout) {
-                c.key = c.g + ps_playout_run(&sl->po, sl->tmp, &rng, 0);
+                int room = b->max_depth - b->depth - 1;
+                c.key = c.g + ps_playout_run(&sl->po, sl->tmp, &rng,
+                                             room > 0 ? room : -1);
+                sl->too_long |= sl->po.too_long;
                 sl->playouts++;
                 slice_consider(sl, i, true, sl->moves[k], c.key);
             } else {
@@ -496,6 +500,7 @@ static int beam_expand(struct beam *b)
             sl->found = false;
             sl->finished_only = cut;
             sl->expanded = sl->generated = sl->playouts = sl->duplicates = 0;
+            sl->too_long = false;
         }
         run_slices(b, t, slice_expand);
         for (int i = 0; i < t; i++) {
@@ -509,6 +514,8 @@ static int beam_expand(struct beam *b)
             b->made += sl->generated;
             memmove(b->cand + nc, sl->cand, (size_t)sl->nc * sizeof *b->cand);
             nc += sl->nc;
+            if (sl->too_long)
+                ps_search_line_fits(s, b->max_depth); /* stops the search */
         }
         if (atomic_load(&b->abort) || s->stop != PS_STOP_NONE)
             break;
@@ -548,8 +555,13 @@ static void beam_finish(struct beam *b)
     struct beam_slice *sl = &b->slices[0];
     struct ps_rng rng;
     ps_rng_seed_stream(&rng, b->s->opt.seed, UINT64_MAX);
+    int room = b->max_depth - b->depth;
     ps_value v = b->g[0] + ps_playout_run(&sl->po, beam_state(b, b->cur, 0),
-                                          &rng, 0);
+                                          &rng, room > 0 ? room : -1);
+    if (sl->po.too_long) {
+        ps_search_line_fits(b->s, b->max_depth); /* stops the search */
+        return;
+    }
     int len = beam_path(b, b->depth, 0, sl->best_line);
     memcpy(sl->best_line + len, sl->po.line,
            (size_t)sl->po.length * sizeof *sl->best_line);
@@ -706,6 +718,9 @@ static bool beam_once(struct beam *b, const struct beam_saved *from)
                 beam_finish(b);
             return false;
         }
+        /* children one move past max_depth: the game broke its promise */
+        if (nc > 0 && !ps_search_line_fits(s, b->depth))
+            return false;
         int kept = beam_choose(b, nc);
         ps_search_trace_event(s, &(struct ps_trace_event){
                                      .kind = PS_TRACE_DEPTH,

@@ -559,6 +559,10 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
         *exact = true;
         return end;
     }
+    if (!ps_search_line_fits(s, depth)) {
+        *exact = false;
+        return 0;
+    }
     if (budget == 0) {
         int len;
         ps_value v = greedy_tail(d, depth, &len);

@@ -71,6 +71,8 @@ ps_value ps_greedy_play(struct ps_greedy *gr, struct ps_search *s,
             *over = true;
             break;
         }
+        if (s && (s->flags & PS_MAXIMISE) && !ps_search_line_fits(s, depth))
+            break;
         int best = ps_greedy_pick(gr->gains, n);
         if (s && trace && ps_search_tracing(s)) {
             /* The state, the move that led to it, its moves and the largest

@@ -41,7 +41,7 @@ static bool mc_judge(struct ps_worker *w, struct mc_worker *c, int depth,
     for (int r = 0; r < o->rollouts; r++) {
         if (ps_worker_stopped(w))
             break;
-        ps_value v = base + ps_worker_playout(w, c->child);
+        ps_value v = base + ps_worker_playout(w, c->child, depth + 1);
         ps_worker_offer_playout(w, c->path, depth + 1, v);
         sum += (double)v;
         if (done == 0 || v > max)
@@ -88,6 +88,8 @@ static void mc_game(struct ps_worker *w, struct mc_worker *c)
             ps_worker_offer(w, c->path, depth, ps_final_value(&w->s, c->cur, total));
             return;
         }
+        if (!ps_search_line_fits(&w->s, depth))
+            return;
         int best = -1;
         double best_score = 0;
         for (int i = 0; i < n; i++) {

@@ -61,7 +61,7 @@ static bool nmcs_child(struct ps_nmcs *c, int level, const void *child, int dept
     }
     if (ps_worker_stopped(w))
         return false;
-    *value = so_far + ps_worker_playout(w, child);
+    *value = so_far + ps_worker_playout(w, child, depth);
     ps_worker_offer_playout(w, c->path, depth, *value);
     *line = w->po.line;
     *len = w->po.length;
@@ -189,6 +189,8 @@ static bool nmcs_search(struct ps_nmcs *c, int level, const void *state,
             }
             break;
         }
+        if (!ps_search_line_fits(&w->s, depth + played))
+            return false;
         for (int i = 0; i < n; i++) {
             ps_move m = L->moves[i];
             ps_value gain = g->apply(inst, L->cur, m, L->child);

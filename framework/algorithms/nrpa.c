@@ -267,6 +267,8 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         w->s.stats.expanded++;
         if (n == 0)
             break;
+        if (!ps_search_line_fits(&w->s, len))
+            return false;
         double z = nrpa_weights(prob, pol, codes, prior, c->o.prior_weight, n);
         int pick = nrpa_pick(prob, n, ps_rng_double(&w->rng) * z);
         if (logged) {

@@ -87,8 +87,11 @@ static ps_value playout(struct ps_playout *p, const void *start,
     const struct ps_game *g = p->game;
     const void *inst = p->inst;
     bool want_gains = topk > 0 || (policy && policy->wants_gains);
-    if (max_len <= 0)
+    if (max_len == 0)
         max_len = g->max_depth(inst);
+    if (max_len < 0)
+        max_len = 0;
+    p->too_long = false;
     ps_value whole;
     if (g->playout && topk == 0 &&
         g->playout(inst, start, policy, rng, max_len, p->line, &p->length,
@@ -104,6 +107,10 @@ static ps_value playout(struct ps_playout *p, const void *start,
         if (n == 0) {
             if (p->maximise && g->end_value)
                 value += g->end_value(inst, p->a);
+            break;
+        }
+        if (len >= max_len) { /* score games: a broken promise */
+            p->too_long = true;
             break;
         }
         int pick;

@@ -24,6 +24,9 @@ struct ps_playout {
     ps_move *line;       /* max_depth: the moves of the last playout */
     unsigned char *a, *b;/* two states */
     int length;          /* moves played by the last playout */
+    /* The last playout of a score game stopped at max_len with moves
+     * left: the game broke its max_depth() promise (ps_search_line_fits). */
+    bool too_long;
     /* The policy of ps_playout_run: a game's policy, or NULL with topk == 0
      * for uniform, or NULL with topk > 0 for "uniform among the k moves with
      * the largest immediate gain". Set by ps_playout_set_policy. */
@@ -39,8 +42,10 @@ void ps_playout_free(struct ps_playout *p);
 uint64_t ps_playout_bytes(const struct ps_game *g, const void *inst);
 
 /* Play uniformly random legal moves from `start` until none is left (score
- * games) or the goal or `max_len` moves (cost games; 0 = max_depth). Returns
- * the value of the line: gains + end value, or summed costs. */
+ * games) or the goal or `max_len` moves (cost games). max_len: 0 =
+ * max_depth, negative = no move (a line that already fills max_depth); a
+ * score game that reaches it with moves left sets too_long. Returns the
+ * value of the line: gains + end value, or summed costs. */
 ps_value ps_playout_uniform(struct ps_playout *p, const void *start,
                             struct ps_rng *rng, int max_len);
 

@@ -54,10 +54,12 @@ bool ps_worker_stopped(struct ps_worker *w);
 /* Hand a complete line from the initial state to the worker's best. */
 bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
                      ps_value value);
-/* A playout by the worker's policy from `state`, counted in its statistics
- * (one playout; its moves as expanded nodes). Returns the playout's value
- * (not including the gains that led to `state`). */
-ps_value ps_worker_playout(struct ps_worker *w, const void *state);
+/* A playout by the worker's policy from `state`, reached from the start by
+ * `depth` moves, counted in its statistics (one playout; its moves as
+ * expanded nodes). Returns the playout's value (not including the gains
+ * that led to `state`). A score game still going at max_depth stops the
+ * worker's search on the game's error (ps_search_line_fits). */
+ps_value ps_worker_playout(struct ps_worker *w, const void *state, int depth);
 /* Offer prefix[0..n) followed by the last playout's moves, worth `value`,
  * if that beats the worker's best (cheap when it does not). */
 bool ps_worker_offer_playout(struct ps_worker *w, const ps_move *prefix, int n,

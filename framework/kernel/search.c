@@ -332,6 +332,21 @@ void ps_search_fault(struct ps_search *s, enum ps_fault f,
     }
 }
 
+bool ps_search_line_fits(struct ps_search *s, int len)
+{
+    int max_depth = s->game->max_depth(s->inst);
+    if (len < max_depth)
+        return true;
+    struct ps_error err;
+    ps_error_set(&err, NULL, 0, 0,
+                 "game %s: a line goes on past its max_depth() of %d moves "
+                 "(a score game must end within it; declare a larger "
+                 "max_depth)",
+                 s->game->name, max_depth);
+    ps_search_fault(s, PS_FAULT_ERROR, &err);
+    return false;
+}
+
 /* Is the best line a complete game worth the root bound? Replayed, since an
  * algorithm stopped early may offer a partial line (greedy does). */
 static bool best_is_proven(const struct ps_search *s)

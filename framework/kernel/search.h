@@ -412,6 +412,13 @@ bool ps_search_poll(struct ps_search *s);
 void ps_search_fault(struct ps_search *s, enum ps_fault f,
                      const struct ps_error *err);
 
+/* A line about to take one more move after `len`: true while that fits in
+ * the game's max_depth(). Score games promise to end within it, and the
+ * algorithms size their lines by it, so a game that does not (a Lua game or
+ * plug-in that declares too little) must not be played further: false
+ * then, and the search stops on an error naming the game. */
+bool ps_search_line_fits(struct ps_search *s, int len);
+
 /* Is `value` better than the best solution so far (or is there none)? */
 bool ps_search_improves(const struct ps_search *s, ps_value value);
 /* Keep moves[0..len) as the best solution if it is better. True if kept.
