@@ -225,6 +225,14 @@ static void test_plugin_answers_are_checked(void **state)
                      out);
         expect_plugin(tmpdir, "moves_negative", args, 1,
                       "slot 'moves' returned -3 moves, but max_moves is 4");
+        /* issue 32: a negative cost ran until killed, 2^62 overflowed */
+        expect_plugin(tmpdir, "cost_negative", args, 1,
+                      "slot 'apply' returned -1, outside 0..2^48 (a cost)");
+        expect_plugin(tmpdir, "cost_huge", args, 1,
+                      "slot 'apply' returned 4611686018427387904, outside");
+        if (strcmp(algos[i], "bfs") != 0 && strcmp(algos[i], "dfs") != 0)
+            expect_plugin(tmpdir, "heuristic_huge", args, 1,
+                          "slot 'heuristic' returned 4611686018427387904");
     }
 }
 

@@ -1,9 +1,11 @@
 /* The plug-in contract checked at run time (docs/plugins.md). A game built
  * outside the tree can break promises ps_game_check cannot see in the
  * struct: a load() that fails without a message, sizes out of range, a
- * moves() that lists more moves than max_moves() said or a negative count.
- * psolve registers a guarded copy of a plug-in's game: its load, moves and
- * bounded_moves slots call the plug-in's through a check, and a broken
+ * moves() that lists more moves than max_moves() said or a negative count,
+ * a cost below 0 (bfs, A*, IDA* and dfs would never end) or a value near
+ * 2^62 (g + h would overflow). psolve registers a guarded copy of a
+ * plug-in's game: its load, moves, bounded_moves, apply, heuristic and
+ * upper_bound slots call the plug-in's through a check, and a broken
  * promise becomes an error naming the plug-in's file and the slot (through
  * the fault slot, which stops the search), never a heap overflow. Built-in
  * and Lua games are not guarded: their code is psolve's own. */
@@ -48,6 +50,23 @@ static void breach(struct guard *gd, const char *slot, const char *what, int n,
                  gd->inner->name, slot, n, what, max);
         atomic_store(&gd->broken, 1);
     }
+}
+
+/* The same for a value out of range: a cost, gain or bound. */
+static void breach_value(struct guard *gd, const char *slot, ps_value v,
+                         const char *range)
+{
+    if (atomic_exchange(&gd->claimed, 1) == 0) {
+        snprintf(gd->why, sizeof gd->why,
+                 "game %s: slot '%s' returned %lld, outside %s",
+                 gd->inner->name, slot, (long long)v, range);
+        atomic_store(&gd->broken, 1);
+    }
+}
+
+static bool in_range(ps_value v, bool nonnegative)
+{
+    return v <= PS_VALUE_LIMIT && v >= (nonnegative ? 0 : -PS_VALUE_LIMIT);
 }
 
 /* ---- the moves buffers, one per thread (moves() may run in parallel) ---- */
@@ -179,6 +198,31 @@ static int guarded_moves(struct guard *gd, const void *inst, const void *state,
     return n;
 }
 
+/* A cost game's step costs and estimates are at least 0; every value is
+ * within PS_VALUE_LIMIT, so that sums of them cannot overflow. On a breach
+ * the slot answers 0 and fault() stops the search. */
+static ps_value guarded_apply(struct guard *gd, const void *inst,
+                              const void *state, ps_move m, void *out)
+{
+    ps_value v = gd->inner->apply(inst, state, m, out);
+    bool cost = !(ps_game_flags(gd->inner, inst) & PS_MAXIMISE);
+    if (!in_range(v, cost)) {
+        breach_value(gd, "apply", v, cost ? "0..2^48 (a cost)" : "-2^48..2^48");
+        return 0;
+    }
+    return v;
+}
+
+static ps_value guarded_estimate(struct guard *gd, const char *slot,
+                                 ps_value v)
+{
+    if (!in_range(v, true)) {
+        breach_value(gd, slot, v, "0..2^48");
+        return 0;
+    }
+    return v;
+}
+
 static enum ps_fault guarded_fault(struct guard *gd, const void *inst,
                                    struct ps_error *err)
 {
@@ -211,6 +255,21 @@ static enum ps_fault guarded_fault(struct guard *gd, const void *inst,
     static enum ps_fault fault_##k(const void *i, struct ps_error *e)          \
     {                                                                          \
         return guarded_fault(&guards[k], i, e);                                \
+    }                                                                          \
+    static ps_value apply_##k(const void *i, const void *s, ps_move m,        \
+                              void *o)                                         \
+    {                                                                          \
+        return guarded_apply(&guards[k], i, s, m, o);                          \
+    }                                                                          \
+    static ps_value heuristic_##k(const void *i, const void *s)               \
+    {                                                                          \
+        return guarded_estimate(&guards[k], "heuristic",                       \
+                                guards[k].inner->heuristic(i, s));             \
+    }                                                                          \
+    static ps_value upper_##k(const void *i, const void *s)                   \
+    {                                                                          \
+        return guarded_estimate(&guards[k], "upper_bound",                     \
+                                guards[k].inner->upper_bound(i, s));           \
     }
 GUARD_SLOTS(0) GUARD_SLOTS(1) GUARD_SLOTS(2) GUARD_SLOTS(3)
 GUARD_SLOTS(4) GUARD_SLOTS(5) GUARD_SLOTS(6) GUARD_SLOTS(7)
@@ -218,7 +277,9 @@ GUARD_SLOTS(8) GUARD_SLOTS(9) GUARD_SLOTS(10) GUARD_SLOTS(11)
 GUARD_SLOTS(12) GUARD_SLOTS(13) GUARD_SLOTS(14) GUARD_SLOTS(15)
 #undef GUARD_SLOTS
 
-#define SLOTS(k) {load_##k, moves_##k, bounded_##k, fault_##k}
+#define SLOTS(k)                                                               \
+    {load_##k, moves_##k, bounded_##k, fault_##k, apply_##k, heuristic_##k,    \
+     upper_##k}
 static const struct {
     void *(*load)(const void *, const char *, const char *, size_t,
                   struct ps_error *);
@@ -226,6 +287,9 @@ static const struct {
     int (*bounded)(const void *, const void *, ps_move *, ps_value *,
                    ps_value *);
     enum ps_fault (*fault)(const void *, struct ps_error *);
+    ps_value (*apply)(const void *, const void *, ps_move, void *);
+    ps_value (*heuristic)(const void *, const void *);
+    ps_value (*upper_bound)(const void *, const void *);
 } slots[] = {
     SLOTS(0), SLOTS(1), SLOTS(2),  SLOTS(3),  SLOTS(4),  SLOTS(5),
     SLOTS(6), SLOTS(7), SLOTS(8),  SLOTS(9),  SLOTS(10), SLOTS(11),
@@ -255,5 +319,8 @@ const struct ps_game *ps_plugin_guard(const struct ps_game *g,
     gd->game.moves = slots[k].moves;
     gd->game.bounded_moves = g->bounded_moves ? slots[k].bounded : NULL;
     gd->game.fault = slots[k].fault;
+    gd->game.apply = slots[k].apply;
+    gd->game.heuristic = g->heuristic ? slots[k].heuristic : NULL;
+    gd->game.upper_bound = g->upper_bound ? slots[k].upper_bound : NULL;
     return &gd->game;
 }

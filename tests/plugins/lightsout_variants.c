@@ -88,6 +88,27 @@ static int variant_moves_negative(const void *inst, const void *state,
     return -3;
 }
 
+/* Costs a search cannot live with: below 0 (bfs, A*, IDA* and dfs went on
+ * until killed), near 2^62 (g + cost overflowed), and an estimate near 2^62
+ * (g + h overflowed). */
+static ps_value variant_cost_negative(const void *inst, const void *state,
+                                      ps_move move, void *out)
+{
+    lo_apply(inst, state, move, out);
+    return -1;
+}
+static ps_value variant_cost_huge(const void *inst, const void *state,
+                                  ps_move move, void *out)
+{
+    lo_apply(inst, state, move, out);
+    return (ps_value)1 << 62;
+}
+static ps_value variant_heuristic_huge(const void *inst, const void *state)
+{
+    (void)inst, (void)state;
+    return (ps_value)1 << 62;
+}
+
 static const struct ps_preset variant_presets[] = {
     {"broken", "a preset without apply", NULL},
     {NULL, NULL, NULL},
@@ -127,10 +148,18 @@ const struct ps_plugin *psolve_plugin(void)
     game.max_moves = variant_one;
 #elif defined(VARIANT_moves_negative)
     game.moves = variant_moves_negative;
+#elif defined(VARIANT_cost_negative)
+    game.apply = variant_cost_negative;
+#elif defined(VARIANT_cost_huge)
+    game.apply = variant_cost_huge;
+#elif defined(VARIANT_heuristic_huge)
+    game.heuristic = variant_heuristic_huge;
 #endif
     (void)variant_presets, (void)variant_load_silent, (void)variant_state_zero,
         (void)variant_state_huge, (void)variant_minus_five, (void)variant_one,
-        (void)variant_moves_negative, (void)variant_unsolvable;
+        (void)variant_moves_negative, (void)variant_unsolvable,
+        (void)variant_cost_negative, (void)variant_cost_huge,
+        (void)variant_heuristic_huge;
     return &plugin;
 }
 #endif
