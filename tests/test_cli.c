@@ -209,6 +209,30 @@ static void test_outputs_never_overwrite_inputs(void **unused)
                      0);
 }
 
+/* Issue 32: a CPU-time limit (ulimit -t) ended psolve with SIGKILL and no
+ * result. psolve lowers the soft limit by a second, and the SIGXCPU that
+ * then comes first stops the search like SIGTERM: the best line is printed
+ * and verifies. */
+static void test_cpu_limit_prints_the_best_line(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && (ulimit -t 3; %s --algo nrpa --level 6 %s > x.txt"
+             " 2>x.err); echo \"exit $?\"; grep -c . x.txt",
+             tmpdir, PSOLVE_BIN,
+             PSOLVE_SOURCE_DIR "/games/samegame/standard/01.txt");
+    test_run_shell(cmd, out, sizeof out);
+    if (!strstr(out, "exit 4"))
+        fail_msg("not stopped by the limit as by a signal:\n%s", out);
+    assert_int_equal(run(out, sizeof out, true,
+                         "verify " PSOLVE_SOURCE_DIR
+                         "/games/samegame/standard/01.txt x.txt"),
+                     0);
+    assert_non_null(strstr(out, "legal: yes"));
+}
+
 static void test_show_and_list(void **unused)
 {
     (void)unused;
@@ -292,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_outputs_never_overwrite_inputs),
+        cmocka_unit_test(test_cpu_limit_prints_the_best_line),
         cmocka_unit_test(test_silent_options_refused),
         cmocka_unit_test(test_show_and_list),
         cmocka_unit_test(test_bench_one_size),

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 volatile sig_atomic_t ps_interrupted = 0;
@@ -42,14 +43,30 @@ static void on_signal(int sig)
     errno = saved;
 }
 
-/* SIGINT, SIGTERM (timeout, Slurm, Open MPI's mpirun) and SIGHUP (a closed
- * terminal) all stop the search the same way. sigaction keeps the handler
- * installed (signal() under -std=c11 resets it after the first delivery,
- * so a second Ctrl-C used to kill psolve with no output); the three
- * signals are blocked while the handler runs. */
+/* A CPU-time limit (ulimit -t, a batch system's) whose soft and hard
+ * values are equal sends SIGKILL with no warning. Lowered by a second, the
+ * soft limit sends SIGXCPU first, which stops the search like SIGTERM:
+ * the best line so far is printed before the kill. */
+static void warn_before_cpu_kill(void)
+{
+    struct rlimit cpu;
+    if (getrlimit(RLIMIT_CPU, &cpu) != 0 || cpu.rlim_max == RLIM_INFINITY ||
+        cpu.rlim_cur != cpu.rlim_max || cpu.rlim_max < 2)
+        return;
+    cpu.rlim_cur = cpu.rlim_max - 1;
+    (void)setrlimit(RLIMIT_CPU, &cpu);
+}
+
+/* SIGINT, SIGTERM (timeout, Slurm, Open MPI's mpirun), SIGHUP (a closed
+ * terminal) and SIGXCPU (a CPU-time limit) all stop the search the same
+ * way. sigaction keeps the handler installed (signal() under -std=c11
+ * resets it after the first delivery, so a second Ctrl-C used to kill
+ * psolve with no output); the signals are blocked while the handler
+ * runs. */
 void ps_install_interrupt_handler(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    warn_before_cpu_kill();
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGXCPU};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -67,6 +84,7 @@ const char *ps_signal_name(int sig)
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
+    case SIGXCPU: return "SIGXCPU (the CPU-time limit)";
     default: return "a signal";
     }
 }
