@@ -233,6 +233,23 @@ static void test_cpu_limit_prints_the_best_line(void **unused)
     assert_non_null(strstr(out, "legal: yes"));
 }
 
+/* Issue 32: dfs's beam rounds ran without the clock, so --dfs-beam
+ * 16777216 --time 1 took a minute. The round's beam now keeps the run's
+ * clock. A generous bound: this checks that the limit holds, not speed. */
+static void test_dfs_beam_keeps_the_time(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    assert_int_equal(run(out, sizeof out, false,
+                         "--algo dfs --dfs-beam 16777216 --time 0.5 "
+                         "--max-memory 512 --json " PSOLVE_SOURCE_DIR
+                         "/games/samegame/standard/01.txt"),
+                     4);
+    double seconds = strtod(strstr(out, "\"seconds\":") + 10, NULL);
+    if (seconds > 10)
+        fail_msg("took %.1f s under --time 0.5", seconds);
+}
+
 static void test_show_and_list(void **unused)
 {
     (void)unused;
@@ -317,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_outputs_never_overwrite_inputs),
         cmocka_unit_test(test_cpu_limit_prints_the_best_line),
+        cmocka_unit_test(test_dfs_beam_keeps_the_time),
         cmocka_unit_test(test_silent_options_refused),
         cmocka_unit_test(test_show_and_list),
         cmocka_unit_test(test_bench_one_size),

@@ -1055,7 +1055,8 @@ static enum ps_status beam_run(struct ps_search *s)
                          .weights = weighted ? weights : NULL,
                          .salt = beam_salt(s, width),
                          .narrowed = narrowed,
-                         .finish_each_depth = s->limits.seconds > 0};
+                         .finish_each_depth = s->limits.seconds > 0 &&
+                                              !beam_opt(s)->one_beam};
         atomic_init(&b.abort, false);
         double began = ps_now();
         bool room = beam_alloc(&b, width);
@@ -1093,7 +1094,7 @@ static enum ps_status beam_run(struct ps_search *s)
                             : "game evaluation",
                  threads,
                  threads == 1 ? "" : "s");
-        if (!done || s->limits.seconds <= 0)
+        if (!done || s->limits.seconds <= 0 || beam_opt(s)->one_beam)
             break;
         width = next_width(s, width, ps_now() - began);
         if (width == 0)

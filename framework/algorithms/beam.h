@@ -15,6 +15,9 @@ struct ps_beam_options {
     int dfs_nodes;    /* clearing objectives: an exact dfs first (0 = off) */
     int endgame;      /* dfs nodes per end-game search (0 = off) */
     const char *weights; /* --beam-weights: NULL = the game's evaluate */
+    /* Not an option: a caller (dfs's rounds) that wants one beam of `width`
+     * under its own clock, neither widened nor finished at each depth. */
+    bool one_beam;
 };
 
 struct ps_game;

@@ -674,7 +674,11 @@ static void beam_round(struct dfs *d, int width)
     bo->playout = false;
     bo->dfs_nodes = 0;
     bo->endgame = 0;
-    sub.limits.seconds = 0; /* one beam; the caller judges the time */
+    /* One beam, cut by the run's own clock (the clock is s's): a beam far
+     * wider than the time allows (--dfs-beam 16777216 --time 1) once ran
+     * for a minute. */
+    bo->one_beam = true;
+    sub.limits.seconds = d->s->limits.seconds;
     beam->run(&sub);
     ps_search_unnest(d->s, &sub);
 }
