@@ -300,6 +300,12 @@ static void test_control_bytes_in_names(void **unused)
             fail_msg("%s: the escape is not shown escaped:\n%s", formats[f],
                      out);
     }
+    /* --trace-json in a lab: a usage error, which leaked the list of
+     * puzzles (LeakSanitizer's exit status, under the sanitizer suite) */
+    assert_int_equal(run(out, sizeof out, true,
+                         "--game npuzzle --trace 5 --trace-json t.json odd"),
+                     2);
+    assert_non_null(strstr(out, "--trace-json is for one puzzle"));
 }
 
 int main(void)

@@ -17,6 +17,11 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         return cli_usage_error("%s", "--checkpoint and --resume are for one "
                                      "puzzle, not a lab");
     struct ps_lab_setup setup = {.game = g, .limits = c->limits, .opt = c->opt};
+    /* checked before anything is read or allocated (it leaked the list of
+     * puzzles once) */
+    if (c->trace_json)
+        return cli_usage_error("%s", "--trace-json is for one puzzle; a lab traces "
+                                 "to stderr (--trace-format jsonl)");
     void *rules = cli_rules(c, g);
     if (!rules)
         return PS_EXIT_ERROR;
@@ -50,11 +55,6 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         if ((int)strlen(setup.variant[i].label) > lay.algo_width)
             lay.algo_width = (int)strlen(setup.variant[i].label);
     ps_lab_layout_fit(&lay);
-    if (c->trace_json) {
-        free(rules);
-        return cli_usage_error("%s", "--trace-json is for one puzzle; a lab traces "
-                                 "to stderr (--trace-format jsonl)");
-    }
     ps_install_interrupt_handler();
     struct ps_lab_row *rows = NULL;
     int nrows = 0;
