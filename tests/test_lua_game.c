@@ -438,6 +438,23 @@ static void test_cli_stuck_and_interrupted(void **state)
     assert_non_null(strstr(out, "# stopped: interrupted"));
     assert_non_null(strstr(out, "stopped inside the game at "));
     assert_non_null(strstr(out, "loop.lua:5: moves: interrupted (Ctrl-C)"));
+    /* Issue 32: a signal while the game loads (before any search) killed
+     * psolve by the signal's default action; it now stops the script with
+     * a message naming the signal */
+    test_write_file(dir, "slowload.lua",
+                    "local g = {}\n"
+                    "function g.load(t) while true do end end\n"
+                    "function g.start(p) return 'a' end\n"
+                    "function g.moves(p, s) return {} end\n"
+                    "function g.apply(p, s, m) return s, 1 end\n"
+                    "function g.is_goal(p, s) return true end\n"
+                    "return g\n");
+    int st = test_psolve(dir, out, sizeof out, true,
+                         "--game slowload.lua h3.txt 2>&1 & p=$!; sleep 1; "
+                         "kill -TERM $p; wait $p");
+    if (st != 1 || !strstr(out, "slowload.lua:2: error: load: interrupted "
+                                "(SIGTERM)"))
+        fail_msg("SIGTERM while loading: exit %d:\n%s", st, out);
 }
 
 /* A score game: sell wines 2 3 5 1 4 from either end of the row, the one

@@ -519,6 +519,14 @@ static void test_command_line(void **state)
                 "/games/npuzzle/examples/15-36.txt");
     assert_null(strstr(out, "inside the game"));
     assert_non_null(strstr(out, "the search stopped: building npuzzle"));
+    /* issue 32: Ctrl-C during a build was ignored for the whole build (11 s
+     * on pdb:7-8); it stops it, and nothing half-built is saved. pdb:6-6-3
+     * takes about 10 s here; the signal comes after 1 s. */
+    int st = test_psolve(d->dir, out, sizeof out, true,
+                         "pdb build --game npuzzle --heuristic pdb:6-6-3 "
+                         "--rows 4 2>&1 & p=$!; sleep 1; kill -INT $p; wait $p");
+    if (st != 4 || !strstr(out, "interrupted (SIGINT) while building"))
+        fail_msg("Ctrl-C during a build: exit %d:\n%s", st, out);
 }
 
 int main(void)

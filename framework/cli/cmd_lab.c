@@ -55,7 +55,6 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         if ((int)strlen(setup.variant[i].label) > lay.algo_width)
             lay.algo_width = (int)strlen(setup.variant[i].label);
     ps_lab_layout_fit(&lay);
-    ps_install_interrupt_handler();
     struct ps_lab_row *rows = NULL;
     int nrows = 0;
     int jobs = c->jobs > 0 ? c->jobs : 1;

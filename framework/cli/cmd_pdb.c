@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "pdb.h"
 #include "rules.h"
+#include "search.h"
 #include "textfile.h"
 
 void cli_list_pattern_sets(FILE *out, const struct ps_game *g)
@@ -157,7 +158,7 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
         char buf[1024];
         ps_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "psolve: pdb build: %s\n", buf);
-        return PS_EXIT_ERROR;
+        return ps_interrupted ? PS_EXIT_INCOMPLETE : PS_EXIT_ERROR;
     }
     return PS_EXIT_OK;
 }

@@ -130,7 +130,6 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
         return PS_EXIT_ERROR;
     }
 
-    ps_install_interrupt_handler();
     struct ps_run runs[PS_LAB_MAX_ALGOS];
     struct ps_html_capture captures[PS_LAB_MAX_ALGOS];
     int status = PS_EXIT_OK;

@@ -24,7 +24,7 @@ const struct ps_command ps_commands[] = {
                  "games/npuzzle/examples/8-hardest.txt\n",
      .min_files = 1, .max_files = PS_CMD_ANY_FILES, .word_optional = true,
      .detects_game = true, .options = ALL_OPTIONS, .stage = PS_CMD_ON_GAME,
-     .run = cmd_solve},
+     .stops_on_signal = true, .run = cmd_solve},
     {.name = "lab", .synopsis = "[options] FILE|DIR...",
      .summary = "a lab: every puzzle x --algo",
      .doc = "docs/cli.md#labs-over-many-puzzles",
@@ -33,7 +33,7 @@ const struct ps_command ps_commands[] = {
                  "         --jobs 2 games/watersort/levels\n",
      .min_files = 1, .max_files = PS_CMD_ANY_FILES, .word_optional = true,
      .detects_game = true, .options = ALL_OPTIONS, .stage = PS_CMD_ON_GAME,
-     .run = cmd_lab},
+     .stops_on_signal = true, .run = cmd_lab},
     {.name = "verify", .synopsis = "[options] FILE SOLUTION",
      .summary = "replay a solution and check it", .doc = "docs/cli.md#verify",
      .examples = "  psolve games/samegame/standard/01.txt > sol.txt\n"
@@ -69,7 +69,7 @@ const struct ps_command ps_commands[] = {
                  "--rows 3\n",
      .min_files = 1, .max_files = 2,
      .options = PS_CMD_CLI_OPTIONS | PS_CMD_GEN_OPTIONS,
-     .stage = PS_CMD_ON_GAME, .run = cmd_pdb},
+     .stage = PS_CMD_ON_GAME, .stops_on_signal = true, .run = cmd_pdb},
     {.name = "check-game", .synopsis = "[options] [FILE...]",
      .summary = "check a game's conformance", .doc = "docs/writing-a-game.md#the-conformance-check",
      .examples = "  psolve check-game --game npuzzle "

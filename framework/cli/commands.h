@@ -53,6 +53,11 @@ struct ps_command {
      * (main.c). */
     bool detects_game;
     unsigned options; /* PS_CMD_*_OPTIONS */
+    /* Ctrl-C, SIGTERM, SIGHUP and SIGXCPU stop it cleanly (its searches
+     * print their best so far): main.c installs the handler before any
+     * plug-in, Lua game or rules script is loaded, so a signal during a
+     * load ends it with a message, not by the signal's default action. */
+    bool stops_on_signal;
     enum ps_command_stage stage;
     /* Stages ON_PARSE, ON_GAMES (g NULL) and ON_GAME. */
     int (*run)(struct cli *c, const struct ps_game *g);

@@ -64,6 +64,8 @@ static int run_command(int argc, char **argv, const struct ps_frontend *fe)
         return rc;
     struct ps_error err;
     ps_error_clear(&err);
+    if (c.cmd->stops_on_signal)
+        ps_install_interrupt_handler();
     /* A game that breaks the vtable contract is named here, before any
      * search could crash on a NULL slot (plug-ins are checked as they load). */
     if (!ps_game_check_all(&err) ||

@@ -30,6 +30,7 @@
 
 #include "hash.h"
 #include "savefile.h"
+#include "search.h" /* ps_interrupted: Ctrl-C stops a build */
 
 /* uthash, the project's general map: out of memory is an error returned
  * (the table is not added), never an exit. */
@@ -311,8 +312,18 @@ static bool build_table(const struct ps_game *g, const void *inst,
                 (unsigned long long)entries);
     int d = 0;
     while (ok && b.cur.n > 0) {
-        for (uint64_t i = 0; ok && i < b.cur.n; i++)
+        for (uint64_t i = 0; ok && i < b.cur.n; i++) {
             ok = build_expand(&b, queue_at(&b.cur, i), d);
+            /* A build takes seconds to minutes: Ctrl-C and SIGTERM stop it
+             * (nothing half-built is kept or saved). */
+            if ((i & 0xffff) == 0 && ps_interrupted) {
+                build_free(&b);
+                return ps_error_set(err, NULL, 0, 0,
+                                    "%s: interrupted (%s) while building; "
+                                    "nothing was saved",
+                                    t->key, ps_signal_name(ps_interrupted));
+            }
+        }
         if (!ok)
             break;
         if (opt->progress && now_seconds() - shown >= 1.0) {

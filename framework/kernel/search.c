@@ -422,7 +422,9 @@ static bool search_get_pdb(struct ps_search *s)
                         &err);
     if (s->pdb)
         return true;
-    s->stop = strstr(err.msg, "max-memory") ? PS_STOP_MEMORY : PS_STOP_ERROR;
+    s->stop = ps_interrupted                    ? PS_STOP_INTERRUPT
+              : strstr(err.msg, "max-memory") ? PS_STOP_MEMORY
+                                              : PS_STOP_ERROR;
     s->error = err;
     ps_error_format(&err, s->note, sizeof s->note);
     return false;

@@ -42,6 +42,7 @@ struct ps_lua_sandbox {
      * stopped the last call. */
     double deadline;
     bool ignore_interrupt;
+    bool searched; /* a search has run: see ps_lua_sandbox_set_search */
     enum ps_lua_stop stopped;
     /* Filled by the message handler: the script's lines on the stack when
      * the last error was raised, innermost first. */
@@ -176,7 +177,13 @@ void ps_lua_sandbox_set_search(struct ps_lua_sandbox *sb, bool searching,
         pthread_mutex_unlock(&sb->mu);
     }
     sb->deadline = searching ? deadline : 0;
-    sb->ignore_interrupt = !searching;
+    /* After a search, the best line is still drawn and printed through
+     * the script: the Ctrl-C that stopped the search must not stop that.
+     * Before any search (a game or rules script loading) it stops the
+     * script with an error, as the process's default action would, but
+     * with a message. */
+    sb->searched |= searching;
+    sb->ignore_interrupt = !searching && sb->searched;
     sb->stopped = PS_LUA_STOP_NONE;
     bool over = sb->lim.instructions &&
                 sb->instructions >= sb->lim.instructions;
