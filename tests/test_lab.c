@@ -308,6 +308,38 @@ static void test_control_bytes_in_names(void **unused)
     assert_non_null(strstr(out, "--trace-json is for one puzzle"));
 }
 
+/* Issue 32: --max-memory caps the process, so the puzzles a lab runs at
+ * once share it: with --jobs 4 each run's peak stays within a quarter
+ * (each had the whole cap, and --max-memory 50 --jobs 4 peaked at 160 MB).
+ * Beams of width 200,000 narrow to fit what they are given. */
+static void test_jobs_share_the_memory_limit(void **unused)
+{
+    (void)unused;
+    static char out[1 << 16];
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/mem", tmpdir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    for (int i = 1; i <= 4; i++)
+        assert_int_equal(run(out, sizeof out, false,
+                             "gen --rows 15 --cols 15 --colors 5 --seed %d "
+                             "> mem/%d.txt",
+                             i, i),
+                         0);
+    assert_int_equal(run(out, sizeof out, false,
+                         "--algo beam --beam-width 200000 --max-memory 64 "
+                         "--jobs 4 --json mem"),
+                     0);
+    int rows = 0;
+    for (const char *p = out; (p = strstr(p, "\"peak_memory\":")); rows++) {
+        p += strlen("\"peak_memory\":");
+        unsigned long long peak = strtoull(p, NULL, 10);
+        if (peak > (64ull << 20) / 4)
+            fail_msg("a run peaked at %llu bytes, over a quarter of 64 MiB",
+                     peak);
+    }
+    assert_int_equal(rows, 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_same_numbers_for_any_jobs),
         cmocka_unit_test(test_bad_puzzle_named_others_run),
         cmocka_unit_test(test_control_bytes_in_names),
+        cmocka_unit_test(test_jobs_share_the_memory_limit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -68,7 +68,8 @@ const struct ps_option ps_cli_options[] = {
     {.name = "max-memory", .type = PS_OPT_STRING, .arg = "MB",
      .doc = "memory limit of tables, beams, policies (they refuse to grow "
             "past it; default: half of what the process may use: physical "
-            "memory, cgroup, ulimit); a search past 2 GiB says so on stderr"},
+            "memory, cgroup, ulimit); a lab's --jobs share it; a search "
+            "past 2 GiB says so on stderr"},
     {.name = "threads", .type = PS_OPT_INT, .offset = F(opt.threads), .min = 0,
      .max = PS_MAX_THREADS, .arg = "N",
      .def = "0 = the number of cores, at most 64",

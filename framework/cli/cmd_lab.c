@@ -66,6 +66,12 @@ int cmd_lab(struct cli *c, const struct ps_game *g)
         status = c->fe->run_lab(stdout, &lay, &setup,
                                 (const char *const *)paths, npaths, jobs);
     } else {
+        /* --max-memory caps the process: the puzzles that run at once (in
+         * threads) share it. Each job had it whole, and --max-memory 50
+         * --jobs 4 peaked at 160 MB. */
+        int at_once = jobs < npaths ? jobs : npaths;
+        if (at_once > 1 && setup.limits.max_memory)
+            setup.limits.max_memory /= (uint64_t)at_once;
         status = ps_lab_run(stdout, &lay, &setup, (const char *const *)paths,
                             npaths, jobs, c->html ? &rows : NULL,
                             c->html ? &nrows : NULL);
