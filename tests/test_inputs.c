@@ -102,6 +102,18 @@ static void test_escape(void **unused)
     assert_string_equal(twice, out);
     ps_escape(out, sizeof out, "\xc3\xa9\n", 3, true);
     assert_string_equal(out, "\xc3\xa9\\n");
+    /* issue 32: a C1 control (U+009B, a CSI some terminals obey) is a
+     * control character too, also where other non-ASCII text is kept */
+    ps_escape(out, sizeof out, "x\xc2\x9b" "31m\xc2\xa0", 8, true);
+    assert_string_equal(out, "x\\xc2\\x9b" "31m\xc2\xa0");
+    char *lines = NULL;
+    size_t lines_len = 0;
+    FILE *mem = open_memstream(&lines, &lines_len);
+    assert_non_null(mem);
+    ps_print_escaped_lines(mem, "a\x1b[31m\nb\xc2\x85\n", 11);
+    fclose(mem);
+    assert_string_equal(lines, "a\\x1b[31m\nb\\xc2\\x85\n");
+    free(lines);
     /* cut at a whole escape */
     ps_escape(out, 4, "a\r", 2, false);
     assert_string_equal(out, "a\\r");

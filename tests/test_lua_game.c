@@ -455,7 +455,20 @@ static void test_cli_stuck_and_interrupted(void **state)
     if (st != 1 || !strstr(out, "slowload.lua:2: error: load: interrupted "
                                 "(SIGTERM)"))
         fail_msg("SIGTERM while loading: exit %d:\n%s", st, out);
+    /* Issue 32: a game's drawing reached the terminal raw: its control
+     * bytes (ESC, the C1 CSI) are shown escaped, its lines kept */
+    write_game(dir, "showesc.lua",
+               "function g.show(p, s) return s .. '\\27[31m\\194\\155x\\n2nd' "
+               "end",
+               "return {'b'}");
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                 "show --game showesc.lua h3.txt"),
+                     0);
+    if (strchr(out, '\033') || strstr(out, "\xc2\x9b") ||
+        !strstr(out, "a\\x1b[31m\\xc2\\x9bx\n2nd\n"))
+        fail_msg("show printed:\n%s", out);
 }
+
 
 /* A score game: sell wines 2 3 5 1 4 from either end of the row, the one
  * sold in year y bringing y times its price; the best is 50. */

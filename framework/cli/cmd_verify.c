@@ -31,12 +31,16 @@ static bool solved_under_other_rules(const struct cli *c,
     if (!ps_rules_stamp_find(text, len, name, sizeof name, &hash, &line) ||
         hash == ps_rules_hash(g, rules))
         return false;
+    /* the name comes from the file: shown escaped, never sent raw */
+    char shown[sizeof name * 8], path[1024];
+    ps_escape(shown, sizeof shown, name, strlen(name), true);
+    ps_escape(path, sizeof path, c->files[1], strlen(c->files[1]), true);
     snprintf(was, was_len, "%s hash %016llx", name, (unsigned long long)hash);
     fprintf(stderr,
             "psolve: warning: %s:%d: solved under rules '%s' (hash %016llx), "
             "replayed under rules %s: the %s may differ (give --rules %s)\n",
-            c->files[1], line, name, (unsigned long long)hash, now,
-            maximise ? "score" : "cost", name);
+            path, line, shown, (unsigned long long)hash, now,
+            maximise ? "score" : "cost", shown);
     return true;
 }
 

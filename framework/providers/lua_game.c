@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "hash.h"
 #include "lua_rules.h"
 #include "lua_sandbox.h"
@@ -1258,7 +1259,7 @@ static void lg_print_state(const void *inst, const void *state, FILE *out,
     if (lua_type(L, -1) == LUA_TSTRING) {
         size_t len;
         const char *text = lua_tolstring(L, -1, &len);
-        fwrite(text, 1, len, out);
+        ps_print_escaped_lines(out, text, len);
         if (len == 0 || text[len - 1] != '\n')
             fputc('\n', out);
     } else {

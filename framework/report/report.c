@@ -252,6 +252,8 @@ void ps_json_string(FILE *out, const char *s)
             fprintf(out, "\\u%04x", c);
         else if (n == 0)
             fputs("\\ufffd", out); /* JSON is UTF-8: a bad byte is replaced */
+        else if (n == 2 && c == 0xc2 && p[1] <= 0x9f)
+            fprintf(out, "\\u%04x", p[1]); /* C1 controls, like C0's */
         else
             fwrite(p, 1, (size_t)n, out);
         p += n > 0 ? n : 1;

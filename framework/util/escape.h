@@ -22,5 +22,8 @@ size_t ps_escape(char *out, size_t cap, const char *text, size_t len,
 
 /* Print s with control characters escaped (non-ASCII kept): for one line. */
 void ps_print_escaped(FILE *out, const char *s);
+/* The same for text[0..len) of several lines: newlines kept (a Lua game's
+ * drawing of a state, whose escape sequences must not reach a terminal). */
+void ps_print_escaped_lines(FILE *out, const char *text, size_t len);
 
 #endif
