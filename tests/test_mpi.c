@@ -356,6 +356,29 @@ static void test_bad_input(void **unused)
                                        "> /dev/null 2>&1",
                         PSOLVE_MPI_BIN),
                      2);
+    /* issue 32: ranks launched with different puzzles (an MPMD launch)
+     * crashed rank 0 (hdastar SIGSEGV, dnrpa heap overflow); they compare
+     * a digest of the instance first and stop with a clear error */
+    assert_int_equal(sh(TIMEOUT MPIEXEC " -np 1 %s --algo dnrpa --max-nodes "
+                        "2000 games/samegame/examples/samegame-5x5.txt : -np "
+                        "1 %s --algo dnrpa --max-nodes 2000 "
+                        "games/samegame/examples/samegame-10x10.txt "
+                        "> /dev/null 2> %s/err.txt",
+                        PSOLVE_MPI_BIN, PSOLVE_MPI_BIN, dir),
+                     1);
+    assert_int_equal(sh("grep -q 'the ranks read different puzzles' %s/err.txt",
+                        dir),
+                     0);
+    assert_int_equal(sh(TIMEOUT MPIEXEC " -np 1 %s --game npuzzle --algo "
+                        "hdastar games/npuzzle/examples/8-hardest.txt : -np 1 "
+                        "%s --game npuzzle --algo hdastar "
+                        "games/npuzzle/examples/8-two-slides.txt "
+                        "> /dev/null 2> %s/err.txt",
+                        PSOLVE_MPI_BIN, PSOLVE_MPI_BIN, dir),
+                     1);
+    assert_int_equal(sh("grep -q 'the ranks read different puzzles' %s/err.txt",
+                        dir),
+                     0);
     /* psolve itself does not know the distributed algorithms. */
     assert_int_equal(sh("%s --algo dnrpa games/samegame/examples/samegame-5x5.txt "
                         "> /dev/null 2>&1",

@@ -7,8 +7,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "hash.h"
 #include "transport.h"
 
 static const struct ps_algorithm *const distributed[] = {
@@ -31,6 +33,38 @@ int ps_mpi_not_agreed(void)
     return PS_EXIT_ERROR;
 }
 
+/* What every rank must agree on before a distributed run: the game, the
+ * start position's bytes (they come from the puzzle and the rules), the
+ * line length and the algorithm. Ranks launched with different puzzles
+ * (mpirun -np 1 psolve-mpi A : -np 1 psolve-mpi B) crashed rank 0. */
+static int64_t instance_digest(const struct ps_search *s,
+                               const struct ps_algorithm *a)
+{
+    const struct ps_game *g = s->game;
+    unsigned char *start = malloc(s->state_size);
+    uint64_t h = ps_hash_bytes(g->name, strlen(g->name));
+    h = ps_hash_mix(h ^ ps_hash_bytes(a->name, strlen(a->name)));
+    h = ps_hash_mix(h ^ (uint64_t)s->state_size);
+    h = ps_hash_mix(h ^ (uint64_t)g->max_depth(s->inst));
+    if (start) {
+        g->initial_state(s->inst, start);
+        h = ps_hash_mix(h ^ ps_hash_bytes(start, s->state_size));
+        free(start);
+    }
+    return (int64_t)(h >> 1); /* non-negative: its negation is too */
+}
+
+/* Do all ranks hold the same instance? Collective (every rank that agreed
+ * to the run calls it). */
+static bool same_instance(const struct ps_search *s,
+                          const struct ps_algorithm *a)
+{
+    int64_t d = instance_digest(s, a);
+    int64_t v[2] = {d, -d};
+    ps_mpi_max(v, 2); /* v[0] the largest digest, -v[1] the smallest */
+    return v[0] == -v[1];
+}
+
 /* A distributed algorithm runs on every rank; any other on rank 0 alone,
  * while the others wait for the next distributed run (or the end). */
 static enum ps_status mpi_run_search(struct ps_search *s,
@@ -47,6 +81,19 @@ static enum ps_status mpi_run_search(struct ps_search *s,
         s->algo_name = a->name;
         snprintf(s->note, sizeof s->note, "another rank did not start");
         s->stop = PS_STOP_INTERRUPT;
+        return PS_INCOMPLETE;
+    }
+    if (!same_instance(s, a)) {
+        if (ps_mpi_rank() == 0)
+            fprintf(stderr, "psolve: the ranks read different puzzles, rules "
+                            "or games: every rank of psolve-mpi must run the "
+                            "same command line\n");
+        s->algo_name = a->name;
+        snprintf(s->note, sizeof s->note,
+                 "error: the ranks hold different instances");
+        ps_error_set(&s->error, NULL, 0, 0,
+                     "the ranks hold different instances");
+        s->stop = PS_STOP_ERROR;
         return PS_INCOMPLETE;
     }
     enum ps_status st = ps_search_run(s, a);
