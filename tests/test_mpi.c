@@ -379,6 +379,16 @@ static void test_bad_input(void **unused)
     assert_int_equal(sh("grep -q 'the ranks read different puzzles' %s/err.txt",
                         dir),
                      0);
+    /* a bad file on another rank only: rank 0 exits 1 (bad input), not 4
+     * (a limit) */
+    assert_int_equal(sh("printf '1 2 3\\n4 x 6\\n7 8 0\\n' > %s/bad.txt && "
+                        TIMEOUT MPIEXEC " -np 1 %s --game npuzzle --algo "
+                        "hdastar games/npuzzle/examples/8-hardest.txt : -np 1 "
+                        "%s --game npuzzle --algo hdastar %s/bad.txt "
+                        "> /dev/null 2> %s/err.txt",
+                        dir, PSOLVE_MPI_BIN, PSOLVE_MPI_BIN, dir, dir),
+                     1);
+    assert_int_equal(sh("grep -q 'bad.txt:2:3' %s/err.txt", dir), 0);
     /* psolve itself does not know the distributed algorithms. */
     assert_int_equal(sh("%s --algo dnrpa games/samegame/examples/samegame-5x5.txt "
                         "> /dev/null 2>&1",

@@ -79,8 +79,11 @@ static enum ps_status mpi_run_search(struct ps_search *s,
     if (!ps_mpi_agree()) {
         ps_mpi_not_agreed();
         s->algo_name = a->name;
-        snprintf(s->note, sizeof s->note, "another rank did not start");
-        s->stop = PS_STOP_INTERRUPT;
+        /* an error (exit 1), as the other rank's was: it was not a limit */
+        snprintf(s->note, sizeof s->note,
+                 "error: another rank did not start");
+        ps_error_set(&s->error, NULL, 0, 0, "another rank did not start");
+        s->stop = PS_STOP_ERROR;
         return PS_INCOMPLETE;
     }
     if (!same_instance(s, a)) {
