@@ -406,6 +406,37 @@ static void test_forged(void **state)
     free(m.p);
 }
 
+/* A count, then that many bytes (a part of the file): the bound is what
+ * follows the count. Measured before the count was read, a part could end
+ * 8 bytes past the file and the next part's bound wrap around: a hang that
+ * fuzz_checkpoint found. The buffer is exactly the file, so a sanitizer
+ * sees any read past it. */
+static void test_counted_bytes_stay_inside(void **state)
+{
+    (void)state;
+    unsigned char *file = malloc(8 + 4);
+    assert_non_null(file);
+    uint64_t n = 4;
+    memcpy(file, &n, 8);
+    memcpy(file + 8, "abcd", 4);
+    struct ps_ckpt_reader r = {.p = file, .len = 12};
+    size_t got;
+    const unsigned char *bytes = ps_ckpt_get_bytes(&r, &got);
+    assert_non_null(bytes);
+    assert_int_equal(got, 4);
+    assert_memory_equal(bytes, "abcd", 4);
+    assert_int_equal(r.pos, r.len);
+    /* 12: what was left before the count, 8 more than after it */
+    n = 12;
+    memcpy(file, &n, 8);
+    r = (struct ps_ckpt_reader){.p = file, .len = 12};
+    assert_null(ps_ckpt_get_bytes(&r, &got));
+    assert_true(r.bad);
+    assert_int_equal(got, 0);
+    assert_true(r.pos <= r.len);
+    free(file);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_beam_resume),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_forged),
+        cmocka_unit_test(test_counted_bytes_stay_inside),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -21,6 +21,10 @@ void ps_ckpt_put(struct ps_ckpt_buf *b, const void *data, size_t n)
 {
     if (b->failed || n == 0)
         return;
+    if (n > SIZE_MAX / 2 - b->len) { /* the doubling below would wrap */
+        b->failed = true;
+        return;
+    }
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n)
@@ -106,6 +110,23 @@ uint64_t ps_ckpt_get_count(struct ps_ckpt_reader *r, uint64_t most)
     return n;
 }
 
+const void *ps_ckpt_get_bytes(struct ps_ckpt_reader *r, size_t *n)
+{
+    /* what is left is measured after the count is read: measured before
+     * (get_count(r, r->len - r->pos)), a count could run 8 bytes past the
+     * end, and the next one's bound wrap around (fuzz_checkpoint: a hang) */
+    uint64_t count = ps_ckpt_get_u64(r);
+    *n = 0;
+    if (r->bad || count > r->len - r->pos) {
+        r->bad = true;
+        return NULL;
+    }
+    const void *at = r->p + r->pos;
+    *n = (size_t)count;
+    r->pos += *n;
+    return at;
+}
+
 /* A line: found, value, length, moves. */
 static void put_line(struct ps_ckpt_buf *b, bool found, int64_t value,
                      const ps_move *moves, int len)
@@ -122,7 +143,13 @@ static void get_line(struct ps_ckpt_reader *r, bool *found, int64_t *value,
 {
     *found = ps_ckpt_get_u64(r) != 0;
     *value = (int64_t)ps_ckpt_get_u64(r);
-    *len = (int)ps_ckpt_get_count(r, (r->len - r->pos) / sizeof(ps_move));
+    uint64_t n = ps_ckpt_get_u64(r);
+    /* the moves must fit in what follows the count (ps_ckpt_get_bytes) */
+    if (n > (r->len - r->pos) / sizeof(ps_move)) {
+        r->bad = true;
+        n = 0;
+    }
+    *len = (int)n;
     *moves = NULL;
     if (*len > 0 && (*moves = malloc((size_t)*len * sizeof **moves)))
         ps_ckpt_get(r, *moves, (size_t)*len * sizeof **moves);
@@ -384,10 +411,12 @@ static bool read_payload(struct ps_checkpoint *ck, struct ps_ckpt_reader *r,
     ck->best_found = found;
     ck->file_parts = (int)ps_ckpt_get_count(r, PS_CHECKPOINT_MAX_PARTS);
     for (int i = 0; i < ck->file_parts && !r->bad; i++) {
-        size_t n = (size_t)ps_ckpt_get_count(r, r->len - r->pos);
+        size_t n;
+        const void *bytes = ps_ckpt_get_bytes(r, &n);
+        if (!bytes)
+            break;
         struct ps_ckpt_buf *b = &ck->part[i].state;
-        ps_ckpt_put(b, r->p + r->pos, n);
-        r->pos += n;
+        ps_ckpt_put(b, bytes, n);
         ck->part[i].set = !b->failed;
         if (b->failed)
             return ps_error_set(err, path, 0, 0, "out of memory");

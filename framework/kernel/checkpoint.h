@@ -92,6 +92,9 @@ bool ps_checkpoint_line_sound(const struct ps_search *s, const uint32_t *moves,
 /* A count read back, checked against the most it may be (a longer line
  * than the game allows, more entries than the policy has): bad if over. */
 uint64_t ps_ckpt_get_count(struct ps_ckpt_reader *r, uint64_t most);
+/* A count n, then n bytes, returned in place (*n set); NULL (r bad) when
+ * fewer than n bytes follow the count. */
+const void *ps_ckpt_get_bytes(struct ps_ckpt_reader *r, size_t *n);
 
 struct ps_ckpt_part {
     struct ps_ckpt_buf state;
