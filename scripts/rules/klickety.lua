@@ -5,11 +5,5 @@
 -- ("remove empty columns": the columns close up to the left); the game
 -- ends when no two neighbours share a colour and reports the pieces left
 -- (gameFinished(remain)), the fewer the better: psolve's fewest_left.
-return {
-  game = "samegame",
-  min_group = 2,
-  gravity = true,
-  shift = "left",
-  objective = "fewest_left",
-  clear_bonus = 0,
-}
+-- Those are Clickomania's rules, taken from there rather than written twice.
+return rules("clickomania")
