@@ -148,7 +148,7 @@ bool ps_worker_offer(struct ps_worker *w, const ps_move *moves, int len,
 ps_value ps_worker_playout(struct ps_worker *w, const void *state, int depth)
 {
     /* the line after the depth moves that reached state must fit too */
-    int room = w->s.game->max_depth(w->s.inst) - depth;
+    int room = w->s.max_depth - depth;
     ps_value v = ps_playout_run(&w->po, state, &w->rng, room > 0 ? room : -1);
     if (w->po.too_long)
         ps_search_line_fits(&w->s, depth + w->po.length);

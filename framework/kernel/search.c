@@ -199,6 +199,7 @@ void ps_search_init(struct ps_search *s, const struct ps_game *game,
     s->inst = inst;
     s->flags = ps_game_flags(game, inst);
     s->state_size = game->state_size(inst);
+    s->max_depth = game->max_depth(inst);
     if (limits)
         s->limits = *limits;
     if (opt)
@@ -350,17 +351,14 @@ void ps_search_fault(struct ps_search *s, enum ps_fault f,
     }
 }
 
-bool ps_search_line_fits(struct ps_search *s, int len)
+bool ps_search_line_too_long(struct ps_search *s)
 {
-    int max_depth = s->game->max_depth(s->inst);
-    if (len < max_depth)
-        return true;
     struct ps_error err;
     ps_error_set(&err, NULL, 0, 0,
                  "game %s: a line goes on past its max_depth() of %d moves "
                  "(a score game must end within it; declare a larger "
                  "max_depth)",
-                 s->game->name, max_depth);
+                 s->game->name, s->max_depth);
     ps_search_fault(s, PS_FAULT_ERROR, &err);
     return false;
 }

@@ -213,6 +213,7 @@ struct ps_search {
     const void *inst;
     unsigned flags;       /* ps_game_flags(game, inst) */
     size_t state_size;
+    int max_depth;        /* game->max_depth(inst), read once */
     struct ps_limits limits;
     struct ps_options opt;
     struct ps_stats stats;
@@ -417,7 +418,13 @@ void ps_search_fault(struct ps_search *s, enum ps_fault f,
  * algorithms size their lines by it, so a game that does not (a Lua game or
  * plug-in that declares too little) must not be played further: false
  * then, and the search stops on an error naming the game. */
-bool ps_search_line_fits(struct ps_search *s, int len);
+/* The error of ps_search_line_fits: stops s, returns false. */
+bool ps_search_line_too_long(struct ps_search *s);
+static inline bool ps_search_line_fits(struct ps_search *s, int len)
+{
+    /* checked per move in playouts: the test inline, the error out of line */
+    return len < s->max_depth || ps_search_line_too_long(s);
+}
 
 /* Is `value` better than the best solution so far (or is there none)? */
 bool ps_search_improves(const struct ps_search *s, ps_value value);
