@@ -10,6 +10,7 @@
  * the fault slot, which stops the search), never a heap overflow. Built-in
  * and Lua games are not guarded: their code is psolve's own. */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,29 +40,34 @@ struct guard {
 static struct guard guards[PS_MAX_ADDED_GAMES];
 static int used_guards;
 
-/* A breach of the contract by `slot`: keep the first one's message (the
- * others are its echoes, perhaps from other threads). */
+/* A breach of the contract: keep the first one's message (the others are
+ * its echoes, perhaps from other threads). */
+PS_PRINTF(2, 3)
+static void breach_said(struct guard *gd, const char *fmt, ...)
+{
+    if (atomic_exchange(&gd->claimed, 1) != 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(gd->why, sizeof gd->why, fmt, ap);
+    va_end(ap);
+    atomic_store(&gd->broken, 1);
+}
+
+/* A count out of range from `slot`. */
 static void breach(struct guard *gd, const char *slot, const char *what, int n,
                    int max)
 {
-    if (atomic_exchange(&gd->claimed, 1) == 0) {
-        snprintf(gd->why, sizeof gd->why,
-                 "game %s: slot '%s' returned %d moves, but %s %d",
-                 gd->inner->name, slot, n, what, max);
-        atomic_store(&gd->broken, 1);
-    }
+    breach_said(gd, "game %s: slot '%s' returned %d moves, but %s %d",
+                gd->inner->name, slot, n, what, max);
 }
 
-/* The same for a value out of range: a cost, gain or bound. */
+/* A value out of range from `slot`: a cost, gain or bound. */
 static void breach_value(struct guard *gd, const char *slot, ps_value v,
                          const char *range)
 {
-    if (atomic_exchange(&gd->claimed, 1) == 0) {
-        snprintf(gd->why, sizeof gd->why,
-                 "game %s: slot '%s' returned %lld, outside %s",
-                 gd->inner->name, slot, (long long)v, range);
-        atomic_store(&gd->broken, 1);
-    }
+    breach_said(gd, "game %s: slot '%s' returned %lld, outside %s",
+                gd->inner->name, slot, (long long)v, range);
 }
 
 static bool in_range(ps_value v, bool nonnegative)

@@ -69,32 +69,30 @@ size_t ps_escape(char *out, size_t cap, const char *text, size_t len,
     return n;
 }
 
-void ps_print_escaped(FILE *out, const char *s)
-{
-    size_t len = strlen(s);
-    for (size_t i = 0; i < len;) {
-        char e[9];
-        size_t used;
-        size_t k = escape_at(s, len, i, true, e, &used);
-        if (k)
-            fwrite(e, 1, k, out);
-        else
-            fputc(s[i], out);
-        i += used;
-    }
-}
-
-void ps_print_escaped_lines(FILE *out, const char *text, size_t len)
+/* text[0..len) escaped onto out; newlines kept when keep_newlines. */
+static void print_escaped(FILE *out, const char *text, size_t len,
+                          bool keep_newlines)
 {
     for (size_t i = 0; i < len;) {
         char e[9];
         size_t used = 1;
-        size_t k = text[i] == '\n' ? 0
-                                   : escape_at(text, len, i, true, e, &used);
+        size_t k = keep_newlines && text[i] == '\n'
+                       ? 0
+                       : escape_at(text, len, i, true, e, &used);
         if (k)
             fwrite(e, 1, k, out);
         else
             fputc(text[i], out);
         i += used;
     }
+}
+
+void ps_print_escaped(FILE *out, const char *s)
+{
+    print_escaped(out, s, strlen(s), false);
+}
+
+void ps_print_escaped_lines(FILE *out, const char *text, size_t len)
+{
+    print_escaped(out, text, len, true);
 }
