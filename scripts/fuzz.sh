@@ -5,14 +5,14 @@
 # of each harness; exits non-zero when a harness crashed, broke an oracle,
 # timed out or ran out of memory, keeping the input in build-fuzz/crashes/.
 #   scripts/fuzz.sh [SECONDS [HARNESS...]]
-# Harnesses: parse solution rules search checkpoint (default: all). Environment:
+# Harnesses: parse solution rules search checkpoint import (default: all). Environment:
 # PSOLVE_FUZZ_BUILD (default build-fuzz), CC (default clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse solution rules search checkpoint)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse solution rules search checkpoint import)
 case $seconds in ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, got '$seconds'" >&2; exit 2;; esac
 build=${PSOLVE_FUZZ_BUILD:-build-fuzz}
 cc=${CC:-clang}
@@ -22,12 +22,16 @@ command -v "$cc" >/dev/null || { echo "fuzz.sh: $cc not found (apt-get install c
 cmake -S . -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DPSOLVE_FUZZ=ON -DPSOLVE_TESTS=OFF >/dev/null
 cmake --build "$build" --target fuzzers psolve -j"$(nproc)" >/dev/null
+# draw_picture (the import harness's seeds) is a test program: built apart,
+# uninstrumented, with the system compiler.
+cmake -S . -B "$build/draw" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build/draw" --target draw_picture -j"$(nproc)" >/dev/null
 
 # ---- seed corpora: a first byte picks the game (fuzz_support.h:
 # 0 samegame, 1 watersort, 2 npuzzle, default rules), then the file ----
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{parse,solution,rules,search,checkpoint}
+mkdir -p "$seeds"/{parse,solution,rules,search,checkpoint,import}
 game_byte() { case $1 in samegame) printf '\000';; watersort) printf '\001';; npuzzle) printf '\002';; esac; }
 boards() { # GAME: the shipped puzzle files of GAME
   case $1 in
@@ -74,6 +78,19 @@ for run in "nrpa --level 1" "nmcs --level 1" "beam --beam-width 10"; do
   i=$((i + 1))
 done
 
+# Pictures: small boards and levels, PNG and JPEG, each read three ways
+# (the first byte: either, a grid, tubes).
+draw=$build/draw/tests/draw_picture
+i=0
+for args in "board 5 5 3 12 1" "board 6 8 4 10 2" "tubes 3 4 3"; do
+  for ext in png jpg; do
+    "$draw" $args "$seeds/pic.$ext"
+    { printf "\\$(printf %03o $((i % 3)))"; cat "$seeds/pic.$ext"; } > "$seeds/import/pic-$i.$ext"
+    i=$((i + 1))
+  done
+done
+rm -f "$seeds"/pic.*
+
 # ---- run ----
 crashes=$build/crashes
 mkdir -p "$crashes"
@@ -81,7 +98,7 @@ status=0
 printf '%-10s %12s %8s %8s  %s\n' harness executions exec/s corpus result
 for h in "${harnesses[@]}"; do
   bin=$build/tests/fuzz/fuzz_$h
-  [ -x "$bin" ] || { echo "fuzz.sh: no harness '$h' (parse solution rules search checkpoint)" >&2; exit 2; }
+  [ -x "$bin" ] || { echo "fuzz.sh: no harness '$h' (parse solution rules search checkpoint import)" >&2; exit 2; }
   corpus=$build/corpus/$h
   mkdir -p "$corpus"
   log=$build/fuzz_$h.log
@@ -93,7 +110,7 @@ for h in "${harnesses[@]}"; do
   [ "$h" = rules ] && timeout=8
   rc=0
   nice "$bin" -max_total_time="$seconds" -print_final_stats=1 -timeout=$timeout \
-    -rss_limit_mb=2048 -max_len=8192 -artifact_prefix="$crashes/$h-" \
+    -rss_limit_mb=2048 -max_len="$([ "$h" = import ] && echo 65536 || echo 8192)" -artifact_prefix="$crashes/$h-" \
     "$corpus" "$seeds/$h" > "$log" 2>&1 || rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

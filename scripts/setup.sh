@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcmocka-dev uthash-dev liblua5.4-dev
-  libmicrohttpd-dev libjansson-dev)
+  libmicrohttpd-dev libjansson-dev libpng-dev libturbojpeg0-dev)
 # shellcheck disable=SC2206 # a space-separated list on purpose
 packages+=(${PSOLVE_EXTRA_PACKAGES:-})
 missing=()

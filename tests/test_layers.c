@@ -14,6 +14,7 @@
  *   framework/providers    util, kernel, rules (Lua games run in the rules'
  *                          sandbox; C plug-ins)
  *   framework/report       util, kernel, algorithms (runs, labs, reports)
+ *   framework/import       util (pictures in, puzzle text out: no game)
  *   framework/serve        everything above
  *   framework/cli          everything above
  *   framework/mpi          everything
@@ -34,13 +35,14 @@
 
 /* The folders, lowest first; a folder may read the folders of its mask. */
 enum {
-    UTIL, KERNEL, RULES, ALGORITHMS, GAME, GAMES, PROVIDERS, REPORT, SERVE,
-    CLI, MPI, FOLDERS
+    UTIL, KERNEL, RULES, ALGORITHMS, GAME, GAMES, PROVIDERS, REPORT, IMPORT,
+    SERVE, CLI, MPI, FOLDERS
 };
 static const char *const folder_path[FOLDERS] = {
     "framework/util", "framework/kernel", "framework/rules",
     "framework/algorithms", NULL, /* games/NAME, one of several */
-    "games", "framework/providers", "framework/report", "framework/serve",
+    "games", "framework/providers", "framework/report", "framework/import",
+    "framework/serve",
     "framework/cli", "framework/mpi",
 };
 #define BIT(f) (1u << (f))
@@ -54,6 +56,7 @@ static const unsigned may_read[FOLDERS] = {
     [GAMES] = BIT(UTIL) | BIT(KERNEL) | BIT(GAMES),
     [PROVIDERS] = BIT(UTIL) | BIT(KERNEL) | BIT(RULES) | BIT(PROVIDERS),
     [REPORT] = BIT(UTIL) | BIT(KERNEL) | BIT(ALGORITHMS) | BIT(REPORT),
+    [IMPORT] = BIT(UTIL) | BIT(IMPORT),
     [SERVE] = (BELOW(SERVE) & ~BIT(GAME) & ~BIT(GAMES)) | BIT(SERVE),
     [CLI] = (BELOW(CLI) & ~BIT(GAME) & ~BIT(GAMES)) | BIT(CLI),
     [MPI] = ~0u,

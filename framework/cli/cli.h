@@ -94,6 +94,14 @@ void *cli_rules(struct cli *c, const struct ps_game *g);
  * status (the error said). */
 int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules);
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
+/* A puzzle file's text: the file, or the puzzle read from a picture (a PNG
+ * or JPEG: docs/import.md) as game g's format (g NULL: whichever the
+ * picture shows); unless quiet, what was read goes to stderr. */
+bool cli_read_puzzle(const char *path, const struct ps_game *g, bool quiet,
+                     char **text, size_t *len, struct ps_error *err);
+/* The puzzle a picture's bytes show, as cli_read_puzzle reads it. */
+bool cli_import(const char *path, const struct ps_game *g, const char *data,
+                size_t len, char **text, struct ps_error *err);
 void cli_puzzle_close(struct puzzle *pz);
 bool cli_report_search_fault(const struct ps_search *s);
 bool cli_report_game_fault(const struct ps_game *g, const void *inst);
@@ -126,6 +134,7 @@ int cmd_solve(struct cli *c, const struct ps_game *g);
 int cmd_lab(struct cli *c, const struct ps_game *g);
 int cmd_verify(struct cli *c, const struct ps_game *g);
 int cmd_show(struct cli *c, const struct ps_game *g);
+int cmd_import(struct cli *c, const struct ps_game *g);
 int cmd_gen(struct cli *c, const struct ps_game *g);
 int cmd_bench(struct cli *c, const struct ps_game *g);
 int cmd_list(struct cli *c, const struct ps_game *g);

@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "playout.h"
 #include "rules.h"
+#include "import.h"
 #include "textfile.h"
 
 bool cli_option_given(const struct cli *c, const char *name)
@@ -105,6 +106,45 @@ int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules)
     return *rules ? -1 : PS_EXIT_ERROR;
 }
 
+bool cli_import(const char *path, const struct ps_game *g, const char *data,
+                size_t len, char **text, struct ps_error *err)
+{
+    enum ps_import_kind kind = PS_IMPORT_ANY;
+    if (g && strcmp(g->name, "samegame") == 0)
+        kind = PS_IMPORT_GRID;
+    else if (g && strcmp(g->name, "watersort") == 0)
+        kind = PS_IMPORT_TUBES;
+    else if (g)
+        return ps_error_set(err, path, 0, 0,
+                            "a picture: psolve reads SameGame boards and Water "
+                            "Sort levels from pictures, not %s puzzles", g->name);
+    const char *game;
+    return ps_import_picture((const unsigned char *)data, len, path, kind, text,
+                             &game, err);
+}
+
+bool cli_read_puzzle(const char *path, const struct ps_game *g, bool quiet,
+                     char **text, size_t *len, struct ps_error *err)
+{
+    if (!ps_read_file(path, text, len, err))
+        return false;
+    if (!ps_image_sniff((const unsigned char *)*text, *len)) {
+        if (ps_text_check(path, *text, len, err))
+            return true;
+        free(*text);
+        *text = NULL;
+        return false;
+    }
+    char *puzzle;
+    bool ok = cli_import(path, g, *text, *len, &puzzle, err);
+    free(*text);
+    *text = ok ? puzzle : NULL;
+    *len = ok ? strlen(puzzle) : 0;
+    if (ok && !quiet)
+        fputs(puzzle, stderr);
+    return ok;
+}
+
 /* Load the rules and the puzzle named by files[0]; on failure print why
  * (file:line:col) and return false. */
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
@@ -119,7 +159,7 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g,
         return false;
     char *text = NULL;
     size_t len;
-    bool read = ps_read_text_file(c->files[0], &text, &len, &err);
+    bool read = cli_read_puzzle(c->files[0], g, c->quiet, &text, &len, &err);
     if (read)
         pz->inst = g->load(pz->rules, c->files[0], text, len, &err);
     if (pz->inst) {

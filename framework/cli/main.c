@@ -32,7 +32,7 @@ static const struct ps_game *game_of_file(struct cli *c,
     /* A directory: its first puzzle. An unreadable file is reported when
      * it is loaded. */
     if (ps_lab_collect(c->files, 1, &paths, &npaths, &err) && npaths > 0 &&
-        ps_read_text_file(paths[0], &text, &len, &err)) {
+        cli_read_puzzle(paths[0], NULL, true, &text, &len, &err)) {
         char tried[200];
         const struct ps_game *found = ps_game_detect(text, len, tried,
                                                      sizeof tried);

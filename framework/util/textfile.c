@@ -106,8 +106,8 @@ static const char *special_kind(FILE *f)
     return NULL;
 }
 
-bool ps_read_text_file(const char *path, char **text, size_t *len,
-                       struct ps_error *err)
+bool ps_read_file(const char *path, char **text, size_t *len,
+                  struct ps_error *err)
 {
     if (stream_again(path, text, len))
         return true;
@@ -163,21 +163,35 @@ bool ps_read_text_file(const char *path, char **text, size_t *len,
         return ps_error_set(err, path, 0, 0, "read error: %s",
                             strerror(read_errno));
     }
-    /* A UTF-8 byte order mark (some editors write one) is no content. */
-    if (n >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
-        memmove(buf, buf + 3, n - 3);
-        n -= 3;
-    }
     buf[n] = '\0';
-    if (!check_text(path, buf, n, err)) {
-        free(buf);
-        return false;
-    }
     if (stream)
         stream_keep(path, buf, n);
     *text = buf;
     *len = n;
     return true;
+}
+
+bool ps_text_check(const char *path, char *text, size_t *len,
+                   struct ps_error *err)
+{
+    /* A UTF-8 byte order mark (some editors write one) is no content. */
+    if (*len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+        memmove(text, text + 3, *len - 3 + 1);
+        *len -= 3;
+    }
+    return check_text(path, text, *len, err);
+}
+
+bool ps_read_text_file(const char *path, char **text, size_t *len,
+                       struct ps_error *err)
+{
+    if (!ps_read_file(path, text, len, err))
+        return false;
+    if (ps_text_check(path, *text, len, err))
+        return true;
+    free(*text);
+    *text = NULL;
+    return false;
 }
 
 bool ps_output_close(FILE *f, const char *name, bool close,

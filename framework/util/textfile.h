@@ -23,6 +23,14 @@
 bool ps_read_text_file(const char *path, char **text, size_t *len,
                        struct ps_error *err);
 
+/* The same reading without the text checks (a picture's bytes, NUL
+ * terminated all the same); ps_text_check then makes it
+ * ps_read_text_file: the byte order mark skipped, binary refused. */
+bool ps_read_file(const char *path, char **data, size_t *len,
+                  struct ps_error *err);
+bool ps_text_check(const char *path, char *text, size_t *len,
+                   struct ps_error *err);
+
 /* Flush an output stream (and fclose it if `close`) and check that every
  * write reached it: false with "writing NAME: REASON" (a full disk, a
  * closed pipe) if not. */

@@ -1,0 +1,468 @@
+/*
+ * grid.c - a SameGame board in a picture. Candidate spacings come from
+ * lattice.c on each axis; each pair cuts the picture into cells, and the
+ * pair whose cells are flat colours over the largest connected area wins.
+ * A board's cells form one connected piece (cells rest on the bottom row
+ * and columns close up), which is how the board is told from the chrome.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colour.h"
+#include "import.h"
+#include "lattice.h"
+
+#define MAX_CAND 8 /* four spacings a side, two phases each */
+#define FLAT 0.75f      /* a cell is a flat colour when this share of its middle is */
+#define SAME_COLOUR 14.0f /* L*a*b* distance under which two cells share a colour */
+#define SAME_BACKGROUND 22.0f /* looser: a background may be a gradient */
+
+/* One lattice cutting the whole picture into nx x ny cells. */
+struct cut {
+    struct ps_lattice lx, ly;
+    int nx, ny, first_x, first_y; /* cells, and the index of the first line */
+    struct ps_sample *s;          /* nx * ny samples */
+    unsigned char *kind;          /* 0 patchy, 1 empty-looking, 2 filled */
+    int top, left, bottom, right; /* the board's cells (inclusive) */
+    bool fine;      /* finer than the board's cells (too_fine) */
+    double same;    /* sameness(): 1 when all filled cells are one shape */
+    double score;
+};
+
+static double line_at(const struct ps_lattice *l, int k)
+{
+    return l->phase + k * l->period;
+}
+
+/* Cells fully inside the picture along one axis. */
+static void span(const struct ps_lattice *l, int n, int *first, int *count)
+{
+    /* A cell may stick out by a sixth: a cropped board's first line is at
+     * 0, give or take the lattice's error. */
+    double slack = l->period / 6;
+    int k = (int)floor(-l->phase / l->period) - 1;
+    while (line_at(l, k) < -slack)
+        k++;
+    *first = k;
+    int c = 0;
+    while (line_at(l, k + c + 1) <= n + slack)
+        c++;
+    *count = c;
+}
+
+static struct ps_sample sample_cell(const struct ps_image *img, const struct cut *c,
+                                    int i, int j)
+{
+    double x0 = line_at(&c->lx, c->first_x + i), y0 = line_at(&c->ly, c->first_y + j);
+    /* The middle 36%: clear of gaps, bevels and a star's points. */
+    double mx = 0.32 * c->lx.period, my = 0.32 * c->ly.period;
+    return ps_sample_rect(img, (int)lround(x0 + mx), (int)lround(y0 + my),
+                          (int)lround(x0 + c->lx.period - mx),
+                          (int)lround(y0 + c->ly.period - my));
+}
+
+/* A lattice k times finer than the grid (k = 2, 3) cuts each cell into k
+ * along an axis (dx, dy): then neighbours agree in k - 1 of every k
+ * places along it, and in the k-th only as often as cells do. */
+static bool too_fine(const struct cut *c, int dx, int dy)
+{
+    for (int k = 2; k <= 3; k++) {
+        int same[3] = {0, 0, 0}, pairs[3] = {0, 0, 0};
+        for (int j = c->top; j + dy <= c->bottom; j++)
+            for (int i = c->left; i + dx <= c->right; i++) {
+                int a = j * c->nx + i, b = (j + dy) * c->nx + i + dx;
+                if (c->kind[a] != 2 || c->kind[b] != 2)
+                    continue;
+                int o = (dx ? i - c->left : j - c->top) % k;
+                pairs[o]++;
+                /* Loosely: a cell's parts differ by its shading. */
+                same[o] += ps_lab_distance(c->s[a].lab, c->s[b].lab) < 1.5f * SAME_COLOUR;
+            }
+        int high = 0, low = 0;
+        for (int o = 0; o < k; o++) {
+            if (pairs[o] < 6)
+                return false;
+            double share = (double)same[o] / pairs[o];
+            high += share > 0.95;
+            low += share < 0.8;
+        }
+        if (high == k - 1 && low == 1)
+            return true;
+    }
+    return false;
+}
+
+/* How alike the filled cells are in shape: each cell's 8x8 grid of
+ * points, on where the picture has the cell's own colour, against the
+ * mean of all cells. 1 when every cell is the same shape (squares, stars,
+ * balls alike), lower when a lattice cuts across cells, so that what a
+ * cell holds depends on its neighbours. */
+static double sameness(const struct ps_image *img, const struct cut *c)
+{
+    enum { G = 8 };
+    static double mean[G * G];
+    int filled = 0;
+    memset(mean, 0, sizeof mean);
+    for (int pass = 0; pass < 2; pass++) {
+        double diff = 0;
+        for (int j = c->top; j <= c->bottom; j++)
+            for (int i = c->left; i <= c->right; i++) {
+                const struct ps_sample *s = &c->s[j * c->nx + i];
+                if (c->kind[j * c->nx + i] != 2)
+                    continue;
+                unsigned rgb[3];
+                ps_lab_to_rgb(s->lab, rgb);
+                double x0 = line_at(&c->lx, c->first_x + i), y0 = line_at(&c->ly, c->first_y + j);
+                for (int q = 0; q < G * G; q++) {
+                    int x = (int)(x0 + ((q % G) + 0.5) * c->lx.period / G);
+                    int y = (int)(y0 + ((q / G) + 0.5) * c->ly.period / G);
+                    double on = 0;
+                    if (x >= 0 && y >= 0 && x < img->w && y < img->h) {
+                        const unsigned char *p = img->rgb + ((size_t)y * (size_t)img->w + (size_t)x) * 3;
+                        on = abs(p[0] - (int)rgb[0]) + abs(p[1] - (int)rgb[1]) +
+                             abs(p[2] - (int)rgb[2]) <= 60;
+                    }
+                    if (pass == 0)
+                        mean[q] += on;
+                    else
+                        diff += fabs(on - mean[q]);
+                }
+                if (pass == 0)
+                    filled++;
+            }
+        if (filled == 0)
+            return 0;
+        if (pass == 0)
+            for (int q = 0; q < G * G; q++)
+                mean[q] /= filled;
+        else
+            return 1 - diff / ((double)filled * G * G);
+    }
+    return 0;
+}
+
+/* Mark each cell, find the largest connected piece of filled cells, and
+ * score the cut by the flat area it explains. */
+static void judge(const struct ps_image *img, const struct ps_lab *bg, struct cut *c)
+{
+
+    int n = c->nx * c->ny;
+    c->score = 0;
+    for (int j = 0; j < c->ny; j++)
+        for (int i = 0; i < c->nx; i++)
+            c->s[j * c->nx + i] = sample_cell(img, c, i, j);
+    for (int k = 0; k < n; k++) {
+        const struct ps_sample *s = &c->s[k];
+        bool empty = (bg && ps_lab_distance(s->lab, *bg) < SAME_BACKGROUND) ||
+                     (s->lab.l < 30 && ps_lab_chroma(s->lab) < 12);
+        c->kind[k] = s->uniform < FLAT ? 0 : empty ? 1 : 2;
+    }
+    /* The largest 4-connected piece of filled cells (an explicit stack). */
+    int *stack = malloc(sizeof *stack * (size_t)n);
+    unsigned char *seen = calloc((size_t)n, 1);
+    int best = 0;
+    for (int start = 0; stack && seen && start < n; start++) {
+        if (seen[start] || c->kind[start] != 2)
+            continue;
+        int top = 0, size = 0;
+        int t = c->ny, l = c->nx, b = -1, r = -1;
+        stack[top++] = start;
+        seen[start] = 1;
+        while (top) {
+            int k = stack[--top], i = k % c->nx, j = k / c->nx;
+            size++;
+            t = j < t ? j : t; b = j > b ? j : b;
+            l = i < l ? i : l; r = i > r ? i : r;
+            int nb[4] = {i > 0 ? k - 1 : -1, i + 1 < c->nx ? k + 1 : -1,
+                         j > 0 ? k - c->nx : -1, j + 1 < c->ny ? k + c->nx : -1};
+            for (int d = 0; d < 4; d++)
+                if (nb[d] >= 0 && !seen[nb[d]] && c->kind[nb[d]] == 2) {
+                    seen[nb[d]] = 1;
+                    stack[top++] = nb[d];
+                }
+        }
+        if (size > best) {
+            best = size;
+            c->top = t; c->left = l; c->bottom = b; c->right = r;
+        }
+    }
+    free(stack);
+    free(seen);
+    if (best < 2)
+        return;
+    int flat = 0, cells = (c->bottom - c->top + 1) * (c->right - c->left + 1);
+    for (int j = c->top; j <= c->bottom; j++)
+        for (int i = c->left; i <= c->right; i++)
+            flat += c->kind[j * c->nx + i] != 0;
+    double share = (double)flat / cells;
+    c->fine = too_fine(c, 1, 0) || too_fine(c, 0, 1);
+    c->same = sameness(img, c);
+    double same2 = c->same * c->same;
+    c->score = c->fine ? 0 : best * c->lx.period * c->ly.period * share * share * same2 * same2;
+}
+
+static void cut_free(struct cut *c)
+{
+    free(c->s);
+    free(c->kind);
+    c->s = NULL;
+    c->kind = NULL;
+}
+
+static bool cut_make(const struct ps_image *img, const struct ps_lab *bg,
+                     struct ps_lattice lx, struct ps_lattice ly, struct cut *c)
+{
+    memset(c, 0, sizeof *c);
+    c->lx = lx;
+    c->ly = ly;
+    span(&lx, img->w, &c->first_x, &c->nx);
+    span(&ly, img->h, &c->first_y, &c->ny);
+    if (c->nx < 2 || c->ny < 2 || c->nx > 1024 || c->ny > 1024 || c->nx * c->ny > 16384)
+        return false;
+    c->s = calloc((size_t)(c->nx * c->ny), sizeof *c->s);
+    c->kind = calloc((size_t)(c->nx * c->ny), 1);
+    if (!c->s || !c->kind) {
+        cut_free(c);
+        return false;
+    }
+    judge(img, bg, c);
+    return true;
+}
+
+/* The letters psolve's board files use, by the colour they name. */
+static const struct { unsigned char rgb[3]; } named[9] = {
+    {{220, 40, 40}}, {{40, 170, 60}}, {{40, 100, 220}}, {{245, 215, 40}},
+    {{140, 50, 170}}, {{250, 140, 20}}, {{20, 180, 200}}, {{220, 30, 130}},
+    {{240, 240, 240}}};
+
+/* Give each cluster the colour number whose name fits it best (red
+ * becomes R, and so on), greedily by distance. */
+static void name_colours(const struct ps_lab *centre, int k, int *number)
+{
+    bool used_c[9] = {false}, used_n[9] = {false};
+    for (int round = 0; round < k; round++) {
+        int bc = -1, bn = -1;
+        float bd = 1e30f;
+        for (int i = 0; i < k; i++)
+            for (int m = 0; m < 9; m++) {
+                if (used_c[i] || used_n[m])
+                    continue;
+                float d = ps_lab_distance(centre[i], ps_lab_of_rgb(named[m].rgb[0],
+                                                   named[m].rgb[1], named[m].rgb[2]));
+                if (d < bd) {
+                    bd = d; bc = i; bn = m;
+                }
+            }
+        used_c[bc] = used_n[bn] = true;
+        number[bc] = bn + 1;
+    }
+}
+
+/* Drop top rows that break gravity (a score bar touching the board). */
+static void trim_floating(struct cut *c)
+{
+    for (;;) {
+        bool floating = false;
+        for (int j = c->top; j < c->bottom && !floating; j++)
+            for (int i = c->left; i <= c->right; i++)
+                if (c->kind[j * c->nx + i] == 2 && c->kind[(j + 1) * c->nx + i] != 2) {
+                    floating = true;
+                    break;
+                }
+        if (!floating || c->top == c->bottom)
+            return;
+        c->top++;
+    }
+}
+
+/* What was read must be a position play can reach, as psolve's board
+ * files require (docs/samegame.md): cells rest on cells, and empty columns
+ * have closed up to the right. Otherwise a cell was misread, or the
+ * picture is no SameGame position. */
+static bool playable(const struct ps_grid_read *b, struct ps_error *err)
+{
+    bool seen_empty_column = false;
+    for (int q = 0; q < b->cols; q++) {
+        bool any = false;
+        for (int r = 0; r < b->rows; r++) {
+            any |= b->cell[r][q] != 0;
+            if (r + 1 < b->rows && b->cell[r][q] && !b->cell[r + 1][q])
+                return ps_error_set(err, NULL, 0, 0,
+                                    "the board read has a cell over an empty one "
+                                    "(row %d, column %d): a cell was misread, or "
+                                    "this is no SameGame position", r, q);
+        }
+        if (any && seen_empty_column)
+            return ps_error_set(err, NULL, 0, 0,
+                                "the board read has an empty column left of "
+                                "column %d: a cell was misread, or this is no "
+                                "SameGame position", q);
+        seen_empty_column |= !any;
+    }
+    return true;
+}
+
+static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error *err)
+{
+    trim_floating(c);
+    int rows = c->bottom - c->top + 1, cols = c->right - c->left + 1;
+    if (rows > PS_IMPORT_MAX_SIDE || cols > PS_IMPORT_MAX_SIDE)
+        return ps_error_set(err, NULL, 0, 0,
+                            "the grid found has %d rows and %d columns; a "
+                            "board has at most %d of each", rows, cols,
+                            PS_IMPORT_MAX_SIDE);
+    memset(out, 0, sizeof *out);
+    out->rows = rows;
+    out->cols = cols;
+    out->pitch_x = c->lx.period;
+    out->pitch_y = c->ly.period;
+    out->x0 = line_at(&c->lx, c->first_x + c->left);
+    out->y0 = line_at(&c->ly, c->first_y + c->top);
+    out->quality = c->score;
+    struct ps_lab lab[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE], centre[64];
+    float w[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
+    int label[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE], at[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
+    int n = 0;
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < cols; q++) {
+            int k = (c->top + r) * c->nx + c->left + q;
+            if (c->kind[k] == 1)
+                continue; /* empty */
+            lab[n] = c->s[k].lab;
+            w[n] = c->s[k].uniform;
+            at[n++] = r * PS_IMPORT_MAX_SIDE + q;
+        }
+    int k = ps_cluster_colours(lab, w, n, SAME_COLOUR, 64, centre, label);
+    if (k < 0 || k > 9)
+        return ps_error_set(err, NULL, 0, 0,
+                            "the board shows %s colours; SameGame boards have "
+                            "at most 9", k < 0 ? "over 64" : k == 10 ? "10" : "more than 9");
+    /* A cropped picture has no background to tell empty cells by: a grey
+     * or white that only ever sits on top of its column, as empty cells
+     * do, is the board's empty colour. */
+    for (int j = 0; j < k; j++) {
+        if (ps_lab_chroma(centre[j]) > 10 || (centre[j].l > 30 && centre[j].l < 85))
+            continue;
+        bool on_top = true;
+        for (int i = 0; i < n && on_top; i++) {
+            int r = at[i] / PS_IMPORT_MAX_SIDE, q = at[i] % PS_IMPORT_MAX_SIDE;
+            for (int i2 = 0; i2 < n && on_top; i2++)
+                if (at[i2] % PS_IMPORT_MAX_SIDE == q && at[i2] / PS_IMPORT_MAX_SIDE < r)
+                    on_top = !(label[i] == j && label[i2] != j);
+        }
+        if (!on_top)
+            continue;
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (label[i] != j) {
+                lab[kept] = lab[i];
+                w[kept] = w[i];
+                at[kept++] = at[i];
+            }
+        n = kept;
+        k = ps_cluster_colours(lab, w, n, SAME_COLOUR, 64, centre, label);
+        break;
+    }
+    if (k > 9)
+        return ps_error_set(err, NULL, 0, 0, "the board shows %d colours; "
+                            "SameGame boards have at most 9", k);
+    int number[64];
+    name_colours(centre, k, number);
+    out->colours = k;
+    for (int i = 0; i < k; i++)
+        ps_lab_to_rgb(centre[i], out->rgb[number[i]]);
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < cols; q++)
+            out->confidence[r][q] = 1.0f;
+    for (int i = 0; i < n; i++) {
+        int r = at[i] / PS_IMPORT_MAX_SIDE, q = at[i] % PS_IMPORT_MAX_SIDE;
+        out->cell[r][q] = (unsigned char)number[label[i]];
+        /* Sure when near its own colour and far from every other. */
+        float d1 = ps_lab_distance(lab[i], centre[label[i]]), d2 = 1e30f;
+        for (int j = 0; j < k; j++)
+            if (j != label[i] && ps_lab_distance(lab[i], centre[j]) < d2)
+                d2 = ps_lab_distance(lab[i], centre[j]);
+        float margin = k > 1 ? (d2 - d1) / (d2 + d1 + 1e-6f) : 1.0f;
+        float flat = w[i] < FLAT ? w[i] / FLAT : 1.0f;
+        out->confidence[r][q] = margin * flat;
+    }
+    return playable(out, err);
+}
+
+bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
+                    struct ps_error *err)
+{
+    struct ps_lattice cx[MAX_CAND + 2], cy[MAX_CAND + 2];
+    /* Empty cells show the background; a picture cropped to the board has
+     * a border of many colours, and no background. */
+    struct ps_lab bg;
+    bool have_bg = ps_border_colour(img, SAME_BACKGROUND, &bg);
+    int nx = 0, ny = 0, lx, ly;
+    double *px = ps_edge_profile(img, 0, &lx), *py = ps_edge_profile(img, 1, &ly);
+    if (px && py) {
+        nx = ps_lattice_candidates(px, lx, 6, lx / 2, cx, MAX_CAND);
+        ny = ps_lattice_candidates(py, ly, 6, ly / 2, cy, MAX_CAND);
+        /* Cells are square in most games: each axis's first spacing is
+         * tried on the other too (a sparse board can hide its spacing
+         * along one axis under its cells' own shapes). */
+        double from_y = ny > 0 ? cy[0].period : 0, from_x = nx > 0 ? cx[0].period : 0;
+        if (from_y > 0 && from_y < lx / 2) {
+            ps_lattice_near(px, lx, from_y, cx + nx);
+            nx += 2;
+        }
+        if (from_x > 0 && from_x < ly / 2) {
+            ps_lattice_near(py, ly, from_x, cy + ny);
+            ny += 2;
+        }
+    }
+    /* Score every pair, then take the finest lattice within 15% of the best
+     * score: a lattice two or three times too coarse can find flat cells
+     * too, one too fine is refused by too_fine. */
+    double score[MAX_CAND + 2][MAX_CAND + 2], top = 0;
+    bool debug = getenv("PSOLVE_IMPORT_DEBUG") != NULL;
+    for (int i = 0; debug && i < (nx > ny ? nx : ny); i++)
+        fprintf(stderr, "candidate %d: x %.2f+%.2f, y %.2f+%.2f\n", i,
+                i < nx ? cx[i].period : 0, i < nx ? cx[i].phase : 0,
+                i < ny ? cy[i].period : 0, i < ny ? cy[i].phase : 0);
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            score[i][j] = 0;
+            double aspect = cx[i].period / cy[j].period;
+            struct cut c;
+            if (aspect < 0.5 || aspect > 2.0 || !cut_make(img, have_bg ? &bg : NULL, cx[i], cy[j], &c))
+                continue;
+            if (debug)
+                fprintf(stderr, "cut %.2f+%.2f x %.2f+%.2f: %dx%d cells, board "
+                        "%d..%d x %d..%d, same %.3f, %sscore %.0f\n", c.lx.period,
+                        c.lx.phase, c.ly.period, c.ly.phase, c.nx, c.ny, c.left,
+                        c.right, c.top, c.bottom, c.same, c.fine ? "too fine, " : "", c.score);
+            score[i][j] = c.score;
+            top = c.score > top ? c.score : top;
+            cut_free(&c);
+        }
+    int bi = -1, bj = -1;
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
+            if (score[i][j] <= 0 || score[i][j] < 0.85 * top)
+                continue;
+            double area = cx[i].period * cy[j].period;
+            if (bi < 0 || area < 0.95 * cx[bi].period * cy[bj].period ||
+                (area < 1.05 * cx[bi].period * cy[bj].period && score[i][j] > score[bi][bj])) {
+                bi = i;
+                bj = j;
+            }
+        }
+    struct cut best;
+    bool have = bi >= 0 && cut_make(img, have_bg ? &bg : NULL, cx[bi], cy[bj], &best);
+    free(px);
+    free(py);
+    if (!have)
+        return ps_error_set(err, NULL, 0, 0,
+                            "no grid of cells found (no regular spacing of "
+                            "flat coloured cells in the picture)");
+    bool ok = read_board(&best, out, err);
+    cut_free(&best);
+    return ok;
+}
