@@ -52,15 +52,22 @@ static void span(const struct ps_lattice *l, int n, int *first, int *count)
     *count = c;
 }
 
-static struct ps_sample sample_cell(const struct ps_image *img, const struct cut *c,
-                                    int i, int j)
+/* The box of a cell left when `margin` of it is cut off each side. */
+static struct ps_sample sample_cell_box(const struct ps_image *img, const struct cut *c,
+                                        int i, int j, double margin)
 {
     double x0 = line_at(&c->lx, c->first_x + i), y0 = line_at(&c->ly, c->first_y + j);
-    /* The middle 36%: clear of gaps, bevels and a star's points. */
-    double mx = 0.32 * c->lx.period, my = 0.32 * c->ly.period;
+    double mx = margin * c->lx.period, my = margin * c->ly.period;
     return ps_sample_rect(img, (int)lround(x0 + mx), (int)lround(y0 + my),
                           (int)lround(x0 + c->lx.period - mx),
                           (int)lround(y0 + c->ly.period - my));
+}
+
+/* The middle 36%: clear of gaps, bevels and a star's points. */
+static struct ps_sample sample_cell(const struct ps_image *img, const struct cut *c,
+                                    int i, int j)
+{
+    return sample_cell_box(img, c, i, j, 0.32);
 }
 
 /* A lattice k times finer than the grid (k = 2, 3) cuts each cell into k
@@ -158,6 +165,20 @@ static void judge(const struct ps_image *img, const struct ps_lab *bg, struct cu
         bool empty = (bg && ps_lab_distance(s->lab, *bg) < SAME_BACKGROUND) ||
                      (s->lab.l < 30 && ps_lab_chroma(s->lab) < 12);
         c->kind[k] = s->uniform < FLAT ? 0 : empty ? 1 : 2;
+    }
+    /* A cell with a mark in its middle (a dot, a face, a number) is patchy
+     * there: its wider middle, if mostly one colour, says its colour
+     * (kept as sampled, so its confidence stays low). */
+    for (int k = 0; k < n; k++) {
+        if (c->kind[k] != 0)
+            continue;
+        struct ps_sample wide = sample_cell_box(img, c, k % c->nx, k / c->nx, 0.15);
+        bool empty = (bg && ps_lab_distance(wide.lab, *bg) < SAME_BACKGROUND) ||
+                     (wide.lab.l < 30 && ps_lab_chroma(wide.lab) < 12);
+        if (wide.uniform >= 0.5f && !empty) {
+            c->s[k].lab = wide.lab;
+            c->kind[k] = 2;
+        }
     }
     /* The largest 4-connected piece of filled cells (an explicit stack). */
     int *stack = malloc(sizeof *stack * (size_t)n);

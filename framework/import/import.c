@@ -60,16 +60,17 @@ static void put_unsure(struct text *t, const char *what, int n,
     }
     if (low < 0)
         return;
-    put(t, "# lowest confidence %.2f (%s %d, %s %d); %d unsure %s%s\n",
+    put(t, "# lowest confidence %.2f (%s %d, %s %d); %d unsure %s (under %.2f)%s\n",
         (double)conf[low], a_name, a[low], b_name, b[low], unsure, what,
-        unsure ? " (under " : "");
-    if (!unsure)
-        return;
-    put(t, "#   %.2f, check them:", (double)PS_IMPORT_UNSURE);
-    for (int i = 0; i < n; i++)
-        if (conf[i] < PS_IMPORT_UNSURE)
-            put(t, " %s %d %s %d (%.2f);", a_name, a[i], b_name, b[i], (double)conf[i]);
-    put(t, "\n");
+        (double)PS_IMPORT_UNSURE, unsure ? ", check them:" : "");
+    int shown = 0;
+    for (int i = 0; i < n; i++) {
+        if (conf[i] >= PS_IMPORT_UNSURE)
+            continue;
+        bool first = shown % 6 == 0, last = ++shown % 6 == 0 || shown == unsure;
+        put(t, "%s %s %d %s %d (%.2f)%s", first ? "#  " : "", a_name, a[i], b_name, b[i],
+            (double)conf[i], last ? "\n" : ";");
+    }
 }
 
 static void put_grid(struct text *t, const struct ps_grid_read *g, double f)
