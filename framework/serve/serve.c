@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -99,6 +100,27 @@ static int usage(const char *msg)
     return msg ? PS_EXIT_USAGE : PS_EXIT_OK;
 }
 
+#define POOL_THREADS 2 /* the event loop's: handlers are short */
+#define FD_RESERVE 256 /* files kept for the runs' pipes, terminals, files */
+
+/* MAX_CONNECTIONS, or fewer when the file limit (raised to its hard limit
+ * if need be) leaves less than that beside FD_RESERVE; split between the
+ * two daemons of loopback. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    rlim_t want = 2 * MAX_CONNECTIONS + FD_RESERVE;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 64;
+    if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rlim_t per = rl.rlim_cur > 2 * 64 + FD_RESERVE ? (rl.rlim_cur - FD_RESERVE) / 2 : 64;
+    return per < MAX_CONNECTIONS ? (unsigned)per : MAX_CONNECTIONS;
+}
+
 static struct MHD_Daemon *start_daemon(int family, const char *addr, int port)
 {
     struct sockaddr_storage ss;
@@ -120,16 +142,21 @@ static struct MHD_Daemon *start_daemon(int family, const char *addr, int port)
         len = sizeof *in6;
     }
     (void)len;
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+    /* An event loop (epoll where there is one) with a few threads: no
+     * handler blocks it (serve_int.h), so an idle connection costs a file
+     * descriptor, not a thread, and is closed after CONNECTION_TIMEOUT s.
+     * No limit per IP address: on loopback every client is 127.0.0.1. */
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG;
     if (family == AF_INET6)
         flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, serve_handle, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                             MHD_OPTION_NOTIFY_COMPLETED, serve_request_done, NULL,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)128,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+                            MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)CONNECTION_TIMEOUT,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
                             MHD_OPTION_END);
 }
@@ -294,11 +321,12 @@ static void shut_down(pthread_t reap)
             kill(r->pid, SIGINT);
     pthread_cond_broadcast(&srv.changed);
     pthread_mutex_unlock(&srv.lock);
-    /* The runs end (their watchers see the pipes close); then stop. */
+    /* The runs and jobs end (the watchers see the pipes close; the jobs
+     * resume their connections); then stop. */
     double until = serve_now_s() + 10;
     for (;;) {
         pthread_mutex_lock(&srv.lock);
-        int left = srv.nrunning;
+        int left = srv.nrunning + srv.njobs; /* jobs kill their children */
         if (left && serve_now_s() > until)
             for (struct run *r = srv.runs; r; r = r->next)
                 if (r->state == RUN_RUNNING)
