@@ -12,6 +12,7 @@
 #include "support.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
@@ -663,6 +664,61 @@ static void test_idle_connections(void **state)
     json_decref(api_json("GET", "/api/info", NULL, 200));
 }
 
+/* The server's child processes (runs, checks, hints, gens): up to max
+ * pids, how many there are. */
+static int server_children(pid_t *pids, int max)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < max) {
+        char path[300], stat[512];
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[len] = '\0';
+        /* pid (comm) state ppid ...: comm may hold spaces, not ") " */
+        const char *close_paren = strrchr(stat, ')');
+        int ppid;
+        if (close_paren && sscanf(close_paren + 2, "%*c %d", &ppid) == 1 &&
+            ppid == server)
+            pids[n++] = atoi(e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* The command line of the server's first child whose command line holds
+ * `word` (bounded polls), its words joined by spaces, into out. */
+static void child_command_line(const char *word, char *out, size_t len)
+{
+    for (int i = 0; i < 300; i++) {
+        pid_t pids[64];
+        int n = server_children(pids, 64);
+        for (int k = 0; k < n; k++) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pids[k]);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                continue;
+            size_t got = fread(out, 1, len - 1, f);
+            fclose(f);
+            out[got] = '\0';
+            for (size_t j = 0; j + 1 < got; j++)
+                if (out[j] == '\0')
+                    out[j] = ' ';
+            if (strstr(out, word))
+                return;
+        }
+        usleep(20000);
+    }
+    fail_msg("no child of the server with '%s' came", word);
+}
+
 /* The first run of a solve request. */
 static const char *first_run(json_t *s)
 {
@@ -801,6 +857,33 @@ static void test_live_trace(void **state)
     json_decref(s);
 }
 
+/* A trace past what the server keeps (MAX_TRACE, 4000 events) reaches the
+ * child as --trace=4000, and the answer says so: "clamped". */
+static void test_trace_clamped(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-56.txt";
+    json_t *s = solve("npuzzle", board,
+                      "{\"algos\":[\"idastar\"],\"options\":{\"trace\":1000000000,"
+                      "\"time\":25}}");
+    char cmd[4096];
+    child_command_line("--trace", cmd, sizeof cmd);
+    if (!strstr(cmd, "--trace=4000 ") || strstr(cmd, "1000000000"))
+        fail_msg("the run's command line: %s", cmd);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(s, "clamped"), "trace")), 4000);
+    stop_run(first_run(s));
+    json_decref(s);
+    /* A trace under the cap is the request's, and nothing is said. */
+    s = solve("npuzzle", board,
+              "{\"algos\":[\"idastar\"],\"options\":{\"trace\":7,\"time\":25}}");
+    child_command_line("--trace", cmd, sizeof cmd);
+    assert_non_null(strstr(cmd, "--trace=7 "));
+    assert_null(json_object_get(s, "clamped"));
+    stop_run(first_run(s));
+    json_decref(s);
+}
+
 /* Lua games start where the moves played led ("after"): hints and solves
  * from the position reached. */
 static void test_lua_after(void **state)
@@ -901,6 +984,7 @@ int main(void)
         cmocka_unit_test(test_idle_connections),
         cmocka_unit_test(test_live_best_line),
         cmocka_unit_test(test_live_trace),
+        cmocka_unit_test(test_trace_clamped),
         cmocka_unit_test(test_lua_after),
         cmocka_unit_test(test_allow_scripts),
     };

@@ -277,8 +277,22 @@ bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
     return true;
 }
 
+/* A number option past what the server allows (trace: the events it
+ * keeps): the cap in val, and in `clamped` under the option's name, which
+ * the answer carries. Values that are no whole number are the child's to
+ * refuse. */
+static void clamp_option(const char *key, char *val, size_t vlen, uint64_t cap,
+                         json_t *clamped)
+{
+    uint64_t n;
+    if (!ps_number_parse_uint(val, 0, UINT64_MAX, &n) || n <= cap)
+        return;
+    snprintf(val, vlen, "%llu", (unsigned long long)cap);
+    json_object_set_new(clamped, key, json_integer((json_int_t)cap));
+}
+
 static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
-                        size_t mlen, double *time_out)
+                        size_t mlen, double *time_out, json_t *clamped)
 {
     *time_out = 0;
     bool have_time = false, have_memory = false;
@@ -324,6 +338,8 @@ static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
         }
         if (algo_opt && !algorithm_value_ok(algo_opt, val, msg, mlen))
             return false;
+        if (strcmp(key, "trace") == 0) /* more would be read and dropped */
+            clamp_option(key, val, sizeof val, MAX_TRACE, clamped);
         if (strcmp(key, "time") == 0) {
             double t;
             if (!ps_number_parse_decimal(val, 0, 1e9, &t)) {
@@ -378,9 +394,9 @@ static bool wants_trace(json_t *req)
 
 /* One run of a solve request: its directory and files, the child on a
  * pseudo-terminal, its watcher. The run (in srv.runs), or NULL with a
- * message in msg. */
-static struct run *start_run(json_t *req, const char *algo, char *msg,
-                             size_t mlen)
+ * message in msg; the options lowered to the server's caps in clamped. */
+static struct run *start_run(json_t *req, const char *algo, json_t *clamped,
+                             char *msg, size_t mlen)
 {
     struct run *r = calloc(1, sizeof *r);
     if (!r || !serve_make_dir(r->dir, sizeof r->dir)) {
@@ -404,7 +420,8 @@ static struct run *start_run(json_t *req, const char *algo, char *msg,
     }
     serve_arg_add(&a, "--algo=%s", algo);
     bool ok = serve_common_args(req, &a, r->dir, &g, msg, mlen) &&
-              option_args(json_object_get(req, "options"), &a, msg, mlen, &t);
+              option_args(json_object_get(req, "options"), &a, msg, mlen, &t,
+                          clamped);
     serve_arg_add(&a, "--");
     serve_arg_add(&a, "%s/puzzle", r->dir);
     int pty = -1, out_fd = -1;
@@ -478,11 +495,12 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
         return serve_send_error(c, 429, "%d runs are running already (the cap "
                                         "is %d: psolve serve --max-runs N)",
                                 srv.nrunning, srv.cfg.max_runs);
-    json_t *out = json_array();
+    json_t *out = json_array(), *clamped = json_object();
     char msg[600] = "";
     size_t started = 0;
     json_array_foreach(algos, i, v) {
-        struct run *r = start_run(req, json_string_value(v), msg, sizeof msg);
+        struct run *r = start_run(req, json_string_value(v), clamped, msg,
+                                  sizeof msg);
         if (!r)
             break;
         started++;
@@ -494,9 +512,14 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
     pthread_mutex_unlock(&srv.lock);
     if (msg[0] && started == 0) {
         json_decref(out);
+        json_decref(clamped);
         return serve_send_error(c, 400, "%s", msg);
     }
-    return serve_send_json(c, 200, json_pack("{s:o}", "runs", out));
+    json_t *ans = json_pack("{s:o}", "runs", out);
+    if (json_object_size(clamped)) /* the values the runs got instead */
+        json_object_set(ans, "clamped", clamped);
+    json_decref(clamped);
+    return serve_send_json(c, 200, ans);
 }
 
 /* The data of a --html page psolve wrote (its psolve-data element). */
