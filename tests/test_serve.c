@@ -684,8 +684,9 @@ static int server_children(pid_t *pids, int max)
         /* pid (comm) state ppid ...: comm may hold spaces, not ") " */
         const char *close_paren = strrchr(stat, ')');
         int ppid;
-        if (close_paren && sscanf(close_paren + 2, "%*c %d", &ppid) == 1 &&
-            ppid == server)
+        char st;
+        if (close_paren && sscanf(close_paren + 2, "%c %d", &st, &ppid) == 2 &&
+            ppid == server && st != 'Z') /* a zombie holds no slot */
             pids[n++] = atoi(e->d_name);
     }
     closedir(d);
@@ -884,6 +885,109 @@ static void test_trace_clamped(void **state)
     json_decref(s);
 }
 
+/* Is the process stopped (SIGSTOP), not ended? */
+static bool is_stopped(pid_t pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t len = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[len] = '\0';
+    const char *close_paren = strrchr(stat, ')');
+    return close_paren && (close_paren[2] == 'T' || close_paren[2] == 't');
+}
+
+static void *hint_client(void *arg)
+{
+    int *code = arg;
+    char *b = body_with_text("npuzzle", PSOLVE_SOURCE_DIR
+                             "/games/npuzzle/examples/15-56.txt", "{}");
+    struct reply r = api("POST", "/api/hint", b);
+    free(b);
+    *code = r.code;
+    free(r.body);
+    return NULL;
+}
+
+/* Checks, hints and gens run at most max_jobs children at once (the
+ * server's cores by default); the others wait their turn, and all are
+ * answered. Each child the server starts is stopped (SIGSTOP) as soon as
+ * it is seen, so that it keeps its slot: once max_jobs are held, no
+ * other child may come while 2 s of polls look (was: one child a
+ * request, at once). */
+static void test_jobs_cap(void **state)
+{
+    (void)state;
+    json_t *info = api_json("GET", "/api/info", NULL, 200);
+    int max_jobs = (int)json_integer_value(json_object_get(
+        json_object_get(info, "limits"), "max_jobs"));
+    json_decref(info);
+    assert_true(max_jobs >= 1 && max_jobs <= 16);
+    enum { MORE = 3 };
+    pthread_t th[16 + MORE];
+    int codes[16 + MORE] = {0};
+    int nclients = max_jobs + MORE;
+    for (int i = 0; i < nclients; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, hint_client, &codes[i]), 0);
+    pid_t held[64];
+    int nheld = 0, after_full = 0;
+    int polls_full = 0;
+    for (int i = 0; i < 3000 && polls_full < 200 && nheld < 64; i++) {
+        pid_t pids[64];
+        int n = server_children(pids, 64);
+        for (int k = 0; k < n && nheld < 64; k++) {
+            bool known = false;
+            for (int h = 0; h < nheld; h++)
+                known |= held[h] == pids[k];
+            if (known || kill(pids[k], SIGSTOP) != 0)
+                continue;
+            usleep(2000);
+            if (!is_stopped(pids[k]))
+                continue; /* it ended first: it holds no slot */
+            after_full += nheld >= max_jobs;
+            held[nheld++] = pids[k];
+        }
+        polls_full += nheld >= max_jobs;
+        usleep(10000);
+    }
+    for (int h = 0; h < nheld; h++)
+        kill(held[h], SIGCONT);
+    for (int i = 0; i < nclients; i++)
+        pthread_join(th[i], NULL);
+    if (nheld < max_jobs || after_full)
+        fail_msg("%d of the server's children held at once (the cap is %d)",
+                 nheld, max_jobs);
+    for (int i = 0; i < nclients; i++)
+        assert_int_equal(codes[i], 200);
+}
+
+/* "threads" past the cores reaches the run as the number of cores, and
+ * the answer says so. */
+static void test_threads_clamped(void **state)
+{
+    (void)state;
+    json_t *info = api_json("GET", "/api/info", NULL, 200);
+    int cores = (int)json_integer_value(json_object_get(
+        json_object_get(info, "limits"), "cores"));
+    json_decref(info);
+    assert_true(cores >= 1);
+    json_t *s = solve("samegame", PSOLVE_SOURCE_DIR "/games/samegame/standard/01.txt",
+                      "{\"algos\":[\"nrpa\"],\"options\":{\"threads\":1000,"
+                      "\"time\":25}}");
+    char cmd[4096], want[64];
+    child_command_line("--threads", cmd, sizeof cmd);
+    snprintf(want, sizeof want, "--threads=%d ", cores);
+    if (!strstr(cmd, want))
+        fail_msg("the run's command line: %s (want %s)", cmd, want);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(s, "clamped"), "threads")), cores);
+    stop_run(first_run(s));
+    json_decref(s);
+}
+
 /* Lua games start where the moves played led ("after"): hints and solves
  * from the position reached. */
 static void test_lua_after(void **state)
@@ -985,6 +1089,8 @@ int main(void)
         cmocka_unit_test(test_live_best_line),
         cmocka_unit_test(test_live_trace),
         cmocka_unit_test(test_trace_clamped),
+        cmocka_unit_test(test_jobs_cap),
+        cmocka_unit_test(test_threads_clamped),
         cmocka_unit_test(test_lua_after),
         cmocka_unit_test(test_allow_scripts),
     };

@@ -92,6 +92,8 @@ static int usage(const char *msg)
             "                   instead of 127.0.0.1 and ::1 (a warning)\n"
             "  --open           open the URL in the desktop's browser\n"
             "  --max-runs N     searches running at once (default: cores)\n"
+            "  --max-jobs N     checks, hints and gens running at once\n"
+            "                   (default: cores; others wait their turn)\n"
             "  --time-cap S     seconds a run may take at most (default 60)\n"
             "  --memory-cap MB  memory limit of a run (default 1024)\n"
             "  --idle S         seconds before an idle run is stopped or\n"
@@ -170,13 +172,14 @@ static int daemon_port(struct MHD_Daemon *d)
 /* The options of serve into srv.cfg: -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv)
 {
-    enum { O_PORT = 300, O_LISTEN, O_OPEN, O_MAX_RUNS, O_TIME_CAP, O_MEM_CAP,
+    enum { O_PORT = 300, O_LISTEN, O_OPEN, O_MAX_RUNS, O_MAX_JOBS, O_TIME_CAP, O_MEM_CAP,
            O_IDLE, O_SCRIPTS, O_HELP };
     static const struct option opts[] = {
         {"port", required_argument, 0, O_PORT},
         {"listen", required_argument, 0, O_LISTEN},
         {"open", no_argument, 0, O_OPEN},
         {"max-runs", required_argument, 0, O_MAX_RUNS},
+        {"max-jobs", required_argument, 0, O_MAX_JOBS},
         {"time-cap", required_argument, 0, O_TIME_CAP},
         {"memory-cap", required_argument, 0, O_MEM_CAP},
         {"idle", required_argument, 0, O_IDLE},
@@ -187,6 +190,8 @@ static int parse_options(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     srv.cfg = (struct config){.port = 8080,
                               .max_runs = cores > 0 ? (int)cores : 1,
+                              .max_jobs = cores > 0 ? (int)cores : 1,
+                              .cores = cores > 0 ? (int)cores : 1,
                               .time_cap = 60, .memory_cap = 1024, .idle = 300};
     optind = 1;
     int ch;
@@ -202,9 +207,13 @@ static int parse_options(int argc, char **argv)
         case O_LISTEN: srv.cfg.listen = optarg; break;
         case O_OPEN: srv.cfg.open = true; break;
         case O_MAX_RUNS:
+        case O_MAX_JOBS:
             if (!ps_number_parse_uint(optarg, 1, 256, &u))
-                return usage("--max-runs expects 1..256");
-            srv.cfg.max_runs = (int)u;
+                return usage("--max-runs and --max-jobs expect 1..256");
+            if (ch == O_MAX_RUNS)
+                srv.cfg.max_runs = (int)u;
+            else
+                srv.cfg.max_jobs = (int)u;
             break;
         case O_TIME_CAP:
         case O_IDLE:

@@ -278,7 +278,7 @@ bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
 }
 
 /* A number option past what the server allows (trace: the events it
- * keeps): the cap in val, and in `clamped` under the option's name, which
+ * keeps; threads: the cores): the cap in val, and in `clamped` under the option's name, which
  * the answer carries. Values that are no whole number are the child's to
  * refuse. */
 static void clamp_option(const char *key, char *val, size_t vlen, uint64_t cap,
@@ -340,6 +340,8 @@ static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
             return false;
         if (strcmp(key, "trace") == 0) /* more would be read and dropped */
             clamp_option(key, val, sizeof val, MAX_TRACE, clamped);
+        if (strcmp(key, "threads") == 0) /* more only share the cores */
+            clamp_option(key, val, sizeof val, (uint64_t)srv.cfg.cores, clamped);
         if (strcmp(key, "time") == 0) {
             double t;
             if (!ps_number_parse_decimal(val, 0, 1e9, &t)) {
@@ -813,10 +815,11 @@ enum MHD_Result serve_api_info(struct MHD_Connection *c)
                                             srv.puzzles[i].name, "game",
                                             srv.puzzles[i].game));
     return serve_send_json(c, 200,
-                     json_pack("{s:s,s:o,s:o,s:o,s:{s:i,s:f,s:I,s:f,s:i,s:b}}",
+                     json_pack("{s:s,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:f,s:I,s:f,s:i,s:b}}",
                                "psolve", PSOLVE_VERSION, "games", games,
                                "algorithms", algos, "puzzles", pz, "limits",
-                               "max_runs", srv.cfg.max_runs, "time_cap",
+                               "max_runs", srv.cfg.max_runs, "max_jobs",
+                               srv.cfg.max_jobs, "cores", srv.cfg.cores, "time_cap",
                                srv.cfg.time_cap, "memory_cap_mb",
                                (json_int_t)srv.cfg.memory_cap, "idle", srv.cfg.idle,
                                "max_body", MAX_BODY, "allow_scripts",

@@ -117,10 +117,20 @@ static void *job_thread(void *arg)
     /* The handler suspends the connection under the lock after starting
      * this thread: resuming it before would be undefined. */
     pthread_mutex_lock(&srv.lock);
+    /* Then a slot: at most cfg.max_jobs children at once; the others
+     * wait here, their connections suspended. */
+    while (srv.njobs_running >= srv.cfg.max_jobs && !srv.shutting_down)
+        pthread_cond_wait(&srv.changed, &srv.lock);
+    bool stopping = srv.shutting_down;
+    if (!stopping)
+        srv.njobs_running++;
     pthread_mutex_unlock(&srv.lock);
-    j->rq->answer = j->fn(j->req);
+    j->rq->answer = stopping ? serve_answer_error(503, "the server is stopping")
+                             : j->fn(j->req);
     json_decref(j->req);
     pthread_mutex_lock(&srv.lock);
+    if (!stopping)
+        srv.njobs_running--;
     j->rq->job_done = true;
     MHD_resume_connection(j->c); /* the handler sends the answer */
     srv.njobs--;
@@ -156,7 +166,7 @@ static enum MHD_Result start_job(struct MHD_Connection *c, struct request *rq,
     json_decref(req);
     return stopping ? serve_send_error(c, 503, "the server is stopping")
                     : serve_send_error(c, 429, "%d checks, hints and gens are "
-                                       "running already: try again",
+                                       "running or waiting already: try again",
                                        MAX_JOBS);
 }
 

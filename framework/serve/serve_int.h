@@ -51,13 +51,16 @@
 #define MAX_CONNECTIONS 2048   /* at once, if the file limit allows */
 #define CONNECTION_TIMEOUT 10  /* seconds */
 #define KEEPALIVE_S 5          /* an event stream's comment when quiet */
-#define MAX_JOBS 64            /* checks, hints and gens at once */
+#define MAX_JOBS 64            /* checks, hints and gens running or
+                                  waiting for one of cfg.max_jobs slots */
 
 struct config {
     int port;
     const char *listen;  /* NULL: 127.0.0.1 and ::1 */
     bool open;
-    int max_runs;        /* children running at once */
+    int max_runs;        /* searches running at once */
+    int max_jobs;        /* checks, hints and gens running at once */
+    int cores;           /* the most threads a run gets */
     double time_cap;     /* seconds per run */
     uint64_t memory_cap; /* MB per run */
     double idle;         /* seconds before an idle run is reaped */
@@ -118,7 +121,8 @@ struct serve {
     int nrunning;
     unsigned run_counter;
     volatile bool shutting_down;
-    int njobs;              /* jobs running (serve_http.c) */
+    int njobs;              /* jobs running or waiting (serve_http.c) */
+    int njobs_running;      /* of them, those with a slot: a child */
     struct sse *sse_waiting; /* suspended event streams (serve_run.c) */
     struct puzzle puzzles[MAX_PUZZLES];
     int npuzzles;
