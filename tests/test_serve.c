@@ -988,6 +988,94 @@ static void test_threads_clamped(void **state)
     json_decref(s);
 }
 
+/* `psolve serve --port P`: its exit status, or -1 when it still ran
+ * after 10 s of polls (then it is stopped); its stderr into err. */
+static int serve_exit_status(int p, char *err, size_t len)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        char ps[16];
+        snprintf(ps, sizeof ps, "%d", p);
+        execl(PSOLVE_BIN, PSOLVE_BIN, "serve", "--port", ps, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int st = 0, rc = -1;
+    for (int i = 0; i < 100; i++) { /* bounded: 10 s of polls */
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+            break;
+        }
+        usleep(100000);
+    }
+    if (rc == -1)
+        terminate(pid);
+    ssize_t n = read(fds[0], err, len - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    return rc;
+}
+
+/* A socket of this test listening on the loopback address of `family`,
+ * on a free port (*p); -1 when the machine has no such address. */
+static int hold_loopback_port(int family, int *p)
+{
+    int fd = socket(family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+        *a = (struct sockaddr_in6){.sin6_family = AF_INET6,
+                                   .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+        len = sizeof *a;
+    } else {
+        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+        *a = (struct sockaddr_in){.sin_family = AF_INET};
+        inet_pton(AF_INET, "127.0.0.1", &a->sin_addr);
+        len = sizeof *a;
+    }
+    if (bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, 4) != 0 ||
+        getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    *p = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                  : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+/* A loopback address whose port another program holds is an error, with
+ * exit 1 and a message naming it: [::1] (was: served 127.0.0.1 alone, so
+ * that a browser sent to localhost:P could reach the other program), and
+ * 127.0.0.1. */
+static void test_loopback_taken(void **state)
+{
+    (void)state;
+    char err[4096], want[64];
+    int p, fd = hold_loopback_port(AF_INET, &p);
+    assert_true(fd >= 0);
+    int rc = serve_exit_status(p, err, sizeof err);
+    close(fd);
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d", p);
+    if (rc != 1 || !strstr(err, want))
+        fail_msg("127.0.0.1 port %d taken: exit %d, stderr: %s", p, rc, err);
+    fd = hold_loopback_port(AF_INET6, &p);
+    if (fd < 0)
+        skip(); /* no IPv6 here: the server listens on 127.0.0.1 alone */
+    rc = serve_exit_status(p, err, sizeof err);
+    close(fd);
+    snprintf(want, sizeof want, "cannot listen on [::1] port %d", p);
+    if (rc != 1 || !strstr(err, want))
+        fail_msg("[::1] port %d taken: exit %d, stderr: %s", p, rc, err);
+}
+
 /* Lua games start where the moves played led ("after"): hints and solves
  * from the position reached. */
 static void test_lua_after(void **state)
@@ -1091,6 +1179,7 @@ int main(void)
         cmocka_unit_test(test_trace_clamped),
         cmocka_unit_test(test_jobs_cap),
         cmocka_unit_test(test_threads_clamped),
+        cmocka_unit_test(test_loopback_taken),
         cmocka_unit_test(test_lua_after),
         cmocka_unit_test(test_allow_scripts),
     };

@@ -26,6 +26,7 @@
 #include "serve_int.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -269,16 +270,75 @@ static bool prepare(const char *exe)
     return true;
 }
 
-/* Listen (--listen ADDR, else 127.0.0.1 and ::1 when there is IPv6) and
- * note the Host values this server answers to. *shown: the address of the
- * printed URL. False with a message when the port cannot be had. */
+/* Can ::1 be bound here (has this machine IPv6's loopback)? */
+static bool has_ipv6_loopback(void)
+{
+    int fd = socket(AF_INET6, SOCK_STREAM, 0);
+    if (fd < 0)
+        return false;
+    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    bool ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+/* Both loopback addresses on one port (only 127.0.0.1 on a machine with
+ * no IPv6). Half is an error: with ::1 taken by another program, a
+ * browser sent to localhost:PORT would reach that one, token and all.
+ * With --port 0 a port that is free on 127.0.0.1 but not on ::1 is given
+ * back and another tried. */
+static bool listen_loopback(struct MHD_Daemon **d4, struct MHD_Daemon **d6)
+{
+    bool v6 = has_ipv6_loopback();
+    for (int attempt = 0;; attempt++) {
+        *d4 = start_daemon(AF_INET, "127.0.0.1", srv.cfg.port);
+        if (!*d4) {
+            fprintf(stderr, "psolve serve: cannot listen on 127.0.0.1 port %d "
+                            "(in use by another program?)\n", srv.cfg.port);
+            return false;
+        }
+        int port = daemon_port(*d4);
+        *d6 = v6 ? start_daemon(AF_INET6, "::1", port) : NULL;
+        if (!v6 || *d6) {
+            srv.cfg.port = port;
+            return true;
+        }
+        MHD_stop_daemon(*d4);
+        *d4 = NULL;
+        if (srv.cfg.port != 0 || attempt == 9) {
+            fprintf(stderr, "psolve serve: cannot listen on [::1] port %d (in use "
+                            "by another program?): a browser sent to "
+                            "localhost:%d could reach that one; give another "
+                            "--port, or --listen 127.0.0.1 for IPv4 only\n",
+                    port, port);
+            return false;
+        }
+    }
+}
+
+/* Listen (--listen ADDR, else 127.0.0.1 and ::1) and note the Host values
+ * this server answers to. *shown: the address of the printed URL. False
+ * with a message when an address cannot be had. */
 static bool listen_all(struct MHD_Daemon **d4, struct MHD_Daemon **d6,
                        const char **shown)
 {
-    const char *addr = srv.cfg.listen ? srv.cfg.listen : "127.0.0.1";
+    *d6 = NULL;
+    if (!srv.cfg.listen) {
+        if (!listen_loopback(d4, d6))
+            return false;
+        *shown = "127.0.0.1";
+        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "127.0.0.1:%d",
+                 srv.cfg.port);
+        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "localhost:%d",
+                 srv.cfg.port);
+        if (*d6)
+            snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "[::1]:%d",
+                     srv.cfg.port);
+        return true;
+    }
+    const char *addr = srv.cfg.listen;
     bool v6 = strchr(addr, ':') != NULL;
     *d4 = start_daemon(v6 ? AF_INET6 : AF_INET, addr, srv.cfg.port);
-    *d6 = NULL;
     if (!*d4) {
         fprintf(stderr, "psolve serve: cannot listen on %s port %d\n", addr,
                 srv.cfg.port);
@@ -286,22 +346,13 @@ static bool listen_all(struct MHD_Daemon **d4, struct MHD_Daemon **d6,
     }
     srv.cfg.port = daemon_port(*d4);
     *shown = addr;
-    if (srv.cfg.listen) {
-        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0],
-                 v6 ? "[%s]:%d" : "%s:%d", addr, srv.cfg.port);
+    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0],
+             v6 ? "[%s]:%d" : "%s:%d", addr, srv.cfg.port);
+    if (strcmp(addr, "127.0.0.1") != 0 && strcmp(addr, "::1") != 0)
         fprintf(stderr, "psolve serve: warning: listening on %s, not only on "
                         "this machine's loopback: anyone who can reach it and "
                         "has the token can run searches here\n",
                 addr);
-        return true;
-    }
-    *d6 = start_daemon(AF_INET6, "::1", srv.cfg.port); /* none: IPv4 only */
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "127.0.0.1:%d",
-             srv.cfg.port);
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "localhost:%d",
-             srv.cfg.port);
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "[::1]:%d",
-             srv.cfg.port);
     return true;
 }
 
