@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -1105,6 +1106,80 @@ static void test_lua_after(void **state)
     json_decref(s);
 }
 
+/* The server the tests talk to, kept while a second one runs. */
+struct server_ref {
+    pid_t pid;
+    int port;
+    char token[sizeof token], auth[sizeof auth];
+};
+
+static struct server_ref this_server(void)
+{
+    struct server_ref r = {.pid = server, .port = port};
+    memcpy(r.token, token, sizeof token);
+    memcpy(r.auth, auth, sizeof auth);
+    return r;
+}
+
+static void back_to(const struct server_ref *r)
+{
+    server = r->pid;
+    port = r->port;
+    memcpy(token, r->token, sizeof token);
+    memcpy(auth, r->auth, sizeof auth);
+}
+
+/* --open (a second server, with an xdg-open of this test's first in PATH
+ * that writes down its arguments, the mode of the file it got and the
+ * file): the token is on no command line (was: xdg-open URL?token=...,
+ * readable by every user in /proc); the browser gets a file of mode 0600
+ * that redirects to the URL with the token. */
+static void test_open_keeps_token_off_command_lines(void **state)
+{
+    (void)state;
+    char bin[300], script[1200], opened[300];
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(opened, sizeof opened, "%s/opened", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "{ printf '%%s\\n' \"$0\" \"$*\"; stat -c %%a \"$1\"; cat \"$1\"; } "
+             "> %s.tmp 2>&1; mv %s.tmp %s\n", opened, opened, opened);
+    test_write_file(bin, "xdg-open", script);
+    snprintf(script, sizeof script, "%s/xdg-open", bin);
+    assert_int_equal(chmod(script, 0700), 0);
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char newpath[4096];
+    snprintf(newpath, sizeof newpath, "%s:%s", bin, path);
+    setenv("PATH", newpath, 1);
+    struct server_ref first = this_server();
+    int launched = launch("--open");
+    setenv("PATH", path, 1);
+    free(path);
+    char second_token[sizeof token];
+    memcpy(second_token, token, sizeof token);
+    for (int i = 0; i < 100 && launched == 0 && access(opened, R_OK) != 0; i++)
+        usleep(100000); /* bounded: 10 s of polls */
+    int rc = launched == 0 ? terminate(server) : -1;
+    back_to(&first);
+    assert_int_equal(launched, 0);
+    assert_int_equal(rc, 0);
+    char *text = file_text(opened);
+    /* Line 1: $0, line 2: the arguments, line 3: the file's mode, then
+     * the file. */
+    char *args_end = strchr(text, '\n');
+    args_end = args_end ? strchr(args_end + 1, '\n') : NULL;
+    assert_non_null(args_end);
+    *args_end = '\0';
+    if (strstr(text, second_token))
+        fail_msg("the token is on xdg-open's command line: %s", text);
+    char want[200];
+    snprintf(want, sizeof want, "/?token=%s", second_token);
+    if (strncmp(args_end + 1, "600\n", 4) != 0 || !strstr(args_end + 1, want))
+        fail_msg("the page xdg-open got (mode, then text): %s", args_end + 1);
+    free(text);
+}
+
 /* A Lua rules script in a request: refused without --allow-scripts, saying
  * so; with it (a second server), the answer is the CLI's with --rules FILE. */
 static void test_allow_scripts(void **state)
@@ -1123,18 +1198,13 @@ static void test_allow_scripts(void **state)
                  "Lua rule scripts are refused: start psolve serve with --allow-scripts");
     /* The second server's answers are taken first and checked once the
      * first server is back in port and auth, so that a failure stops both. */
-    pid_t first = server;
-    int first_port = port;
-    char first_auth[sizeof auth];
-    memcpy(first_auth, auth, sizeof auth);
+    struct server_ref first = this_server();
     assert_int_equal(launch("--allow-scripts"), 0);
     struct reply info = api("GET", "/api/info", NULL);
     struct reply check = api("POST", "/api/check", b);
     free(b);
     int rc = terminate(server);
-    server = first;
-    port = first_port;
-    memcpy(auth, first_auth, sizeof auth);
+    back_to(&first);
     assert_int_equal(rc, 0);
     assert_int_equal(info.code, 200);
     assert_non_null(strstr(info.body, "\"allow_scripts\":true"));
@@ -1182,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_loopback_taken),
         cmocka_unit_test(test_lua_after),
         cmocka_unit_test(test_allow_scripts),
+        cmocka_unit_test(test_open_keeps_token_off_command_lines),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }

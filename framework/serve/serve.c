@@ -356,15 +356,35 @@ static bool listen_all(struct MHD_Daemon **d4, struct MHD_Daemon **d6,
     return true;
 }
 
-/* --open: the desktop's browser, in a child that outlives nothing. */
+/* --open: the desktop's browser, sent to a page in the server's private
+ * directory (mode 0600) that redirects to the URL. The token is never on
+ * a command line, which any user of the machine can read (ps, /proc). */
 static void open_browser(const char *url)
 {
+    char path[300];
+    snprintf(path, sizeof path, "%s/open.html", srv.root_dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "psolve serve: --open: cannot write %s: open the URL "
+                        "above yourself\n", path);
+        return;
+    }
+    /* The URL is digits, hex, dots and colons: nothing to escape. */
+    fprintf(f, "<!doctype html><meta charset=\"utf-8\">"
+               "<meta http-equiv=\"refresh\" content=\"0; url=%s\">"
+               "<title>psolve serve</title><a href=\"%s\">psolve serve</a>\n",
+            url, url);
+    if (fclose(f) != 0)
+        return;
     pid_t p = fork();
     if (p == 0) {
         int nullfd = open("/dev/null", O_RDWR);
         dup2(nullfd, 1);
         dup2(nullfd, 2);
-        execlp("xdg-open", "xdg-open", url, (char *)NULL);
+        execlp("xdg-open", "xdg-open", path, (char *)NULL);
         _exit(127);
     }
 }
