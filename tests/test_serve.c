@@ -3,19 +3,25 @@
  * on a free loopback port (--port 0): every endpoint, the token, foreign
  * Host and Origin, bad and oversized bodies, unknown games, algorithms and
  * options, a run stopped midway (its best line verifies), the SSE stream,
- * 50 concurrent clients, the concurrent-runs cap, answers equal to
- * `psolve --json`, and a clean exit on SIGTERM. Every wait is bounded by a
- * count of polls, none asserts a speed.
+ * 50 concurrent clients, 1000 idle connections, the concurrent-runs cap,
+ * answers equal to `psolve --json`, and a clean exit on SIGTERM. Every wait
+ * is bounded by a count of polls; none asserts a speed but the page's
+ * answer beside idle connections (5 s).
  */
 #define _GNU_SOURCE /* usleep */
 #include "support.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static pid_t server;
@@ -28,16 +34,32 @@ struct reply {
     char *body; /* malloc'd */
 };
 
-/* One HTTP/1.0 request; extra headers end in \r\n each. */
-static struct reply http(const char *method, const char *path,
-                         const char *headers, const char *body, size_t blen)
+/* A socket connected to the server, each connect, read and write on it
+ * bounded by `seconds`; -1 if the connect failed. */
+static int connect_within(int seconds)
 {
-    struct reply r = {0, NULL};
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     assert_true(fd >= 0);
+    struct timeval tv = {.tv_sec = seconds};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* One HTTP/1.0 request, each read and write bounded by `seconds` (code 0
+ * when no answer came); extra headers end in \r\n each. */
+static struct reply http_within(int seconds, const char *method, const char *path,
+                                const char *headers, const char *body, size_t blen)
+{
+    struct reply r = {0, NULL};
+    int fd = connect_within(seconds);
+    assert_true(fd >= 0);
     char head[2048];
     int n = snprintf(head, sizeof head,
                      "%s %s HTTP/1.0\r\n%s%sContent-Length: %zu\r\n\r\n", method,
@@ -75,6 +97,13 @@ static struct reply http(const char *method, const char *path,
     r.body = strdup(b ? b + 4 : "");
     free(buf);
     return r;
+}
+
+/* http_within a bound that only a hung server reaches. */
+static struct reply http(const char *method, const char *path,
+                         const char *headers, const char *body, size_t blen)
+{
+    return http_within(120, method, path, headers, body, blen);
 }
 
 static char auth[128];
@@ -597,6 +626,101 @@ static void test_fifty_clients(void **state)
     json_decref(j);
 }
 
+/* 1000 idle connections (opened, nothing sent: a port scan, a stuck
+ * client, a local program hogging the server) do not keep a real client
+ * out: the page is answered, within 5 s (was: the 129th connection from
+ * 127.0.0.1 was refused, thread-per-connection with 128 a client address,
+ * and the idle ones held for 120 s). The idle ones are closed by the
+ * server after its short timeout (10 s; 30 s allowed here). */
+static void test_idle_connections(void **state)
+{
+    (void)state;
+    enum { IDLE = 1000 };
+    struct rlimit rl;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_cur < IDLE + 64) {
+        rl.rlim_cur = rl.rlim_max < 4096 ? rl.rlim_max : 4096;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    static int idle[IDLE];
+    for (int i = 0; i < IDLE; i++) {
+        idle[i] = connect_within(5);
+        if (idle[i] < 0)
+            fail_msg("idle connection %d: %s", i, strerror(errno));
+    }
+    char path[200];
+    snprintf(path, sizeof path, "/?token=%s", token);
+    struct reply r = http_within(5, "GET", path, NULL, NULL, 0);
+    if (r.code != 200)
+        fail_msg("with %d idle connections open, GET / got %d in 5 s", IDLE, r.code);
+    assert_non_null(strstr(r.body, "psolve serve"));
+    free(r.body);
+    /* The server closes an idle one: read sees the end, not the 30 s bound. */
+    struct timeval tv = {.tv_sec = 30};
+    setsockopt(idle[0], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    char c;
+    assert_int_equal(read(idle[0], &c, 1), 0);
+    for (int i = 0; i < IDLE; i++)
+        close(idle[i]);
+    json_decref(api_json("GET", "/api/info", NULL, 200));
+}
+
+/* The server's child processes (runs, checks, hints, gens): up to max
+ * pids, how many there are. */
+static int server_children(pid_t *pids, int max)
+{
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < max) {
+        char path[300], stat[512];
+        snprintf(path, sizeof path, "/proc/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t len = fread(stat, 1, sizeof stat - 1, f);
+        fclose(f);
+        stat[len] = '\0';
+        /* pid (comm) state ppid ...: comm may hold spaces, not ") " */
+        const char *close_paren = strrchr(stat, ')');
+        int ppid;
+        char st;
+        if (close_paren && sscanf(close_paren + 2, "%c %d", &st, &ppid) == 2 &&
+            ppid == server && st != 'Z') /* a zombie holds no slot */
+            pids[n++] = atoi(e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* The command line of the server's first child whose command line holds
+ * `word` (bounded polls), its words joined by spaces, into out. */
+static void child_command_line(const char *word, char *out, size_t len)
+{
+    for (int i = 0; i < 300; i++) {
+        pid_t pids[64];
+        int n = server_children(pids, 64);
+        for (int k = 0; k < n; k++) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pids[k]);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                continue;
+            size_t got = fread(out, 1, len - 1, f);
+            fclose(f);
+            out[got] = '\0';
+            for (size_t j = 0; j + 1 < got; j++)
+                if (out[j] == '\0')
+                    out[j] = ' ';
+            if (strstr(out, word))
+                return;
+        }
+        usleep(20000);
+    }
+    fail_msg("no child of the server with '%s' came", word);
+}
+
 /* The first run of a solve request. */
 static const char *first_run(json_t *s)
 {
@@ -735,6 +859,224 @@ static void test_live_trace(void **state)
     json_decref(s);
 }
 
+/* A trace past what the server keeps (MAX_TRACE, 4000 events) reaches the
+ * child as --trace=4000, and the answer says so: "clamped". */
+static void test_trace_clamped(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-56.txt";
+    json_t *s = solve("npuzzle", board,
+                      "{\"algos\":[\"idastar\"],\"options\":{\"trace\":1000000000,"
+                      "\"time\":25}}");
+    char cmd[4096];
+    child_command_line("--trace", cmd, sizeof cmd);
+    if (!strstr(cmd, "--trace=4000 ") || strstr(cmd, "1000000000"))
+        fail_msg("the run's command line: %s", cmd);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(s, "clamped"), "trace")), 4000);
+    stop_run(first_run(s));
+    json_decref(s);
+    /* A trace under the cap is the request's, and nothing is said. */
+    s = solve("npuzzle", board,
+              "{\"algos\":[\"idastar\"],\"options\":{\"trace\":7,\"time\":25}}");
+    child_command_line("--trace", cmd, sizeof cmd);
+    assert_non_null(strstr(cmd, "--trace=7 "));
+    assert_null(json_object_get(s, "clamped"));
+    stop_run(first_run(s));
+    json_decref(s);
+}
+
+/* Is the process stopped (SIGSTOP), not ended? */
+static bool is_stopped(pid_t pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t len = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[len] = '\0';
+    const char *close_paren = strrchr(stat, ')');
+    return close_paren && (close_paren[2] == 'T' || close_paren[2] == 't');
+}
+
+static void *hint_client(void *arg)
+{
+    int *code = arg;
+    char *b = body_with_text("npuzzle", PSOLVE_SOURCE_DIR
+                             "/games/npuzzle/examples/15-56.txt", "{}");
+    struct reply r = api("POST", "/api/hint", b);
+    free(b);
+    *code = r.code;
+    free(r.body);
+    return NULL;
+}
+
+/* Checks, hints and gens run at most max_jobs children at once (the
+ * server's cores by default); the others wait their turn, and all are
+ * answered. Each child the server starts is stopped (SIGSTOP) as soon as
+ * it is seen, so that it keeps its slot: once max_jobs are held, no
+ * other child may come while 2 s of polls look (was: one child a
+ * request, at once). */
+static void test_jobs_cap(void **state)
+{
+    (void)state;
+    json_t *info = api_json("GET", "/api/info", NULL, 200);
+    int max_jobs = (int)json_integer_value(json_object_get(
+        json_object_get(info, "limits"), "max_jobs"));
+    json_decref(info);
+    assert_true(max_jobs >= 1 && max_jobs <= 16);
+    enum { MORE = 3 };
+    pthread_t th[16 + MORE];
+    int codes[16 + MORE] = {0};
+    int nclients = max_jobs + MORE;
+    for (int i = 0; i < nclients; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, hint_client, &codes[i]), 0);
+    pid_t held[64];
+    int nheld = 0, after_full = 0;
+    int polls_full = 0;
+    for (int i = 0; i < 3000 && polls_full < 200 && nheld < 64; i++) {
+        pid_t pids[64];
+        int n = server_children(pids, 64);
+        for (int k = 0; k < n && nheld < 64; k++) {
+            bool known = false;
+            for (int h = 0; h < nheld; h++)
+                known |= held[h] == pids[k];
+            if (known || kill(pids[k], SIGSTOP) != 0)
+                continue;
+            usleep(2000);
+            if (!is_stopped(pids[k]))
+                continue; /* it ended first: it holds no slot */
+            after_full += nheld >= max_jobs;
+            held[nheld++] = pids[k];
+        }
+        polls_full += nheld >= max_jobs;
+        usleep(10000);
+    }
+    for (int h = 0; h < nheld; h++)
+        kill(held[h], SIGCONT);
+    for (int i = 0; i < nclients; i++)
+        pthread_join(th[i], NULL);
+    if (nheld < max_jobs || after_full)
+        fail_msg("%d of the server's children held at once (the cap is %d)",
+                 nheld, max_jobs);
+    for (int i = 0; i < nclients; i++)
+        assert_int_equal(codes[i], 200);
+}
+
+/* "threads" past the cores reaches the run as the number of cores, and
+ * the answer says so. */
+static void test_threads_clamped(void **state)
+{
+    (void)state;
+    json_t *info = api_json("GET", "/api/info", NULL, 200);
+    int cores = (int)json_integer_value(json_object_get(
+        json_object_get(info, "limits"), "cores"));
+    json_decref(info);
+    assert_true(cores >= 1);
+    json_t *s = solve("samegame", PSOLVE_SOURCE_DIR "/games/samegame/standard/01.txt",
+                      "{\"algos\":[\"nrpa\"],\"options\":{\"threads\":1000,"
+                      "\"time\":25}}");
+    char cmd[4096], want[64];
+    child_command_line("--threads", cmd, sizeof cmd);
+    snprintf(want, sizeof want, "--threads=%d ", cores);
+    if (!strstr(cmd, want))
+        fail_msg("the run's command line: %s (want %s)", cmd, want);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(s, "clamped"), "threads")), cores);
+    stop_run(first_run(s));
+    json_decref(s);
+}
+
+/* `psolve serve --port P`: its exit status, or -1 when it still ran
+ * after 10 s of polls (then it is stopped); its stderr into err. */
+static int serve_exit_status(int p, char *err, size_t len)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        char ps[16];
+        snprintf(ps, sizeof ps, "%d", p);
+        execl(PSOLVE_BIN, PSOLVE_BIN, "serve", "--port", ps, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    int st = 0, rc = -1;
+    for (int i = 0; i < 100; i++) { /* bounded: 10 s of polls */
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+            break;
+        }
+        usleep(100000);
+    }
+    if (rc == -1)
+        terminate(pid);
+    ssize_t n = read(fds[0], err, len - 1);
+    err[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    return rc;
+}
+
+/* A socket of this test listening on the loopback address of `family`,
+ * on a free port (*p); -1 when the machine has no such address. */
+static int hold_loopback_port(int family, int *p)
+{
+    int fd = socket(family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_storage ss = {0};
+    socklen_t len;
+    if (family == AF_INET6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+        *a = (struct sockaddr_in6){.sin6_family = AF_INET6,
+                                   .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+        len = sizeof *a;
+    } else {
+        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+        *a = (struct sockaddr_in){.sin_family = AF_INET};
+        inet_pton(AF_INET, "127.0.0.1", &a->sin_addr);
+        len = sizeof *a;
+    }
+    if (bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, 4) != 0 ||
+        getsockname(fd, (struct sockaddr *)&ss, &len) != 0) {
+        close(fd);
+        return -1;
+    }
+    *p = ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                  : ((struct sockaddr_in *)&ss)->sin_port);
+    return fd;
+}
+
+/* A loopback address whose port another program holds is an error, with
+ * exit 1 and a message naming it: [::1] (was: served 127.0.0.1 alone, so
+ * that a browser sent to localhost:P could reach the other program), and
+ * 127.0.0.1. */
+static void test_loopback_taken(void **state)
+{
+    (void)state;
+    char err[4096], want[64];
+    int p, fd = hold_loopback_port(AF_INET, &p);
+    assert_true(fd >= 0);
+    int rc = serve_exit_status(p, err, sizeof err);
+    close(fd);
+    snprintf(want, sizeof want, "cannot listen on 127.0.0.1 port %d", p);
+    if (rc != 1 || !strstr(err, want))
+        fail_msg("127.0.0.1 port %d taken: exit %d, stderr: %s", p, rc, err);
+    fd = hold_loopback_port(AF_INET6, &p);
+    if (fd < 0)
+        skip(); /* no IPv6 here: the server listens on 127.0.0.1 alone */
+    rc = serve_exit_status(p, err, sizeof err);
+    close(fd);
+    snprintf(want, sizeof want, "cannot listen on [::1] port %d", p);
+    if (rc != 1 || !strstr(err, want))
+        fail_msg("[::1] port %d taken: exit %d, stderr: %s", p, rc, err);
+}
+
 /* Lua games start where the moves played led ("after"): hints and solves
  * from the position reached. */
 static void test_lua_after(void **state)
@@ -764,6 +1106,80 @@ static void test_lua_after(void **state)
     json_decref(s);
 }
 
+/* The server the tests talk to, kept while a second one runs. */
+struct server_ref {
+    pid_t pid;
+    int port;
+    char token[sizeof token], auth[sizeof auth];
+};
+
+static struct server_ref this_server(void)
+{
+    struct server_ref r = {.pid = server, .port = port};
+    memcpy(r.token, token, sizeof token);
+    memcpy(r.auth, auth, sizeof auth);
+    return r;
+}
+
+static void back_to(const struct server_ref *r)
+{
+    server = r->pid;
+    port = r->port;
+    memcpy(token, r->token, sizeof token);
+    memcpy(auth, r->auth, sizeof auth);
+}
+
+/* --open (a second server, with an xdg-open of this test's first in PATH
+ * that writes down its arguments, the mode of the file it got and the
+ * file): the token is on no command line (was: xdg-open URL?token=...,
+ * readable by every user in /proc); the browser gets a file of mode 0600
+ * that redirects to the URL with the token. */
+static void test_open_keeps_token_off_command_lines(void **state)
+{
+    (void)state;
+    char bin[300], script[1200], opened[300];
+    snprintf(bin, sizeof bin, "%s/bin", dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(opened, sizeof opened, "%s/opened", dir);
+    snprintf(script, sizeof script,
+             "#!/bin/sh\n"
+             "{ printf '%%s\\n' \"$0\" \"$*\"; stat -c %%a \"$1\"; cat \"$1\"; } "
+             "> %s.tmp 2>&1; mv %s.tmp %s\n", opened, opened, opened);
+    test_write_file(bin, "xdg-open", script);
+    snprintf(script, sizeof script, "%s/xdg-open", bin);
+    assert_int_equal(chmod(script, 0700), 0);
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    char newpath[4096];
+    snprintf(newpath, sizeof newpath, "%s:%s", bin, path);
+    setenv("PATH", newpath, 1);
+    struct server_ref first = this_server();
+    int launched = launch("--open");
+    setenv("PATH", path, 1);
+    free(path);
+    char second_token[sizeof token];
+    memcpy(second_token, token, sizeof token);
+    for (int i = 0; i < 100 && launched == 0 && access(opened, R_OK) != 0; i++)
+        usleep(100000); /* bounded: 10 s of polls */
+    int rc = launched == 0 ? terminate(server) : -1;
+    back_to(&first);
+    assert_int_equal(launched, 0);
+    assert_int_equal(rc, 0);
+    char *text = file_text(opened);
+    /* Line 1: $0, line 2: the arguments, line 3: the file's mode, then
+     * the file. */
+    char *args_end = strchr(text, '\n');
+    args_end = args_end ? strchr(args_end + 1, '\n') : NULL;
+    assert_non_null(args_end);
+    *args_end = '\0';
+    if (strstr(text, second_token))
+        fail_msg("the token is on xdg-open's command line: %s", text);
+    char want[200];
+    snprintf(want, sizeof want, "/?token=%s", second_token);
+    if (strncmp(args_end + 1, "600\n", 4) != 0 || !strstr(args_end + 1, want))
+        fail_msg("the page xdg-open got (mode, then text): %s", args_end + 1);
+    free(text);
+}
+
 /* A Lua rules script in a request: refused without --allow-scripts, saying
  * so; with it (a second server), the answer is the CLI's with --rules FILE. */
 static void test_allow_scripts(void **state)
@@ -782,18 +1198,13 @@ static void test_allow_scripts(void **state)
                  "Lua rule scripts are refused: start psolve serve with --allow-scripts");
     /* The second server's answers are taken first and checked once the
      * first server is back in port and auth, so that a failure stops both. */
-    pid_t first = server;
-    int first_port = port;
-    char first_auth[sizeof auth];
-    memcpy(first_auth, auth, sizeof auth);
+    struct server_ref first = this_server();
     assert_int_equal(launch("--allow-scripts"), 0);
     struct reply info = api("GET", "/api/info", NULL);
     struct reply check = api("POST", "/api/check", b);
     free(b);
     int rc = terminate(server);
-    server = first;
-    port = first_port;
-    memcpy(auth, first_auth, sizeof auth);
+    back_to(&first);
     assert_int_equal(rc, 0);
     assert_int_equal(info.code, 200);
     assert_non_null(strstr(info.body, "\"allow_scripts\":true"));
@@ -832,10 +1243,16 @@ int main(void)
         cmocka_unit_test(test_stop_midway_and_events),
         cmocka_unit_test(test_runs_cap),
         cmocka_unit_test(test_fifty_clients),
+        cmocka_unit_test(test_idle_connections),
         cmocka_unit_test(test_live_best_line),
         cmocka_unit_test(test_live_trace),
+        cmocka_unit_test(test_trace_clamped),
+        cmocka_unit_test(test_jobs_cap),
+        cmocka_unit_test(test_threads_clamped),
+        cmocka_unit_test(test_loopback_taken),
         cmocka_unit_test(test_lua_after),
         cmocka_unit_test(test_allow_scripts),
+        cmocka_unit_test(test_open_keeps_token_off_command_lines),
     };
     return cmocka_run_group_tests(tests, start_server, stop_server);
 }

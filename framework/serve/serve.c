@@ -26,6 +26,7 @@
 #include "serve_int.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -91,12 +93,35 @@ static int usage(const char *msg)
             "                   instead of 127.0.0.1 and ::1 (a warning)\n"
             "  --open           open the URL in the desktop's browser\n"
             "  --max-runs N     searches running at once (default: cores)\n"
+            "  --max-jobs N     checks, hints and gens running at once\n"
+            "                   (default: cores; others wait their turn)\n"
             "  --time-cap S     seconds a run may take at most (default 60)\n"
             "  --memory-cap MB  memory limit of a run (default 1024)\n"
             "  --idle S         seconds before an idle run is stopped or\n"
             "                   dropped (default 300)\n"
             "  --allow-scripts  accept Lua rule scripts in requests\n");
     return msg ? PS_EXIT_USAGE : PS_EXIT_OK;
+}
+
+#define POOL_THREADS 2 /* the event loop's: handlers are short */
+#define FD_RESERVE 256 /* files kept for the runs' pipes, terminals, files */
+
+/* MAX_CONNECTIONS, or fewer when the file limit (raised to its hard limit
+ * if need be) leaves less than that beside FD_RESERVE; split between the
+ * two daemons of loopback. */
+static unsigned connection_limit(void)
+{
+    struct rlimit rl;
+    rlim_t want = 2 * MAX_CONNECTIONS + FD_RESERVE;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 64;
+    if (rl.rlim_cur < want && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max < want ? rl.rlim_max : want;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    rlim_t per = rl.rlim_cur > 2 * 64 + FD_RESERVE ? (rl.rlim_cur - FD_RESERVE) / 2 : 64;
+    return per < MAX_CONNECTIONS ? (unsigned)per : MAX_CONNECTIONS;
 }
 
 static struct MHD_Daemon *start_daemon(int family, const char *addr, int port)
@@ -120,16 +145,21 @@ static struct MHD_Daemon *start_daemon(int family, const char *addr, int port)
         len = sizeof *in6;
     }
     (void)len;
-    unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD |
+    /* An event loop (epoll where there is one) with a few threads: no
+     * handler blocks it (serve_int.h), so an idle connection costs a file
+     * descriptor, not a thread, and is closed after CONNECTION_TIMEOUT s.
+     * No limit per IP address: on loopback every client is 127.0.0.1. */
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG;
     if (family == AF_INET6)
         flags |= MHD_USE_IPv6;
     return MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, serve_handle, NULL,
                             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
                             MHD_OPTION_NOTIFY_COMPLETED, serve_request_done, NULL,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)256,
-                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)128,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                            MHD_OPTION_THREAD_POOL_SIZE, (unsigned)POOL_THREADS,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit(),
+                            MHD_OPTION_CONNECTION_TIMEOUT,
+                            (unsigned)CONNECTION_TIMEOUT,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(128 * 1024),
                             MHD_OPTION_END);
 }
@@ -143,13 +173,14 @@ static int daemon_port(struct MHD_Daemon *d)
 /* The options of serve into srv.cfg: -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv)
 {
-    enum { O_PORT = 300, O_LISTEN, O_OPEN, O_MAX_RUNS, O_TIME_CAP, O_MEM_CAP,
+    enum { O_PORT = 300, O_LISTEN, O_OPEN, O_MAX_RUNS, O_MAX_JOBS, O_TIME_CAP, O_MEM_CAP,
            O_IDLE, O_SCRIPTS, O_HELP };
     static const struct option opts[] = {
         {"port", required_argument, 0, O_PORT},
         {"listen", required_argument, 0, O_LISTEN},
         {"open", no_argument, 0, O_OPEN},
         {"max-runs", required_argument, 0, O_MAX_RUNS},
+        {"max-jobs", required_argument, 0, O_MAX_JOBS},
         {"time-cap", required_argument, 0, O_TIME_CAP},
         {"memory-cap", required_argument, 0, O_MEM_CAP},
         {"idle", required_argument, 0, O_IDLE},
@@ -160,6 +191,8 @@ static int parse_options(int argc, char **argv)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     srv.cfg = (struct config){.port = 8080,
                               .max_runs = cores > 0 ? (int)cores : 1,
+                              .max_jobs = cores > 0 ? (int)cores : 1,
+                              .cores = cores > 0 ? (int)cores : 1,
                               .time_cap = 60, .memory_cap = 1024, .idle = 300};
     optind = 1;
     int ch;
@@ -175,9 +208,13 @@ static int parse_options(int argc, char **argv)
         case O_LISTEN: srv.cfg.listen = optarg; break;
         case O_OPEN: srv.cfg.open = true; break;
         case O_MAX_RUNS:
+        case O_MAX_JOBS:
             if (!ps_number_parse_uint(optarg, 1, 256, &u))
-                return usage("--max-runs expects 1..256");
-            srv.cfg.max_runs = (int)u;
+                return usage("--max-runs and --max-jobs expect 1..256");
+            if (ch == O_MAX_RUNS)
+                srv.cfg.max_runs = (int)u;
+            else
+                srv.cfg.max_jobs = (int)u;
             break;
         case O_TIME_CAP:
         case O_IDLE:
@@ -233,16 +270,75 @@ static bool prepare(const char *exe)
     return true;
 }
 
-/* Listen (--listen ADDR, else 127.0.0.1 and ::1 when there is IPv6) and
- * note the Host values this server answers to. *shown: the address of the
- * printed URL. False with a message when the port cannot be had. */
+/* Can ::1 be bound here (has this machine IPv6's loopback)? */
+static bool has_ipv6_loopback(void)
+{
+    int fd = socket(AF_INET6, SOCK_STREAM, 0);
+    if (fd < 0)
+        return false;
+    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    bool ok = bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    close(fd);
+    return ok;
+}
+
+/* Both loopback addresses on one port (only 127.0.0.1 on a machine with
+ * no IPv6). Half is an error: with ::1 taken by another program, a
+ * browser sent to localhost:PORT would reach that one, token and all.
+ * With --port 0 a port that is free on 127.0.0.1 but not on ::1 is given
+ * back and another tried. */
+static bool listen_loopback(struct MHD_Daemon **d4, struct MHD_Daemon **d6)
+{
+    bool v6 = has_ipv6_loopback();
+    for (int attempt = 0;; attempt++) {
+        *d4 = start_daemon(AF_INET, "127.0.0.1", srv.cfg.port);
+        if (!*d4) {
+            fprintf(stderr, "psolve serve: cannot listen on 127.0.0.1 port %d "
+                            "(in use by another program?)\n", srv.cfg.port);
+            return false;
+        }
+        int port = daemon_port(*d4);
+        *d6 = v6 ? start_daemon(AF_INET6, "::1", port) : NULL;
+        if (!v6 || *d6) {
+            srv.cfg.port = port;
+            return true;
+        }
+        MHD_stop_daemon(*d4);
+        *d4 = NULL;
+        if (srv.cfg.port != 0 || attempt == 9) {
+            fprintf(stderr, "psolve serve: cannot listen on [::1] port %d (in use "
+                            "by another program?): a browser sent to "
+                            "localhost:%d could reach that one; give another "
+                            "--port, or --listen 127.0.0.1 for IPv4 only\n",
+                    port, port);
+            return false;
+        }
+    }
+}
+
+/* Listen (--listen ADDR, else 127.0.0.1 and ::1) and note the Host values
+ * this server answers to. *shown: the address of the printed URL. False
+ * with a message when an address cannot be had. */
 static bool listen_all(struct MHD_Daemon **d4, struct MHD_Daemon **d6,
                        const char **shown)
 {
-    const char *addr = srv.cfg.listen ? srv.cfg.listen : "127.0.0.1";
+    *d6 = NULL;
+    if (!srv.cfg.listen) {
+        if (!listen_loopback(d4, d6))
+            return false;
+        *shown = "127.0.0.1";
+        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "127.0.0.1:%d",
+                 srv.cfg.port);
+        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "localhost:%d",
+                 srv.cfg.port);
+        if (*d6)
+            snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "[::1]:%d",
+                     srv.cfg.port);
+        return true;
+    }
+    const char *addr = srv.cfg.listen;
     bool v6 = strchr(addr, ':') != NULL;
     *d4 = start_daemon(v6 ? AF_INET6 : AF_INET, addr, srv.cfg.port);
-    *d6 = NULL;
     if (!*d4) {
         fprintf(stderr, "psolve serve: cannot listen on %s port %d\n", addr,
                 srv.cfg.port);
@@ -250,34 +346,45 @@ static bool listen_all(struct MHD_Daemon **d4, struct MHD_Daemon **d6,
     }
     srv.cfg.port = daemon_port(*d4);
     *shown = addr;
-    if (srv.cfg.listen) {
-        snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0],
-                 v6 ? "[%s]:%d" : "%s:%d", addr, srv.cfg.port);
+    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0],
+             v6 ? "[%s]:%d" : "%s:%d", addr, srv.cfg.port);
+    if (strcmp(addr, "127.0.0.1") != 0 && strcmp(addr, "::1") != 0)
         fprintf(stderr, "psolve serve: warning: listening on %s, not only on "
                         "this machine's loopback: anyone who can reach it and "
                         "has the token can run searches here\n",
                 addr);
-        return true;
-    }
-    *d6 = start_daemon(AF_INET6, "::1", srv.cfg.port); /* none: IPv4 only */
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "127.0.0.1:%d",
-             srv.cfg.port);
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "localhost:%d",
-             srv.cfg.port);
-    snprintf(srv.hosts[srv.nhosts++], sizeof srv.hosts[0], "[::1]:%d",
-             srv.cfg.port);
     return true;
 }
 
-/* --open: the desktop's browser, in a child that outlives nothing. */
+/* --open: the desktop's browser, sent to a page in the server's private
+ * directory (mode 0600) that redirects to the URL. The token is never on
+ * a command line, which any user of the machine can read (ps, /proc). */
 static void open_browser(const char *url)
 {
+    char path[300];
+    snprintf(path, sizeof path, "%s/open.html", srv.root_dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "psolve serve: --open: cannot write %s: open the URL "
+                        "above yourself\n", path);
+        return;
+    }
+    /* The URL is digits, hex, dots and colons: nothing to escape. */
+    fprintf(f, "<!doctype html><meta charset=\"utf-8\">"
+               "<meta http-equiv=\"refresh\" content=\"0; url=%s\">"
+               "<title>psolve serve</title><a href=\"%s\">psolve serve</a>\n",
+            url, url);
+    if (fclose(f) != 0)
+        return;
     pid_t p = fork();
     if (p == 0) {
         int nullfd = open("/dev/null", O_RDWR);
         dup2(nullfd, 1);
         dup2(nullfd, 2);
-        execlp("xdg-open", "xdg-open", url, (char *)NULL);
+        execlp("xdg-open", "xdg-open", path, (char *)NULL);
         _exit(127);
     }
 }
@@ -294,11 +401,12 @@ static void shut_down(pthread_t reap)
             kill(r->pid, SIGINT);
     pthread_cond_broadcast(&srv.changed);
     pthread_mutex_unlock(&srv.lock);
-    /* The runs end (their watchers see the pipes close); then stop. */
+    /* The runs and jobs end (the watchers see the pipes close; the jobs
+     * resume their connections); then stop. */
     double until = serve_now_s() + 10;
     for (;;) {
         pthread_mutex_lock(&srv.lock);
-        int left = srv.nrunning;
+        int left = srv.nrunning + srv.njobs; /* jobs kill their children */
         if (left && serve_now_s() > until)
             for (struct run *r = srv.runs; r; r = r->next)
                 if (r->state == RUN_RUNNING)

@@ -277,8 +277,22 @@ bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
     return true;
 }
 
+/* A number option past what the server allows (trace: the events it
+ * keeps; threads: the cores): the cap in val, and in `clamped` under the option's name, which
+ * the answer carries. Values that are no whole number are the child's to
+ * refuse. */
+static void clamp_option(const char *key, char *val, size_t vlen, uint64_t cap,
+                         json_t *clamped)
+{
+    uint64_t n;
+    if (!ps_number_parse_uint(val, 0, UINT64_MAX, &n) || n <= cap)
+        return;
+    snprintf(val, vlen, "%llu", (unsigned long long)cap);
+    json_object_set_new(clamped, key, json_integer((json_int_t)cap));
+}
+
 static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
-                        size_t mlen, double *time_out)
+                        size_t mlen, double *time_out, json_t *clamped)
 {
     *time_out = 0;
     bool have_time = false, have_memory = false;
@@ -324,6 +338,10 @@ static bool option_args(json_t *opts, struct argv_buf *a, char *msg,
         }
         if (algo_opt && !algorithm_value_ok(algo_opt, val, msg, mlen))
             return false;
+        if (strcmp(key, "trace") == 0) /* more would be read and dropped */
+            clamp_option(key, val, sizeof val, MAX_TRACE, clamped);
+        if (strcmp(key, "threads") == 0) /* more only share the cores */
+            clamp_option(key, val, sizeof val, (uint64_t)srv.cfg.cores, clamped);
         if (strcmp(key, "time") == 0) {
             double t;
             if (!ps_number_parse_decimal(val, 0, 1e9, &t)) {
@@ -378,9 +396,9 @@ static bool wants_trace(json_t *req)
 
 /* One run of a solve request: its directory and files, the child on a
  * pseudo-terminal, its watcher. The run (in srv.runs), or NULL with a
- * message in msg. */
-static struct run *start_run(json_t *req, const char *algo, char *msg,
-                             size_t mlen)
+ * message in msg; the options lowered to the server's caps in clamped. */
+static struct run *start_run(json_t *req, const char *algo, json_t *clamped,
+                             char *msg, size_t mlen)
 {
     struct run *r = calloc(1, sizeof *r);
     if (!r || !serve_make_dir(r->dir, sizeof r->dir)) {
@@ -404,7 +422,8 @@ static struct run *start_run(json_t *req, const char *algo, char *msg,
     }
     serve_arg_add(&a, "--algo=%s", algo);
     bool ok = serve_common_args(req, &a, r->dir, &g, msg, mlen) &&
-              option_args(json_object_get(req, "options"), &a, msg, mlen, &t);
+              option_args(json_object_get(req, "options"), &a, msg, mlen, &t,
+                          clamped);
     serve_arg_add(&a, "--");
     serve_arg_add(&a, "%s/puzzle", r->dir);
     int pty = -1, out_fd = -1;
@@ -478,11 +497,12 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
         return serve_send_error(c, 429, "%d runs are running already (the cap "
                                         "is %d: psolve serve --max-runs N)",
                                 srv.nrunning, srv.cfg.max_runs);
-    json_t *out = json_array();
+    json_t *out = json_array(), *clamped = json_object();
     char msg[600] = "";
     size_t started = 0;
     json_array_foreach(algos, i, v) {
-        struct run *r = start_run(req, json_string_value(v), msg, sizeof msg);
+        struct run *r = start_run(req, json_string_value(v), clamped, msg,
+                                  sizeof msg);
         if (!r)
             break;
         started++;
@@ -494,9 +514,14 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
     pthread_mutex_unlock(&srv.lock);
     if (msg[0] && started == 0) {
         json_decref(out);
+        json_decref(clamped);
         return serve_send_error(c, 400, "%s", msg);
     }
-    return serve_send_json(c, 200, json_pack("{s:o}", "runs", out));
+    json_t *ans = json_pack("{s:o}", "runs", out);
+    if (json_object_size(clamped)) /* the values the runs got instead */
+        json_object_set(ans, "clamped", clamped);
+    json_decref(clamped);
+    return serve_send_json(c, 200, ans);
 }
 
 /* The data of a --html page psolve wrote (its psolve-data element). */
@@ -532,16 +557,16 @@ static json_t *applicable_algorithms(const char *objective)
 /* check: load the puzzle, replay the moves (psolve verify --json --html):
  * the position after them as state_json, the value, whether it is over;
  * parse and move errors with line:col. Used to load, play, undo, redo. */
-enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
+struct answer serve_api_check(json_t *req)
 {
     json_t *moves = json_object_get(req, "moves");
     if (moves && (!json_is_array(moves) || json_array_size(moves) > 5000))
-        return serve_send_error(c, 400, "\"moves\" must be a list of move texts");
+        return serve_answer_error(400, "\"moves\" must be a list of move texts");
     if (!json_is_string(json_object_get(req, "text")))
-        return serve_send_error(c, 400, "\"text\" (the puzzle) is missing");
+        return serve_answer_error(400, "\"text\" (the puzzle) is missing");
     char dir[256], msg[600] = "", path[300];
     if (!serve_make_dir(dir, sizeof dir))
-        return serve_send_error(c, 500, "cannot make a directory");
+        return serve_answer_error(500, "cannot make a directory");
     struct argv_buf a = {{0}, 0};
     const struct ps_game *g;
     serve_arg_add(&a, "psolve");
@@ -575,12 +600,12 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
     char *out = NULL, *err = NULL;
     int rc = ok ? serve_run_sync(&a, dir, &out, &err) : -1;
     serve_argv_free(&a);
-    enum MHD_Result ret;
+    struct answer ret;
     json_t *res = out ? json_loads(out, 0, NULL) : NULL;
     snprintf(path, sizeof path, "%s/page.html", dir);
     json_t *data = res ? html_data(path) : NULL;
     if (!ok) {
-        ret = serve_send_error(c, 400, "%s", msg);
+        ret = serve_answer_error(400, "%s", msg);
     } else if (!res || !data) {
         serve_strip_dir(err ? err : msg, dir);
         char *e = err ? err : msg;
@@ -590,9 +615,9 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
         /* The puzzle does not load or a move is illegal: an answer, not a
          * bad request (the page shows it; the server stays quiet). */
         if (rc == -1)
-            ret = serve_send_error(c, 500, "%s", e[0] ? e : "psolve failed");
+            ret = serve_answer_error(500, "%s", e[0] ? e : "psolve failed");
         else
-            ret = serve_send_json(c, 200, json_pack("{s:b,s:s}", "legal", 0, "error",
+            ret = serve_answer_json(200, json_pack("{s:b,s:s}", "legal", 0, "error",
                                               e[0] ? e : "psolve failed"));
     } else {
         json_t *run0 = json_array_get(json_object_get(data, "runs"), 0);
@@ -621,7 +646,7 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
                             applicable_algorithms(json_string_value(
                                 json_object_get(data, "objective"))));
         json_object_set(res, "move_texts", json_object_get(run0, "moves"));
-        ret = serve_send_json(c, 200, json_incref(res));
+        ret = serve_answer_json(200, json_incref(res));
     }
     json_decref(res);
     json_decref(data);
@@ -632,7 +657,7 @@ enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req)
 }
 
 /* gen: a random puzzle (psolve gen), sizes bounded here. */
-enum MHD_Result serve_api_gen(struct MHD_Connection *c, json_t *req)
+struct answer serve_api_gen(json_t *req)
 {
     static const struct {
         const char *name;
@@ -644,10 +669,10 @@ enum MHD_Result serve_api_gen(struct MHD_Connection *c, json_t *req)
     char garg[600];
     if (!gname || strncmp(gname, "lua:", 4) == 0 ||
         !game_named(gname, garg, sizeof garg))
-        return serve_send_error(c, 400, "unknown game '%.60s'", gname ? gname : "?");
+        return serve_answer_error(400, "unknown game '%.60s'", gname ? gname : "?");
     char dir[256];
     if (!serve_make_dir(dir, sizeof dir))
-        return serve_send_error(c, 500, "cannot make a directory");
+        return serve_answer_error(500, "cannot make a directory");
     struct argv_buf a = {{0}, 0};
     serve_arg_add(&a, "psolve");
     serve_arg_add(&a, "gen");
@@ -669,16 +694,16 @@ enum MHD_Result serve_api_gen(struct MHD_Connection *c, json_t *req)
     int rc = msg[0] ? -1 : serve_run_sync(&a, dir, &out, &err);
     serve_argv_free(&a);
     serve_remove_tree(dir);
-    enum MHD_Result ret;
+    struct answer ret;
     if (msg[0])
-        ret = serve_send_error(c, 400, "%s", msg);
+        ret = serve_answer_error(400, "%s", msg);
     else if (rc != 0) {
         char *e = err && strncmp(err, "psolve: ", 8) == 0 ? err + 8 : err;
         if (e)
             e[strcspn(e, "\n")] = '\0';
-        ret = serve_send_error(c, 400, "%s", e && e[0] ? e : "gen failed");
+        ret = serve_answer_error(400, "%s", e && e[0] ? e : "gen failed");
     } else
-        ret = serve_send_json(c, 200, json_pack("{s:s,s:s}", "game", garg, "text", out));
+        ret = serve_answer_json(200, json_pack("{s:s,s:s}", "game", garg, "text", out));
     free(out);
     free(err);
     return ret;
@@ -687,15 +712,15 @@ enum MHD_Result serve_api_gen(struct MHD_Connection *c, json_t *req)
 /* hint: the first move of a short search with a fixed budget from the
  * given position (a puzzle text): beam of width 10 on score games, A* of
  * HINT_NODES expansions on cost games, greedy when that finds nothing. */
-enum MHD_Result serve_api_hint(struct MHD_Connection *c, json_t *req)
+struct answer serve_api_hint(json_t *req)
 {
     if (!json_is_string(json_object_get(req, "text")))
-        return serve_send_error(c, 400, "\"text\" (the position) is missing");
-    enum MHD_Result ret = MHD_NO;
+        return serve_answer_error(400, "\"text\" (the position) is missing");
+    struct answer ret = {0, NULL};
     for (int attempt = 0; attempt < 2; attempt++) {
         char dir[256], msg[600] = "";
         if (!serve_make_dir(dir, sizeof dir))
-            return serve_send_error(c, 500, "cannot make a directory");
+            return serve_answer_error(500, "cannot make a directory");
         struct argv_buf a = {{0}, 0};
         const struct ps_game *g = NULL;
         serve_arg_add(&a, "psolve");
@@ -726,15 +751,15 @@ enum MHD_Result serve_api_hint(struct MHD_Connection *c, json_t *req)
         json_t *res = out ? json_loads(out, 0, NULL) : NULL;
         json_t *mv = json_array_get(json_object_get(res, "moves"), 0);
         if (!ok) {
-            ret = serve_send_error(c, 400, "%s", msg);
+            ret = serve_answer_error(400, "%s", msg);
         } else if (mv || attempt == 1) {
             if (!res) {
                 serve_strip_dir(err, dir);
                 char *e = strncmp(err, "psolve: ", 8) == 0 ? err + 8 : err;
                 e[strcspn(e, "\n")] = '\0';
-                ret = serve_send_error(c, 400, "%s", e[0] ? e : "no hint");
+                ret = serve_answer_error(400, "%s", e[0] ? e : "no hint");
             } else {
-                ret = serve_send_json(c, 200, json_pack("{s:o,s:O,s:O}", "move",
+                ret = serve_answer_json(200, json_pack("{s:o,s:O,s:O}", "move",
                                                   mv ? json_incref(mv) : json_null(),
                                                   "algorithm",
                                                   json_object_get(res, "algorithm"),
@@ -790,10 +815,11 @@ enum MHD_Result serve_api_info(struct MHD_Connection *c)
                                             srv.puzzles[i].name, "game",
                                             srv.puzzles[i].game));
     return serve_send_json(c, 200,
-                     json_pack("{s:s,s:o,s:o,s:o,s:{s:i,s:f,s:I,s:f,s:i,s:b}}",
+                     json_pack("{s:s,s:o,s:o,s:o,s:{s:i,s:i,s:i,s:f,s:I,s:f,s:i,s:b}}",
                                "psolve", PSOLVE_VERSION, "games", games,
                                "algorithms", algos, "puzzles", pz, "limits",
-                               "max_runs", srv.cfg.max_runs, "time_cap",
+                               "max_runs", srv.cfg.max_runs, "max_jobs",
+                               srv.cfg.max_jobs, "cores", srv.cfg.cores, "time_cap",
                                srv.cfg.time_cap, "memory_cap_mb",
                                (json_int_t)srv.cfg.memory_cap, "idle", srv.cfg.idle,
                                "max_body", MAX_BODY, "allow_scripts",

@@ -1,10 +1,13 @@
 /*
  * serve_http.c - psolve serve's HTTP side (serve_int.h): answers with their
  * safety headers, the token, Host and Origin checks, the request body
- * (capped), and the routes to the endpoints.
+ * (capped), the routes to the endpoints, and the jobs: the endpoints
+ * that wait for a child run in a thread of their own while their
+ * connection is suspended, so that the event loop never waits.
  */
 #include "serve_int.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,8 @@ struct request {
     char *body;
     size_t len;
     bool too_big;
+    bool job_done;        /* its job ended: `answer` is to be sent */
+    struct answer answer;
 };
 
 enum MHD_Result serve_send_text(struct MHD_Connection *c, unsigned code,
@@ -64,15 +69,105 @@ enum MHD_Result serve_send_json(struct MHD_Connection *c, unsigned code,
     return serve_send_text(c, code, "application/json", s, strlen(s), NULL);
 }
 
+static json_t *error_json(const char *fmt, va_list ap)
+{
+    char msg[1200];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return json_pack("{s:s}", "error", msg);
+}
+
 enum MHD_Result serve_send_error(struct MHD_Connection *c, unsigned code,
                                   const char *fmt, ...)
 {
-    char msg[1200];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    json_t *j = error_json(fmt, ap);
     va_end(ap);
-    return serve_send_json(c, code, json_pack("{s:s}", "error", msg));
+    return serve_send_json(c, code, j);
+}
+
+struct answer serve_answer_json(unsigned code, json_t *j)
+{
+    return (struct answer){code, j};
+}
+
+struct answer serve_answer_error(unsigned code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    json_t *j = error_json(fmt, ap);
+    va_end(ap);
+    return (struct answer){code, j};
+}
+
+/* ---- jobs ---- */
+
+typedef struct answer (*job_fn)(json_t *req);
+
+struct job {
+    struct MHD_Connection *c;
+    struct request *rq;
+    json_t *req;
+    job_fn fn;
+};
+
+static void *job_thread(void *arg)
+{
+    struct job *j = arg;
+    /* The handler suspends the connection under the lock after starting
+     * this thread: resuming it before would be undefined. */
+    pthread_mutex_lock(&srv.lock);
+    /* Then a slot: at most cfg.max_jobs children at once; the others
+     * wait here, their connections suspended. */
+    while (srv.njobs_running >= srv.cfg.max_jobs && !srv.shutting_down)
+        pthread_cond_wait(&srv.changed, &srv.lock);
+    bool stopping = srv.shutting_down;
+    if (!stopping)
+        srv.njobs_running++;
+    pthread_mutex_unlock(&srv.lock);
+    j->rq->answer = stopping ? serve_answer_error(503, "the server is stopping")
+                             : j->fn(j->req);
+    json_decref(j->req);
+    pthread_mutex_lock(&srv.lock);
+    if (!stopping)
+        srv.njobs_running--;
+    j->rq->job_done = true;
+    MHD_resume_connection(j->c); /* the handler sends the answer */
+    srv.njobs--;
+    pthread_cond_broadcast(&srv.changed);
+    pthread_mutex_unlock(&srv.lock);
+    free(j);
+    return NULL;
+}
+
+/* Run fn(req) in a thread of its own, the connection suspended meanwhile
+ * (a connection waits no one else's turn); req is taken. */
+static enum MHD_Result start_job(struct MHD_Connection *c, struct request *rq,
+                                 json_t *req, job_fn fn)
+{
+    struct job *j = malloc(sizeof *j);
+    pthread_mutex_lock(&srv.lock);
+    bool room = j && !srv.shutting_down && srv.njobs < MAX_JOBS;
+    pthread_t th;
+    if (room) {
+        *j = (struct job){.c = c, .rq = rq, .req = req, .fn = fn};
+        room = pthread_create(&th, NULL, job_thread, j) == 0;
+    }
+    if (room) {
+        pthread_detach(th);
+        srv.njobs++;
+        MHD_suspend_connection(c);
+    }
+    bool stopping = srv.shutting_down;
+    pthread_mutex_unlock(&srv.lock);
+    if (room)
+        return MHD_YES;
+    free(j);
+    json_decref(req);
+    return stopping ? serve_send_error(c, 503, "the server is stopping")
+                    : serve_send_error(c, 429, "%d checks, hints and gens are "
+                                       "running or waiting already: try again",
+                                       MAX_JOBS);
 }
 
 static bool token_ok(struct MHD_Connection *c)
@@ -141,6 +236,11 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
         *con_cls = rq;
         return MHD_YES;
     }
+    if (rq->job_done) { /* resumed: its job's answer */
+        json_t *j = rq->answer.json;
+        rq->answer.json = NULL;
+        return j ? serve_send_json(c, rq->answer.code, j) : MHD_NO;
+    }
     if (*upload_size) {
         if (!rq->too_big && rq->len + *upload_size <= MAX_BODY) {
             char *nb = realloc(rq->body, rq->len + *upload_size + 1);
@@ -178,11 +278,16 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
         return serve_api_puzzle(c);
     if (strncmp(url, "/api/run/", 9) == 0 && (get || post))
         return serve_api_run(c, method, url + 9);
+    /* solve answers at once (its runs are watched by threads of their
+     * own); the others wait for a child: jobs. */
     static const struct {
         const char *url;
-        enum MHD_Result (*fn)(struct MHD_Connection *, json_t *);
-    } posts[] = {{"/api/solve", serve_api_solve}, {"/api/check", serve_api_check},
-                 {"/api/gen", serve_api_gen}, {"/api/hint", serve_api_hint}};
+        enum MHD_Result (*now)(struct MHD_Connection *, json_t *);
+        job_fn job;
+    } posts[] = {{"/api/solve", serve_api_solve, NULL},
+                 {"/api/check", NULL, serve_api_check},
+                 {"/api/gen", NULL, serve_api_gen},
+                 {"/api/hint", NULL, serve_api_hint}};
     for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
         if (strcmp(url, posts[i].url) != 0)
             continue;
@@ -200,7 +305,9 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
             json_decref(req);
             return serve_send_error(c, 400, "the body must be a JSON object");
         }
-        enum MHD_Result ret = posts[i].fn(c, req);
+        if (posts[i].job)
+            return start_job(c, rq, req, posts[i].job);
+        enum MHD_Result ret = posts[i].now(c, req);
         json_decref(req);
         return ret;
     }
@@ -216,6 +323,7 @@ void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     struct request *rq = *con_cls;
     if (rq) {
         free(rq->body);
+        json_decref(rq->answer.json);
         free(rq);
     }
     *con_cls = NULL;

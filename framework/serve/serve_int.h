@@ -5,13 +5,18 @@
  *
  *   serve.c       the command: options, listening sockets, bundled
  *                 puzzles, shutdown
- *   serve_http.c  HTTP: answers, the token, Host and Origin checks, routes
+ *   serve_http.c  HTTP: answers, the token, Host and Origin checks, routes,
+ *                 jobs (the endpoints that wait for a child, off the loop)
  *   serve_api.c   the JSON endpoints: a request's body to psolve's argv
  *   serve_run.c   child processes, runs watched by a thread, reaping, the
  *                 run's JSON, Server-Sent Events, downloads
  *
- * Everything in `srv` is shared by the connection threads, the watchers
- * and the reaper: the run list and counters only under srv.lock.
+ * Everything in `srv` is shared by the event loop's threads, the jobs,
+ * the watchers and the reaper: the run list and counters only under
+ * srv.lock. No handler blocks the event loop: an endpoint that waits for
+ * a child runs as a job in a thread of its own while its connection is
+ * suspended, and an event stream with nothing to say is suspended until
+ * its run changes (serve_sse_wake_locked).
  */
 #ifndef PS_SERVE_INT_H
 #define PS_SERVE_INT_H
@@ -41,12 +46,21 @@
 #define MAX_TRACE 4000         /* --trace events kept per run */
 #define MAX_LINE_TEXT 65536    /* a live best line's text kept at most */
 #define HINT_NODES "20000"
+/* Connections: an event loop (epoll) holds many at little cost, so idle
+ * ones cannot crowd out real clients; those idle this long are closed. */
+#define MAX_CONNECTIONS 2048   /* at once, if the file limit allows */
+#define CONNECTION_TIMEOUT 10  /* seconds */
+#define KEEPALIVE_S 5          /* an event stream's comment when quiet */
+#define MAX_JOBS 64            /* checks, hints and gens running or
+                                  waiting for one of cfg.max_jobs slots */
 
 struct config {
     int port;
     const char *listen;  /* NULL: 127.0.0.1 and ::1 */
     bool open;
-    int max_runs;        /* children running at once */
+    int max_runs;        /* searches running at once */
+    int max_jobs;        /* checks, hints and gens running at once */
+    int cores;           /* the most threads a run gets */
     double time_cap;     /* seconds per run */
     uint64_t memory_cap; /* MB per run */
     double idle;         /* seconds before an idle run is reaped */
@@ -107,6 +121,9 @@ struct serve {
     int nrunning;
     unsigned run_counter;
     volatile bool shutting_down;
+    int njobs;              /* jobs running or waiting (serve_http.c) */
+    int njobs_running;      /* of them, those with a slot: a child */
+    struct sse *sse_waiting; /* suspended event streams (serve_run.c) */
     struct puzzle puzzles[MAX_PUZZLES];
     int npuzzles;
     char hosts[4][160]; /* the Host values this server answers to */
@@ -146,11 +163,19 @@ struct run *serve_run_find(const char *id);
 void serve_run_touch(struct run *r);
 void serve_reap_locked(bool make_room);
 void *serve_reaper(void *arg);
+void serve_sse_wake_locked(bool all);
 json_t *serve_run_json(struct run *r, bool full);
 enum MHD_Result serve_api_run(struct MHD_Connection *c, const char *method,
                               const char *rest);
 
 /* serve_http.c */
+/* What a job answers: the connection's answer once it is resumed. */
+struct answer {
+    unsigned code;
+    json_t *json;
+};
+struct answer serve_answer_json(unsigned code, json_t *j);
+struct answer serve_answer_error(unsigned code, const char *fmt, ...);
 enum MHD_Result serve_send_text(struct MHD_Connection *c, unsigned code,
                                 const char *type, char *text, size_t len,
                                 const char *download);
@@ -168,9 +193,9 @@ void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
 /* serve_api.c */
 bool serve_make_dir(char *dir, size_t len);
 enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req);
-enum MHD_Result serve_api_check(struct MHD_Connection *c, json_t *req);
-enum MHD_Result serve_api_gen(struct MHD_Connection *c, json_t *req);
-enum MHD_Result serve_api_hint(struct MHD_Connection *c, json_t *req);
+struct answer serve_api_check(json_t *req);
+struct answer serve_api_gen(json_t *req);
+struct answer serve_api_hint(json_t *req);
 enum MHD_Result serve_api_info(struct MHD_Connection *c);
 enum MHD_Result serve_api_puzzle(struct MHD_Connection *c);
 

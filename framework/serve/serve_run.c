@@ -174,7 +174,7 @@ pid_t serve_spawn(struct argv_buf *a, int *out_fd, const char *err_path,
 }
 
 /* Run psolve to the end (checks, generation, hints: short by their
- * budgets; a cap kills one that is not). stdout into *out, stderr (a file
+ * budgets; a cap, or the server stopping, kills one that is not). stdout into *out, stderr (a file
  * in dir) into *err, both malloc'd. The exit status, or -1. */
 int serve_run_sync(struct argv_buf *a, const char *dir, char **out,
                     char **err)
@@ -194,7 +194,7 @@ int serve_run_sync(struct argv_buf *a, const char *dir, char **out,
     for (;;) {
         struct pollfd pf = {.fd = out_fd, .events = POLLIN};
         int r = poll(&pf, 1, 200);
-        if (!killed && serve_now_s() > deadline) {
+        if (!killed && (serve_now_s() > deadline || srv.shutting_down)) {
             kill(pid, SIGKILL);
             killed = true;
         }
@@ -547,7 +547,9 @@ void *serve_reaper(void *arg)
         ts.tv_sec += 1;
         pthread_cond_timedwait(&srv.changed, &srv.lock, &ts);
         serve_reap_locked(false);
+        serve_sse_wake_locked(false);
     }
+    serve_sse_wake_locked(true); /* they end: the daemons may stop */
     pthread_mutex_unlock(&srv.lock);
     return NULL;
 }
@@ -611,7 +613,36 @@ struct sse {
     unsigned seen;
     int phase; /* 0: running, 1: the done event sent */
     size_t trace_sent; /* the run's trace events this stream sent */
+    struct MHD_Connection *c;
+    double quiet_until; /* then a keep-alive comment */
+    struct sse *next_waiting; /* in srv.sse_waiting while suspended */
 };
+
+/* With the lock held: has the stream something to send, or is it over? */
+static bool sse_has_news(const struct sse *s, const struct run *r)
+{
+    return !r || srv.shutting_down || r->version != s->seen ||
+           r->state != RUN_RUNNING ||
+           s->trace_sent < (r->trace ? json_array_size(r->trace) : 0);
+}
+
+/* With the lock held (the reaper, on every change and each second):
+ * resume the suspended streams that have news, or a keep-alive due; all
+ * of them at shutdown. */
+void serve_sse_wake_locked(bool all)
+{
+    double t = serve_now_s();
+    struct sse **pp = &srv.sse_waiting;
+    while (*pp) {
+        struct sse *s = *pp;
+        if (all || t >= s->quiet_until || sse_has_news(s, serve_run_find(s->id))) {
+            *pp = s->next_waiting;
+            MHD_resume_connection(s->c);
+        } else {
+            pp = &s->next_waiting;
+        }
+    }
+}
 
 /* With the lock held: the run's trace events this stream has not sent,
  * as many as fit in about `room` bytes (at least one), into j's "trace",
@@ -649,20 +680,16 @@ static ssize_t sse_read(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_unlock(&srv.lock);
         return MHD_CONTENT_READER_END_OF_STREAM;
     }
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += 5; /* then a keep-alive comment */
-    while (r->version == s->seen && r->state == RUN_RUNNING &&
-           s->trace_sent >= (r->trace ? json_array_size(r->trace) : 0)) {
-        int w = pthread_cond_timedwait(&srv.changed, &srv.lock, &ts);
-        r = serve_run_find(s->id);
-        if (!r || srv.shutting_down) {
-            pthread_mutex_unlock(&srv.lock);
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        }
-        if (w == ETIMEDOUT)
-            break;
+    if (!sse_has_news(s, r) && serve_now_s() < s->quiet_until) {
+        /* Nothing to say: off the event loop until the run changes (the
+         * suspension and the resume both happen under the lock). */
+        s->next_waiting = srv.sse_waiting;
+        srv.sse_waiting = s;
+        MHD_suspend_connection(s->c);
+        pthread_mutex_unlock(&srv.lock);
+        return 0;
     }
+    s->quiet_until = serve_now_s() + KEEPALIVE_S;
     serve_run_touch(r);
     ssize_t n;
     size_t traced = r->trace ? json_array_size(r->trace) : 0;
@@ -698,6 +725,7 @@ static enum MHD_Result api_events(struct MHD_Connection *c, const char *id)
         return MHD_NO;
     snprintf(s->id, sizeof s->id, "%s", id);
     s->seen = (unsigned)-1;
+    s->c = c;
     struct MHD_Response *resp = MHD_create_response_from_callback(
         MHD_SIZE_UNKNOWN, 16384, sse_read, s, free);
     if (!resp) {
