@@ -281,14 +281,16 @@ static void name_colours(const struct ps_lab *centre, int k, int *number)
     }
 }
 
-/* Drop top rows that break gravity (a score bar touching the board). */
+/* Drop top rows that break gravity (a score bar touching the board): a
+ * filled cell over an empty-looking one (a patchy cell, one with a mark,
+ * is a cell). */
 static void trim_floating(struct cut *c)
 {
     for (;;) {
         bool floating = false;
         for (int j = c->top; j < c->bottom && !floating; j++)
             for (int i = c->left; i <= c->right; i++)
-                if (c->kind[j * c->nx + i] == 2 && c->kind[(j + 1) * c->nx + i] != 2) {
+                if (c->kind[j * c->nx + i] == 2 && c->kind[(j + 1) * c->nx + i] == 1) {
                     floating = true;
                     break;
                 }

@@ -126,15 +126,21 @@ static int cmp_int(const void *a, const void *b)
     return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
 }
 
-/* A tube has walls: across it, the colour just inside its left side is
- * not the colour in its middle (a column of one colour's cells is one
- * colour through). Tried at five heights; three must say so. */
-static bool walled(const struct ps_image *img, const struct comp *c)
+/* A tube has walls: across it, the colour at its left edge is unlike the
+ * colour in its middle (a column of one colour's cells is one colour
+ * through). The edge is the first foreground pixel, one pixel in when the
+ * wall is thick (antialiasing blends the outermost). Tried at five heights;
+ * three must say so. */
+static bool walled(const struct ps_image *img, const unsigned char bg[3],
+                   const struct comp *c)
 {
-    int differ = 0;
+    int differ = 0, w = c->x1 - c->x0 + 1;
     for (int k = 1; k <= 5; k++) {
-        int y = c->y0 + (c->y1 - c->y0) * k / 6;
-        int x = c->x0 + 1 < c->x1 ? c->x0 + 1 : c->x0;
+        int y = c->y0 + (c->y1 - c->y0) * k / 6, x = c->x0;
+        while (x < c->x0 + w / 4 && !is_fg(px(img, x, y), bg))
+            x++;
+        if (x + 1 < c->x1 && is_fg(px(img, x + 1, y), bg))
+            x++;
         const unsigned char *wall = px(img, x, y), *mid = px(img, (c->x0 + c->x1) / 2, y);
         differ += abs(wall[0] - mid[0]) + abs(wall[1] - mid[1]) + abs(wall[2] - mid[2]) > 60;
     }
@@ -143,7 +149,7 @@ static bool walled(const struct ps_image *img, const struct comp *c)
 
 /* Tube outlines: tall, narrow, hollow, and about the size most are. */
 static int pick_tubes(const struct comp *c, int n, const struct ps_image *img,
-                      struct tube *t, int max)
+                      const unsigned char bg[3], struct tube *t, int max)
 {
     int heights[MAX_COMPS], m = 0;
     bool cand[MAX_COMPS];
@@ -151,10 +157,15 @@ static int pick_tubes(const struct comp *c, int n, const struct ps_image *img,
         int w = c[i].x1 - c[i].x0 + 1, h = c[i].y1 - c[i].y0 + 1;
         double fill = (double)c[i].pixels / ((double)w * h);
         /* At least 12 x 40 pixels: a digit or a bar of text is no tube. */
+        /* Not solid: full tubes drawn with their water touching a thin
+         * outline read as solid pieces (docs/import.md, limits). */
         cand[i] = h >= 3 * w / 2 && w >= 12 && h >= 40 && h >= img->h / 20 && fill < 0.88 &&
-                  walled(img, &c[i]);
+                  walled(img, bg, &c[i]);
         if (cand[i])
             heights[m++] = h;
+        if (getenv("PSOLVE_IMPORT_DEBUG") && h > 40 && w > 10)
+            fprintf(stderr, "piece %d,%d %dx%d fill %.2f: %s\n", c[i].x0, c[i].y0, w, h,
+                    fill, cand[i] ? "a tube" : "no");
     }
     if (m < 2)
         return 0;
@@ -317,7 +328,7 @@ bool ps_tubes_detect(const struct ps_image *img, struct ps_tubes_read *out,
         goto done;
     }
     int nc = components(img, bg, comps, MAX_COMPS);
-    int nt = nc > 0 ? pick_tubes(comps, nc, img, t, PS_IMPORT_MAX_TUBES) : 0;
+    int nt = nc > 0 ? pick_tubes(comps, nc, img, bg, t, PS_IMPORT_MAX_TUBES) : 0;
     if (nt < 2) {
         ps_error_set(err, NULL, 0, 0, "no tubes found (no row of tall outlines "
                                       "of the same size)");
