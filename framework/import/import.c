@@ -165,7 +165,8 @@ bool ps_import_picture(const unsigned char *data, size_t len, const char *name,
     bool have_grid = false, have_tubes = false;
     if (grid && tubes) {
         have_grid = kind != PS_IMPORT_TUBES && ps_grid_detect(&img, grid, &grid_err);
-        have_tubes = kind != PS_IMPORT_GRID && ps_tubes_detect(&img, tubes, &tubes_err);
+        have_tubes = kind != PS_IMPORT_GRID && ps_tubes_detect(&img, kind == PS_IMPORT_TUBES,
+                                                                     tubes, &tubes_err);
     }
     ps_image_free(&img);
     /* Both read: tubes are the pickier find (hollow outlines of one size,

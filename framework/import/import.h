@@ -44,8 +44,11 @@ struct ps_tubes_read {
 
 bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
                     struct ps_error *err);
-bool ps_tubes_detect(const struct ps_image *img, struct ps_tubes_read *out,
-                     struct ps_error *err);
+/* solid_ok: also tubes full to a thin outline (solid pieces), which a
+ * column of one colour's cells can look like: for pictures said to be a
+ * level. */
+bool ps_tubes_detect(const struct ps_image *img, bool solid_ok,
+                     struct ps_tubes_read *out, struct ps_error *err);
 
 /* Which games a picture can become. */
 enum ps_import_kind { PS_IMPORT_ANY, PS_IMPORT_GRID, PS_IMPORT_TUBES };

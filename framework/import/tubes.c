@@ -132,24 +132,28 @@ static int cmp_int(const void *a, const void *b)
  * wall is thick (antialiasing blends the outermost). Tried at five heights;
  * three must say so. */
 static bool walled(const struct ps_image *img, const unsigned char bg[3],
-                   const struct comp *c)
+                   const struct comp *c, bool grey)
 {
     int differ = 0, w = c->x1 - c->x0 + 1;
     for (int k = 1; k <= 5; k++) {
         int y = c->y0 + (c->y1 - c->y0) * k / 6, x = c->x0;
         while (x < c->x0 + w / 4 && !is_fg(px(img, x, y), bg))
             x++;
-        if (x + 1 < c->x1 && is_fg(px(img, x + 1, y), bg))
+        if (!grey && x + 1 < c->x1 && is_fg(px(img, x + 1, y), bg))
             x++;
         const unsigned char *wall = px(img, x, y), *mid = px(img, (c->x0 + c->x1) / 2, y);
-        differ += abs(wall[0] - mid[0]) + abs(wall[1] - mid[1]) + abs(wall[2] - mid[2]) > 60;
+        int hi = wall[0] > wall[1] ? wall[0] : wall[1], lo = wall[0] < wall[1] ? wall[0] : wall[1];
+        hi = wall[2] > hi ? wall[2] : hi;
+        lo = wall[2] < lo ? wall[2] : lo;
+        differ += (!grey || hi - lo < 60) &&
+                  abs(wall[0] - mid[0]) + abs(wall[1] - mid[1]) + abs(wall[2] - mid[2]) > 60;
     }
     return differ >= 3;
 }
 
 /* Tube outlines: tall, narrow, hollow, and about the size most are. */
 static int pick_tubes(const struct comp *c, int n, const struct ps_image *img,
-                      const unsigned char bg[3], struct tube *t, int max)
+                      const unsigned char bg[3], bool solid_ok, struct tube *t, int max)
 {
     int heights[MAX_COMPS], m = 0;
     bool cand[MAX_COMPS];
@@ -157,10 +161,12 @@ static int pick_tubes(const struct comp *c, int n, const struct ps_image *img,
         int w = c[i].x1 - c[i].x0 + 1, h = c[i].y1 - c[i].y0 + 1;
         double fill = (double)c[i].pixels / ((double)w * h);
         /* At least 12 x 40 pixels: a digit or a bar of text is no tube. */
-        /* Not solid: full tubes drawn with their water touching a thin
-         * outline read as solid pieces (docs/import.md, limits). */
-        cand[i] = h >= 3 * w / 2 && w >= 12 && h >= 40 && h >= img->h / 20 && fill < 0.88 &&
-                  walled(img, bg, &c[i]);
+        /* A tube full to a thin outline is a solid piece, as a column of
+         * one colour's bevelled cells is: taken only when the caller
+         * says the picture is a level, and with grey walls. */
+        cand[i] = h >= 3 * w / 2 && w >= 12 && h >= 40 && h >= img->h / 20 &&
+                  (fill < 0.88 ? walled(img, bg, &c[i], false)
+                               : solid_ok && walled(img, bg, &c[i], true));
         if (cand[i])
             heights[m++] = h;
         if (getenv("PSOLVE_IMPORT_DEBUG") && h > 40 && w > 10)
@@ -310,8 +316,8 @@ static bool count_units(const struct tube *t, int nt, double u, int capacity,
     return true;
 }
 
-bool ps_tubes_detect(const struct ps_image *img, struct ps_tubes_read *out,
-                     struct ps_error *err)
+bool ps_tubes_detect(const struct ps_image *img, bool solid_ok,
+                     struct ps_tubes_read *out, struct ps_error *err)
 {
     unsigned char bg[3];
     struct comp *comps = malloc(sizeof *comps * MAX_COMPS);
@@ -328,7 +334,7 @@ bool ps_tubes_detect(const struct ps_image *img, struct ps_tubes_read *out,
         goto done;
     }
     int nc = components(img, bg, comps, MAX_COMPS);
-    int nt = nc > 0 ? pick_tubes(comps, nc, img, bg, t, PS_IMPORT_MAX_TUBES) : 0;
+    int nt = nc > 0 ? pick_tubes(comps, nc, img, bg, solid_ok, t, PS_IMPORT_MAX_TUBES) : 0;
     if (nt < 2) {
         ps_error_set(err, NULL, 0, 0, "no tubes found (no row of tall outlines "
                                       "of the same size)");
