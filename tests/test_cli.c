@@ -8,6 +8,7 @@
 
 #include "support.h"
 
+#include "cli.h"
 #include "commands.h"
 #include "textfile.h"
 
@@ -302,6 +303,50 @@ static void test_board_without_move_is_optimal(void **unused)
     assert_non_null(strstr(out, "# status: optimal"));
 }
 
+/* The man page and the bash completion (manual.c) name every command and
+ * every option of the command line's table, written from the tables. */
+static void test_man_and_completion_list_everything(void **state)
+{
+    (void)state;
+    static char man[1 << 17], comp[1 << 15];
+    assert_int_equal(run(man, sizeof man, false, "help man"), 0);
+    assert_int_equal(run(comp, sizeof comp, false, "help bash-completion"), 0);
+    assert_non_null(strstr(man, ".TH PSOLVE 1"));
+    assert_non_null(strstr(man, "Exit status: 0 solved or verified"));
+    for (const struct ps_command *k = ps_commands; k->name; k++) {
+        char entry[64];
+        snprintf(entry, sizeof entry, ".TP\n.B %s\n", k->name);
+        char roffed[64];
+        size_t j = 0;
+        for (const char *c = entry; *c && j + 2 < sizeof roffed; c++) {
+            if (*c == '-')
+                roffed[j++] = '\\';
+            roffed[j++] = *c;
+        }
+        roffed[j] = '\0';
+        if (!strstr(man, roffed))
+            fail_msg("the man page lacks command %s", k->name);
+        if (!strstr(comp, k->name))
+            fail_msg("the completion lacks command %s", k->name);
+    }
+    for (const struct ps_option *o = ps_cli_options; o->name; o++) {
+        char word[128], roffed[96];
+        snprintf(word, sizeof word, " --%s", o->name);
+        if (!strstr(comp, word))
+            fail_msg("the completion lacks option --%s", o->name);
+        size_t j = 0;
+        for (const char *c = o->name; *c && j + 2 < sizeof roffed; c++) {
+            if (*c == '-')
+                roffed[j++] = '\\';
+            roffed[j++] = *c;
+        }
+        roffed[j] = '\0';
+        snprintf(word, sizeof word, "\\-\\-%s", roffed);
+        if (!strstr(man, word))
+            fail_msg("the man page lacks option --%s", o->name);
+    }
+}
+
 /* docs/cli.md's list of commands names every command of the table. */
 static void test_cli_md_lists_every_command(void **state)
 {
@@ -327,6 +372,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cli_md_lists_every_command),
+        cmocka_unit_test(test_man_and_completion_list_everything),
         cmocka_unit_test(test_solve_then_verify),
         cmocka_unit_test(test_version_names_the_commit),
         cmocka_unit_test(test_verify_rejects_illegal_move),

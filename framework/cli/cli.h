@@ -135,6 +135,12 @@ int cmd_lab(struct cli *c, const struct ps_game *g);
 int cmd_verify(struct cli *c, const struct ps_game *g);
 int cmd_show(struct cli *c, const struct ps_game *g);
 int cmd_import(struct cli *c, const struct ps_game *g);
+/* The exit statuses' paragraph (cmd_help.c), for --help and the man page. */
+extern const char ps_exit_status_text[];
+/* psolve help man / bash-completion (manual.c): the man page in troff and
+ * the completion script, from the same tables as --help. */
+int cli_print_man(const struct ps_frontend *fe);
+int cli_print_bash_completion(const struct ps_frontend *fe);
 int cmd_gen(struct cli *c, const struct ps_game *g);
 int cmd_bench(struct cli *c, const struct ps_game *g);
 int cmd_list(struct cli *c, const struct ps_game *g);

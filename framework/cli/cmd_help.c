@@ -50,12 +50,14 @@ static const char usage_text_counters[] =
     "A solution is one move per line; '#' starts a comment. Solve prints\n"
     "exactly this format, so its output can be given to verify. Moves:\n";
 
-/* After the games' move formats. */
-static const char usage_text_end[] =
-    "\n"
+/* The exit statuses, said once: --help and the man page print this. */
+const char ps_exit_status_text[] =
     "Exit status: 0 solved or verified; 1 bad input or illegal move; 2 bad\n"
     "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
-    "best solution so far is printed).\n"
+    "best solution so far is printed).\n";
+
+/* After the games' move formats and the exit statuses. */
+static const char usage_text_end[] =
     "\n"
     "Examples (the files are in the source tree; the test suite runs them):\n"
     "  psolve games/samegame/examples/samegame-10x10.txt     (greedy)\n"
@@ -172,6 +174,11 @@ int cmd_help(const struct cli *c, const char *topic)
 {
     static const struct ps_frontend plain = {0};
     const struct ps_frontend *fe = c && c->fe ? c->fe : &plain;
+    /* What the build writes (manual.c): not topics a reader asks for. */
+    if (topic && strcmp(topic, "man") == 0)
+        return cli_print_man(fe);
+    if (topic && strcmp(topic, "bash-completion") == 0)
+        return cli_print_bash_completion(fe);
     if (topic) {
         const struct ps_algorithm *a = ps_cli_find_algorithm(fe, topic);
         if (a)
@@ -198,6 +205,7 @@ int cmd_help(const struct cli *c, const char *topic)
     for (const struct ps_game *const *g = ps_game_list(); *g; g++)
         if ((*g)->move_help)
             printf("  %-10s %s\n", (*g)->name, (*g)->move_help);
+    printf("\n%s", ps_exit_status_text);
     fputs(usage_text_end, stdout);
     fputs(usage_text_mpi, stdout);
     return PS_EXIT_OK;
