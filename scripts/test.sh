@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # Open MPI (psolve-mpi and its tests), chromium (the HTML report in a real
 # browser), chromium-driver and python3-selenium (psolve serve's app in a
 # real browser, tests/browser_serve.py).
-export PSOLVE_EXTRA_PACKAGES="${PSOLVE_EXTRA_PACKAGES:-clang libclang-rt-14-dev libopenmpi-dev openmpi-bin chromium chromium-driver python3-selenium}"
+export PSOLVE_EXTRA_PACKAGES="${PSOLVE_EXTRA_PACKAGES:-clang libclang-rt-14-dev libopenmpi-dev openmpi-bin chromium chromium-driver python3-selenium man-db}"
 scripts/setup.sh build
 (cd build && ctest --output-on-failure -j2)
 scripts/setup.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DPSOLVE_SANITIZE=ON
