@@ -61,7 +61,7 @@ static void resume_equals_uninterrupted(const char *dir, const char *algo,
                                  "--checkpoint ck-%s.bin "
                                  "--checkpoint-every 0.001 %s",
                                  algo, opts, part, algo, BOARD),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     test_psolve(dir, again, sizeof again, false,
                 "--quiet --algo %s %s --max-nodes 1000 --resume ck-%s.bin %s",
                 algo, opts, algo, BOARD);
@@ -140,7 +140,7 @@ static void test_refusals(void **state)
                                  "--quiet --algo nrpa --level 2 --seed 3 "
                                  "--max-nodes 20000 --checkpoint ck.bin %s",
                                  BOARD),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     refused(f->dir, "--algo nrpa --level 2 --seed 3 --resume ck.bin " OTHER,
             "its board is");
     refused(f->dir, "--algo nmcs --level 2 --seed 3 --resume ck.bin " BOARD,
@@ -298,7 +298,7 @@ static void test_forged(void **state)
                                  "--quiet " NRPA "--max-nodes 20000 "
                                  "--checkpoint real.bin --checkpoint-every "
                                  "0.001 %s", BOARD),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     struct ps_savefile_header h;
     struct ckpt_map m;
     map_read(f->dir, "real.bin", &h, &m);
@@ -366,7 +366,7 @@ static void test_forged(void **state)
                                  "--quiet " NMCS "--max-nodes 200000 "
                                  "--checkpoint nmcs.bin --checkpoint-every "
                                  "0.001 %s", BOARD),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     honest_resumes(f->dir, NMCS "--max-nodes 300000 --resume nmcs.bin " BOARD);
     map_read(f->dir, "nmcs.bin", &h, &m);
     size_t top = line_end(m.p, part_line(&m, 0, true));
@@ -382,7 +382,7 @@ static void test_forged(void **state)
                                  "--quiet --algo beam --beam-width 200 "
                                  "--max-nodes 3000 --checkpoint beam.bin "
                                  "--checkpoint-every 0.001 %s", BOARD),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     honest_resumes(f->dir, "--algo beam --beam-width 200 --max-nodes 6000 "
                            "--resume beam.bin " BOARD);
     map_read(f->dir, "beam.bin", &h, &m);

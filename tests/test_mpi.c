@@ -125,7 +125,8 @@ static void test_hdastar_npuzzle(void **unused)
     hdastar_equals_astar("npuzzle", NPUZZLES, NPUZZLE_COUNT);
 }
 
-/* A node budget stops every rank; the run says incomplete (exit 4). */
+/* A node budget stops every rank before a solution: the run says
+ * incomplete (exit 4). */
 static void test_hdastar_budget(void **unused)
 {
     (void)unused;
@@ -316,13 +317,13 @@ static void test_dnrpa_checkpoint(void **unused)
                         "--checkpoint %s/dnrpa.ck --checkpoint-every 0.001 %s "
                         "> /dev/null",
                         PSOLVE_MPI_BIN, dir, board),
-                     4);
+                     0); /* stopped by the budget, a line printed */
     /* The file's state is late in the part run: resumed under 1,000 nodes
      * the run stops at once with the counters it read. */
     assert_int_equal(sh(TIMEOUT MPIRUN " 3 %s " DNRPA_CK " --max-nodes 1000 "
                         "--resume %s/dnrpa.ck %s > %s/ck_late.txt",
                         PSOLVE_MPI_BIN, dir, board, dir),
-                     4);
+                     0);
     assert_int_equal(sh("test $(sed -n 's/^# expanded: //p' %s/ck_late.txt) "
                         "-gt 7500", dir),
                      0);

@@ -25,7 +25,8 @@
 
 static void expect_best_line(const char *out, int rc)
 {
-    assert_int_equal(rc, 4);
+    /* A verified best line was printed: exit 0, whatever stopped it. */
+    assert_int_equal(rc, 0);
     assert_non_null(strstr(out, "# status: incomplete"));
     assert_non_null(strstr(out, "# stopped: interrupted"));
     assert_non_null(strstr(out, "# verified: yes"));
@@ -103,7 +104,7 @@ static void test_lab_sigterm(void **unused)
              "");
     int rc = test_psolve("/tmp", out, sizeof out, false,
                          "--version >/dev/null; %s", full);
-    assert_int_equal(rc, 4);
+    assert_int_equal(rc, 5); /* a lab with rows missing */
     assert_non_null(strstr(out, "# summary per algorithm"));
 }
 

@@ -80,7 +80,9 @@ const struct ps_algorithm *ps_cli_find_algorithm(const struct ps_frontend *fe,
 bool cli_option_given(const struct cli *c, const char *name);
 int cli_usage_error(const char *fmt, const char *arg);
 int cli_print_error(const struct ps_error *err);
-int cli_exit_status_of(enum ps_status st);
+/* A run's exit status: `printed` when it printed a verified solution,
+ * `interrupted` when a signal stopped it (search.h's table). */
+int cli_exit_status_of(enum ps_status st, bool printed, bool interrupted);
 
 /* A loaded puzzle: the rules it was read under and the instance. */
 struct puzzle {

@@ -52,9 +52,11 @@ static const char usage_text_counters[] =
 
 /* The exit statuses, said once: --help and the man page print this. */
 const char ps_exit_status_text[] =
-    "Exit status: 0 solved or verified; 1 bad input or illegal move; 2 bad\n"
-    "command line; 3 proven unsolvable; 4 stopped by a limit or Ctrl-C (the\n"
-    "best solution so far is printed).\n";
+    "Exit status: 0 a verified solution was printed (whatever ended the\n"
+    "search: the status line says optimal, heuristic or incomplete) or verify\n"
+    "accepted one; 1 bad input or illegal move; 2 bad command line; 3 proven\n"
+    "unsolvable; 4 a limit stopped the search before any solution; 5 a signal\n"
+    "did (a lab or farm: rows are missing).\n";
 
 /* After the games' move formats and the exit statuses. */
 static const char usage_text_end[] =

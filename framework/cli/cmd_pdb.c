@@ -158,7 +158,7 @@ int cmd_pdb(struct cli *c, const struct ps_game *g)
         char buf[1024];
         ps_error_format(&err, buf, sizeof buf);
         fprintf(stderr, "psolve: pdb build: %s\n", buf);
-        return ps_interrupted ? PS_EXIT_INCOMPLETE : PS_EXIT_ERROR;
+        return ps_interrupted ? PS_EXIT_INTERRUPTED : PS_EXIT_ERROR;
     }
     return PS_EXIT_OK;
 }

@@ -179,7 +179,8 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
                     algos[i]->name, runs[i].verify_error);
             status = PS_EXIT_ERROR;
         }
-        int es = cli_exit_status_of(st);
+        int es = cli_exit_status_of(st, runs[i].found && runs[i].verified,
+                                    ps_interrupted);
         if (status == PS_EXIT_OK)
             status = es;
         if (ps_interrupted) {

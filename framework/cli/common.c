@@ -217,13 +217,15 @@ bool cli_report_game_fault(const struct ps_game *g, const void *inst)
     return true;
 }
 
-int cli_exit_status_of(enum ps_status st)
+int cli_exit_status_of(enum ps_status st, bool printed, bool interrupted)
 {
     switch (st) {
     case PS_OPTIMAL:
     case PS_HEURISTIC: return PS_EXIT_OK;
     case PS_UNSOLVABLE: return PS_EXIT_UNSOLVABLE;
-    case PS_INCOMPLETE: return PS_EXIT_INCOMPLETE;
+    case PS_INCOMPLETE:
+        return printed ? PS_EXIT_OK
+                       : interrupted ? PS_EXIT_INTERRUPTED : PS_EXIT_INCOMPLETE;
     }
     return PS_EXIT_ERROR;
 }

@@ -49,13 +49,18 @@ enum ps_stop_reason {
     PS_STOP_ERROR,
 };
 
-/* Exit statuses of psolve (documented in docs/cli.md). */
+/* Exit statuses of psolve (documented in docs/cli.md). As Fast Downward's:
+ * 0 whenever a verified solution was printed, whatever ended the search
+ * (the status line says optimal, heuristic or incomplete, and why), so
+ * `psolve ... > sol.txt && psolve verify ... sol.txt` works under limits. */
 enum {
-    PS_EXIT_OK = 0,          /* solved (optimal or heuristic), verified */
+    PS_EXIT_OK = 0,          /* a verified solution printed, or verified */
     PS_EXIT_ERROR = 1,       /* bad input, illegal move, internal error */
     PS_EXIT_USAGE = 2,       /* bad command line */
     PS_EXIT_UNSOLVABLE = 3,  /* proven unsolvable */
-    PS_EXIT_INCOMPLETE = 4,  /* a limit or Ctrl-C stopped the search */
+    PS_EXIT_INCOMPLETE = 4,  /* a limit stopped the search: no solution */
+    PS_EXIT_INTERRUPTED = 5, /* a signal stopped it (a solve: no solution; a
+                              * lab or farm: rows are missing) */
 };
 
 struct ps_limits {

@@ -192,8 +192,9 @@ int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;
     }
+    /* Rows are missing: not a complete lab. */
     if (ps_interrupted && status == PS_EXIT_OK)
-        status = PS_EXIT_INCOMPLETE;
+        status = PS_EXIT_INTERRUPTED;
     free(order);
     free(f.rows);
     free(f.done);

@@ -784,8 +784,9 @@ int ps_lab_run(FILE *out, const struct ps_lab_layout *lay,
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;
     }
+    /* Rows are missing: not a complete lab. */
     if (ps_interrupted && status == PS_EXIT_OK)
-        status = PS_EXIT_INCOMPLETE;
+        status = PS_EXIT_INTERRUPTED;
     pthread_mutex_destroy(&p.lock);
     pthread_cond_destroy(&p.finished);
     free(p.done);
