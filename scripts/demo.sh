@@ -17,10 +17,9 @@ psolve=${PSOLVE:-build/psolve}
 budget=(--beam-width 1000 --max-nodes 5000000 --threads 1)
 
 compare() {
-  # Exit status 4 says a run was stopped by a limit: NRPA, an anytime
-  # search, uses its whole node budget by design, and its best line is kept.
-  "$psolve" --algo greedy,beam,nrpa "${budget[@]}" --quiet --html "$1" "$board" ||
-    [ $? -eq 4 ]
+  # NRPA, an anytime search, uses its whole node budget by design; its
+  # best line is printed and verified, so the exit status is 0.
+  "$psolve" --algo greedy,beam,nrpa "${budget[@]}" --quiet --html "$1" "$board"
 }
 
 if [ "${1:-}" = --table ]; then

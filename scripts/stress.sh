@@ -111,7 +111,7 @@ for c in "${cases[@]}"; do
     for r in $t_rc $m_rc; do
       # 0 solved, 3 proven unsolvable, 4 stopped by a limit; anything else
       # (an error, a crash) fails the run.
-      case $r in 0|3|4) ;; *) verdict="exit $r"; failures=$((failures + 1)) ;; esac
+      case $r in 0|3|4|5) ;; *) verdict="exit $r"; failures=$((failures + 1)) ;; esac
     done
     if over "$t_wall" "$max_wall" || over "$m_wall" "$max_wall"; then
       verdict="TIME over $max_wall s"
