@@ -424,6 +424,21 @@ static void test_cli_stuck_and_interrupted(void **state)
     const char *dir = ((struct test_dir *)*state)->dir;
     static char out[1 << 14];
     test_write_file(dir, "h3.txt", "disks 3\n");
+    /* Issue 32: a format_move that loops once the search has found its
+     * line (printing it) ran for the sandbox's 9 s past --time 0.5; what
+     * follows a timed search keeps a deadline (1 s at least). A generous
+     * bound: this checks that the limit holds, not speed. */
+    write_game(dir, "fmloop.lua",
+               "function g.format_move(p, s, m) if #s >= 2 then while true do "
+               "end end return m end",
+               "  return {'b'}");
+    double t0 = ps_now();
+    assert_int_equal(test_psolve(dir, out, sizeof out, true,
+                                 "--game fmloop.lua --algo bfs --time 0.5 h3.txt"),
+                     1);
+    assert_true(ps_now() - t0 < 6);
+    assert_non_null(strstr(out, "format_move: the script was still running at the "
+                                "search's time limit"));
     write_game(dir, "pattern.lua", "",
                "  local r = ('a'):rep(3000):find('.-.-.-b')\n  return {'b'}");
     assert_int_equal(test_psolve(dir, out, sizeof out, true,

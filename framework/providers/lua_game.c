@@ -30,6 +30,8 @@
  * is for a call that does not return (an endless loop). */
 #define DEADLINE_SLACK 0.1
 #define REPLAY_SLACK 0.5
+#define REPLAY_AFTER 1.0       /* seconds, at least, after a timed search */
+#define AFTER_SEARCH_SHARE 0.25 /* of the search's budget */
 
 /* The functions a script may define, in the order of their stack slots. */
 #define LUA_GAME_FUNCTIONS(X)                                                  \
@@ -104,6 +106,10 @@ struct lg_instance {
     uint32_t hashes_cap;
     uint32_t cache_id[MOVE_CACHE]; /* 0 = empty */
     bool searching; /* between begin_search and end_search */
+    /* After a timed search, the seconds its replay and printing may take
+     * (AFTER_SEARCH_SHARE of its budget, at least REPLAY_AFTER): a
+     * format_move that loops must not run on for the sandbox's 9 s. */
+    double after_search;
     /* The first failure since the last begin_search: written by the thread
      * that runs the script, read by the search's watcher (release/acquire
      * on fault_kind; fault_err is written before). */
@@ -1281,6 +1287,11 @@ static void lg_begin_search(const void *inst, double deadline)
 {
     struct lg_instance *in = mutable(inst);
     atomic_store(&in->fault_kind, PS_FAULT_NONE);
+    double budget = deadline > 0 ? deadline - ps_now() : 0;
+    in->after_search = deadline <= 0 ? 0
+                       : budget * AFTER_SEARCH_SHARE > REPLAY_AFTER
+                           ? budget * AFTER_SEARCH_SHARE
+                           : REPLAY_AFTER;
     ps_lua_sandbox_set_search(in->sb, true,
                               deadline > 0 ? deadline + DEADLINE_SLACK : 0);
     in->searching = true;
@@ -1294,8 +1305,16 @@ static void lg_end_search(const void *inst)
      * replay of its best line that follows gets REPLAY_SLACK more, not the
      * sandbox's own limit (the script that looped may loop again there). */
     in->searching = f == PS_FAULT_TIME || f == PS_FAULT_INTERRUPT;
+    double slack = in->searching ? REPLAY_SLACK : 0;
+    /* A timed search: what follows (the replay, the printed moves) keeps
+     * a deadline too, as the run's --time promised (issue 32: a looping
+     * format_move ran 9 s past --time 1). */
+    if (in->after_search > 0) {
+        in->searching = true;
+        slack = slack > in->after_search ? slack : in->after_search;
+    }
     ps_lua_sandbox_set_search(in->sb, in->searching,
-                              in->searching ? ps_now() + REPLAY_SLACK : 0);
+                              in->searching ? ps_now() + slack : 0);
     /* The driver has read the fault; the best line must replay. */
     atomic_store(&in->fault_kind, PS_FAULT_NONE);
 }
