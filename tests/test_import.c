@@ -102,6 +102,26 @@ static bool board_matches(const char *text, const unsigned char *cells, int rows
     return true;
 }
 
+/* The file bytes of a drawn picture (rgb is freed; NULL fails the test). */
+static unsigned char *encoded(unsigned char *rgb, int w, int h, int quality, size_t *len)
+{
+    assert_non_null(rgb);
+    unsigned char *file = draw_encode(rgb, w, h, quality, len);
+    free(rgb);
+    assert_non_null(file);
+    return file;
+}
+
+/* Import a picture as either game; true when it reads as `want`. */
+static bool imports_as(const unsigned char *file, size_t len, const char *name,
+                       const char *want, char **text, struct ps_error *err)
+{
+    const char *game = NULL;
+    ps_error_clear(err);
+    return ps_import_picture(file, len, name, PS_IMPORT_ANY, text, &game, err) &&
+           strcmp(game, want) == 0;
+}
+
 struct board_case {
     struct draw_style style;
     int quality; /* 0 PNG, else JPEG */
@@ -122,19 +142,12 @@ static void run_boards(const struct board_case *cases, int ncases, int *exact, i
                 struct draw_style st = cases[k].style;
                 st.seed = seed;
                 int w, h;
-                unsigned char *rgb = draw_board(cells, rows, cols, &st, &w, &h);
-                assert_non_null(rgb);
                 size_t len;
-                unsigned char *file = draw_encode(rgb, w, h, cases[k].quality, &len);
-                free(rgb);
-                assert_non_null(file);
+                unsigned char *rgb = draw_board(cells, rows, cols, &st, &w, &h);
+                unsigned char *file = encoded(rgb, w, h, cases[k].quality, &len);
                 char *text = NULL;
-                const char *game = NULL;
                 struct ps_error err;
-                ps_error_clear(&err);
-                bool ok = ps_import_picture(file, len, "board", PS_IMPORT_ANY, &text,
-                                            &game, &err) &&
-                          strcmp(game, "samegame") == 0 &&
+                bool ok = imports_as(file, len, "board", "samegame", &text, &err) &&
                           board_matches(text, cells, rows, cols);
                 (*total)++;
                 *exact += ok;
@@ -271,19 +284,12 @@ static void test_generated_levels(void **state)
             struct draw_tubes_style st = cases[k].style;
             st.seed = seed;
             int w, h;
-            unsigned char *rgb = draw_tubes(units, count, tubes, shapes[z][1], &st, &w, &h);
-            assert_non_null(rgb);
             size_t len;
-            unsigned char *file = draw_encode(rgb, w, h, cases[k].quality, &len);
-            free(rgb);
-            assert_non_null(file);
+            unsigned char *rgb = draw_tubes(units, count, tubes, shapes[z][1], &st, &w, &h);
+            unsigned char *file = encoded(rgb, w, h, cases[k].quality, &len);
             char *text = NULL;
-            const char *game = NULL;
             struct ps_error err;
-            ps_error_clear(&err);
-            bool ok = ps_import_picture(file, len, "level", PS_IMPORT_ANY, &text, &game,
-                                        &err) &&
-                      strcmp(game, "watersort") == 0 &&
+            bool ok = imports_as(file, len, "level", "watersort", &text, &err) &&
                       level_matches(text, units, count, tubes, shapes[z][1]);
             total++;
             exact += ok;
@@ -310,11 +316,7 @@ static unsigned char *small_picture(int quality, size_t *len)
     struct draw_style st = {.cell = 24, .margin = 10, .grid_lines = true};
     int w, h;
     unsigned char *rgb = draw_board(cells, 5, 5, &st, &w, &h);
-    assert_non_null(rgb);
-    unsigned char *file = draw_encode(rgb, w, h, quality, len);
-    free(rgb);
-    assert_non_null(file);
-    return file;
+    return encoded(rgb, w, h, quality, len);
 }
 
 /* PNG's chunk checksum (CRC-32, ISO 3309), so a forged header is read. */
