@@ -343,7 +343,6 @@ static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error 
     out->pitch_y = c->ly.period;
     out->x0 = line_at(&c->lx, c->first_x + c->left);
     out->y0 = line_at(&c->ly, c->first_y + c->top);
-    out->quality = c->score;
     struct ps_lab lab[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE], centre[64];
     float w[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
     int label[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE], at[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];

@@ -26,7 +26,6 @@ struct ps_grid_read {
     unsigned char cell[PS_IMPORT_MAX_SIDE][PS_IMPORT_MAX_SIDE]; /* 0 empty, 1..9 */
     float confidence[PS_IMPORT_MAX_SIDE][PS_IMPORT_MAX_SIDE];   /* 0..1 */
     unsigned rgb[10][3];  /* the colour seen for each colour number */
-    double quality;       /* how well the lattice explains the picture */
 };
 
 /* A level read from a picture: tube t holds units[t][0..count[t]-1], bottom
@@ -39,7 +38,6 @@ struct ps_tubes_read {
     float confidence[PS_IMPORT_MAX_TUBES][PS_IMPORT_MAX_UNITS];
     int box[PS_IMPORT_MAX_TUBES][4];
     unsigned rgb[65][3];
-    double quality;
 };
 
 bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,

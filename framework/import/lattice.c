@@ -69,10 +69,8 @@ static double window_sum(const double *cum, int n, double at, int half)
 }
 
 /* A lattice's fit to the profile: the windowed profile at its lines minus
- * midway between them, per line (*contrast, to maximise), and the same
- * as a share (*strength: (on - off) / (on + off), -1..1). */
-static void comb(const double *cum, int n, double period, double phase,
-                 double *contrast, double *strength)
+ * midway between them, per line (to maximise). */
+static double comb(const double *cum, int n, double period, double phase)
 {
     int half = (int)(period / 20), k = 0;
     double on = 0, off = 0;
@@ -80,30 +78,21 @@ static void comb(const double *cum, int n, double period, double phase,
         on += window_sum(cum, n, at, half);
         off += window_sum(cum, n, at + period / 2, half);
     }
-    *contrast = k ? (on - off) / k : 0;
-    *strength = on + off > 0 ? (on - off) / (on + off) : 0;
+    return k ? (on - off) / k : 0;
 }
 
-/* The fractional period near `lag` with the best comb: the middle of the
- * plateau of periods that fit as well (with few lines, a range does). */
-static double best_phase_fit(const double *cum, int n, double per, int phases,
-                             double *strength)
+static double best_phase_fit(const double *cum, int n, double per, int phases)
 {
     double best = -1e300;
     for (int i = 0; i < phases; i++) {
-        double c, s;
-        comb(cum, n, per, per * i / phases, &c, &s);
-        if (c > best) {
-            best = c;
-            *strength = s;
-        }
+        double c = comb(cum, n, per, per * i / phases);
+        best = c > best ? c : best;
     }
     return best;
 }
 
-static double refine_period(const double *p, int n, double lag, double *strength)
+static double refine_period(const double *p, int n, double lag)
 {
-    *strength = 0;
     double *cum = malloc(sizeof *cum * ((size_t)n + 1));
     if (!cum)
         return lag;
@@ -112,9 +101,9 @@ static double refine_period(const double *p, int n, double lag, double *strength
         cum[i + 1] = cum[i] + p[i];
     /* Coarsely over +-8% (a round cell's two sides also repeat, a
      * diameter apart, and that peak can stand in for the spacing's)... */
-    double reach = lag * 0.08 > 1.0 ? lag * 0.08 : 1.0, best_per = lag, best = -1e300, s;
+    double reach = lag * 0.08 > 1.0 ? lag * 0.08 : 1.0, best_per = lag, best = -1e300;
     for (double per = lag - reach; per <= lag + reach; per += 0.25) {
-        double c = best_phase_fit(cum, n, per, 80, &s);
+        double c = best_phase_fit(cum, n, per, 80);
         if (c > best) {
             best = c;
             best_per = per;
@@ -123,10 +112,10 @@ static double refine_period(const double *p, int n, double lag, double *strength
     /* ...then finely around the best: the middle of the plateau of
      * periods that fit as well (with few lines, a range does). */
     enum { STEPS = 21 };
-    double fit[STEPS], str[STEPS], from = best_per - 0.5;
+    double fit[STEPS], from = best_per - 0.5;
     best = -1e300;
     for (int i = 0; i < STEPS; i++) {
-        fit[i] = best_phase_fit(cum, n, from + i * 0.05, 160, &str[i]);
+        fit[i] = best_phase_fit(cum, n, from + i * 0.05, 160);
         best = fit[i] > best ? fit[i] : best;
     }
     free(cum);
@@ -139,7 +128,6 @@ static double refine_period(const double *p, int n, double lag, double *strength
         lo--;
     while (hi + 1 < STEPS && fit[hi + 1] >= near)
         hi++;
-    *strength = str[(lo + hi) / 2];
     return from + (lo + hi) / 2.0 * 0.05;
 }
 
@@ -180,10 +168,10 @@ void ps_lattice_near(const double *profile, int n, double period,
 {
     /* Both symmetric phases: which one is the cells' middle is for the
      * caller's flat-cell test to say. */
-    double strength = 0, per = refine_period(profile, n, period, &strength);
+    double per = refine_period(profile, n, period);
     double ph = symmetry_phase(profile, n, per);
-    out[0] = (struct ps_lattice){per, ph, strength};
-    out[1] = (struct ps_lattice){per, fmod(ph + per / 2, per), strength};
+    out[0] = (struct ps_lattice){per, ph};
+    out[1] = (struct ps_lattice){per, fmod(ph + per / 2, per)};
 }
 
 int ps_lattice_candidates(const double *profile, int n, int min_period,

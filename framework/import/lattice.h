@@ -10,7 +10,6 @@
 struct ps_lattice {
     double period; /* pixels between grid lines (fractional: scaled pictures) */
     double phase;  /* where one line lies, 0 <= phase < period */
-    double strength; /* edges on its lines against edges midway, -1..1 */
 };
 
 /* Edge strength summed along each column (axis 0: profile[x], n = w) or
@@ -18,9 +17,9 @@ struct ps_lattice {
  * memory. */
 double *ps_edge_profile(const struct ps_image *img, int axis, int *n);
 
-/* Up to max_out plausible lattices for a profile, strongest first:
- * periods from the autocorrelation's peaks and their halves and thirds,
- * each refined to a fractional period and its best phase. */
+/* Up to max_out plausible lattices for a profile: the two shortest strong
+ * autocorrelation peaks and their halves and thirds, each refined to a
+ * fractional period (ps_lattice_near) with its two symmetric phases. */
 int ps_lattice_candidates(const double *profile, int n, int min_period,
                           int max_period, struct ps_lattice *out, int max_out);
 

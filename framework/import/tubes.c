@@ -452,7 +452,6 @@ bool ps_tubes_detect(const struct ps_image *img, bool solid_ok,
         out->box[i][1] = t[i].box.y0;
         out->box[i][2] = t[i].box.x1 - t[i].box.x0 + 1;
         out->box[i][3] = t[i].box.y1 - t[i].box.y0 + 1;
-        out->quality += (double)out->box[i][2] * out->box[i][3];
         for (int r = 0; r < t[i].runs; r++) {
             if (counts[i][r] == 0)
                 continue;
