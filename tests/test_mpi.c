@@ -125,6 +125,22 @@ static void test_hdastar_npuzzle(void **unused)
     hdastar_equals_astar("npuzzle", NPUZZLES, NPUZZLE_COUNT);
 }
 
+/* Issue 32: SIGTERM to one worker rank (not to mpirun): that rank
+ * answered every job it still got with a row cut short, and the farm
+ * printed a complete-looking lab and exited 0. Now 5 and a message. */
+static void test_farm_rank_stopped(void **unused)
+{
+    (void)unused;
+    int rc = sh(TIMEOUT MPIRUN " 3 %s --game npuzzle --algo idastar --max-nodes "
+                "2000000 --quiet games/npuzzle/korf100 > %s/lost.txt 2> %s/lost.err & "
+                "m=$!; sleep 4; for p in $(pgrep -f 'psolve-mpi --game npuzzle'); do "
+                "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | "
+                "grep -qx OMPI_COMM_WORLD_RANK=2 && kill -TERM $p; done; wait $m",
+                PSOLVE_MPI_BIN, dir, dir);
+    if (rc != 5 || sh("grep -q 'a rank was stopped by a signal or lost' %s/lost.err", dir))
+        fail_msg("a rank stopped alone: exit %d (want 5 and the message)", rc);
+}
+
 /* A node budget stops every rank before a solution: the run says
  * incomplete (exit 4). */
 static void test_hdastar_budget(void **unused)
@@ -448,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_hdastar_watersort),
         cmocka_unit_test(test_hdastar_npuzzle),
         cmocka_unit_test(test_hdastar_budget),
+        cmocka_unit_test(test_farm_rank_stopped),
         cmocka_unit_test(test_hdastar_lua_games),
         cmocka_unit_test(test_lua_task_error),
         cmocka_unit_test(test_farm_rows),

@@ -27,6 +27,7 @@ struct farm {
     struct ps_lab_row *rows; /* npaths x nalgos */
     bool *done, *ok;
     int printed_puzzles, printed_rows;
+    int stopped_rows; /* rows a rank's own signal cut short */
     struct ps_progress progress; /* rank 0's line on stderr */
 };
 
@@ -95,6 +96,8 @@ static void farm_output(void *arg, int job, const void *out, size_t len)
            n * sizeof *f->rows);
     f->ok[job] = ok;
     f->done[job] = true;
+    for (size_t k = 0; k < n; k++)
+        f->stopped_rows += f->rows[(size_t)job * n + k].stop == PS_STOP_INTERRUPT;
     ps_progress_puzzle(&f->progress, &f->rows[(size_t)job * n], (int)n);
     farm_print_ready(f);
 }
@@ -192,7 +195,17 @@ int ps_mpi_run_lab(FILE *out, const struct ps_lab_layout *lay,
         fprintf(stderr, "psolve: error: the exact algorithms disagree\n");
         status = PS_EXIT_ERROR;
     }
-    /* Rows are missing: not a complete lab. */
+    /* Rows are missing: not a complete lab. A signal to rank 0 (or to
+     * mpirun, which passes it on) says so itself; a rank stopped alone
+     * (SIGTERM to its pid) answers every job it still gets with a row cut
+     * short, or its rows never come. */
+    if (status == PS_EXIT_OK && !ps_interrupted &&
+        (f.printed_puzzles < npaths || f.stopped_rows > 0)) {
+        fprintf(stderr, "psolve: error: a rank was stopped by a signal or lost: "
+                        "%d of %d puzzles have no row, %d rows were cut short\n",
+                npaths - f.printed_puzzles, npaths, f.stopped_rows);
+        status = PS_EXIT_INTERRUPTED;
+    }
     if (ps_interrupted && status == PS_EXIT_OK)
         status = PS_EXIT_INTERRUPTED;
     free(order);
