@@ -6,8 +6,10 @@
  * number of ranks and threads with a fixed seed and budget; Lua games run
  * distributed (hdastar gives astar's optimum, a script's error in a task is
  * the run's error); dnrpa resumes from a checkpoint as if never stopped;
- * bad input is an error, not a hang. Oversubscribed (a 2-core machine runs 4 ranks), node
- * and iteration budgets only: nothing depends on the clock.
+ * bad input is an error, not a hang; a signal to one rank stops them all.
+ * Oversubscribed (a 2-core machine runs 4 ranks), node and iteration
+ * budgets only: no result depends on the clock (the signal tests' 60 s is a
+ * hang guard).
  */
 #include "support.h"
 
@@ -125,20 +127,65 @@ static void test_hdastar_npuzzle(void **unused)
     hdastar_equals_astar("npuzzle", NPUZZLES, NPUZZLE_COUNT);
 }
 
+/* Run psolve-mpi on 3 ranks with `args`, SIGTERM rank 2 alone (its pid,
+ * not mpirun) after `after` seconds, and return the exit status; stdout
+ * and stderr go to DIR/NAME.out and DIR/NAME.err. The 60 s guard is for a
+ * run that would otherwise go on to its own --time 120 or never end. */
+static int sigterm_rank2(const char *name, int after, const char *args)
+{
+    return sh("timeout 60 " MPIRUN " 3 %s %s > %s/%s.out 2> %s/%s.err & "
+              "m=$!; sleep %d; for p in $(pgrep -f 'psolve-mpi %.12s'); do "
+              "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | "
+              "grep -qx OMPI_COMM_WORLD_RANK=2 && kill -TERM $p; done; wait $m",
+              PSOLVE_MPI_BIN, args, dir, name, dir, name, after, args);
+}
+
+/* The message of a rank's signal, said once by rank 0. */
+static bool said_rank2_stopped(const char *name)
+{
+    return sh("test $(grep -c '^psolve: error: rank 2 was stopped by SIGTERM: "
+              "every rank stops' %s/%s.err) -eq 1", dir, name) == 0;
+}
+
 /* Issue 32: SIGTERM to one worker rank (not to mpirun): that rank
  * answered every job it still got with a row cut short, and the farm
- * printed a complete-looking lab and exited 0. Now 5 and a message. */
+ * printed a complete-looking lab and exited 0. Now every rank stops: 5
+ * (a lab cut short) and the message. */
 static void test_farm_rank_stopped(void **unused)
 {
     (void)unused;
-    int rc = sh(TIMEOUT MPIRUN " 3 %s --game npuzzle --algo idastar --max-nodes "
-                "2000000 --quiet games/npuzzle/korf100 > %s/lost.txt 2> %s/lost.err & "
-                "m=$!; sleep 4; for p in $(pgrep -f 'psolve-mpi --game npuzzle'); do "
-                "tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | "
-                "grep -qx OMPI_COMM_WORLD_RANK=2 && kill -TERM $p; done; wait $m",
-                PSOLVE_MPI_BIN, dir, dir);
-    if (rc != 5 || sh("grep -q 'a rank was stopped by a signal or lost' %s/lost.err", dir))
+    int rc = sigterm_rank2("lost", 4, "--game npuzzle --algo idastar "
+                                      "--max-nodes 2000000 --quiet "
+                                      "games/npuzzle/korf100");
+    if (rc != 5 || !said_rank2_stopped("lost"))
         fail_msg("a rank stopped alone: exit %d (want 5 and the message)", rc);
+}
+
+/* Issue 32: the distributed searches after SIGTERM to one rank ran on to
+ * their --time (dnrpa, dnmcs) or never ended (hdastar: its waves need every
+ * rank). Now the signal stops every rank: the best line once, verified
+ * (exit 0), or, for hdastar with none yet, 5. */
+static void test_search_rank_stopped(void **unused)
+{
+    (void)unused;
+    static const char *const mc[] = {"dnrpa", "dnmcs"};
+    for (int i = 0; i < 2; i++) {
+        char args[256];
+        snprintf(args, sizeof args, "--algo %s --time 120 --quiet "
+                 "games/samegame/standard/01.txt", mc[i]);
+        int rc = sigterm_rank2(mc[i], 3, args);
+        if (rc != 0 || !said_rank2_stopped(mc[i]) ||
+            sh("grep -q '^# stopped: interrupted' %s/%s.out && "
+               "grep -q '^# verified: yes' %s/%s.out && "
+               "test $(grep -c '^# score:' %s/%s.out) -eq 1",
+               dir, mc[i], dir, mc[i], dir, mc[i]))
+            fail_msg("%s, rank 2 stopped: exit %d (want 0, one verified "
+                     "line and the message)", mc[i], rc);
+    }
+    int rc = sigterm_rank2("hd", 3, "--game npuzzle --algo hdastar --time 120 "
+                                    "--quiet games/npuzzle/korf100/003.txt");
+    if (rc != 5 || !said_rank2_stopped("hd"))
+        fail_msg("hdastar, rank 2 stopped: exit %d (want 5 and the message)", rc);
 }
 
 /* A node budget stops every rank before a solution: the run says
@@ -465,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_hdastar_npuzzle),
         cmocka_unit_test(test_hdastar_budget),
         cmocka_unit_test(test_farm_rank_stopped),
+        cmocka_unit_test(test_search_rank_stopped),
         cmocka_unit_test(test_hdastar_lua_games),
         cmocka_unit_test(test_lua_task_error),
         cmocka_unit_test(test_farm_rows),

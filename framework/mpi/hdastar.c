@@ -256,6 +256,7 @@ static bool hd_poll(struct hd *d, bool keep)
     bool any = false;
     int src, tag;
     size_t len;
+    ps_mpi_relay_signal(); /* a signal to any rank stops every rank's loop */
     while (ps_mpi_probe(-1, &src, &tag, &len)) {
         if (tag != PS_TAG_NODES && tag != PS_TAG_INCUMBENT)
             break; /* not this phase's: the trace comes later */

@@ -244,6 +244,7 @@ bool ps_pool_map(struct ps_pool *p, int njobs, const int *order,
         bool progress = false;
         int src, tag;
         size_t len;
+        ps_mpi_relay_signal(); /* a rank's signal stops the map (stop()) */
         if (ps_mpi_probe(PS_TAG_RESULT, &src, &tag, &len)) {
             unsigned char *buf = malloc(len + 1);
             if (!buf)
@@ -302,6 +303,7 @@ bool ps_pool_serve(struct ps_pool *p)
         bool progress = false;
         int src, tag;
         size_t len;
+        ps_mpi_relay_signal(); /* before the probe of any tag: not stuck on it */
         if (!ending && ps_mpi_probe(-1, &src, &tag, &len) &&
             (tag == PS_TAG_JOB || tag == PS_TAG_END)) {
             unsigned char *buf = malloc(len + 1);

@@ -4,9 +4,13 @@
 #include "transport.h"
 
 #include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "search.h" /* ps_interrupted, ps_signal_name */
 
 /* Set once in ps_mpi_init, read-only after: the process's place in the
  * world communicator. */
@@ -133,6 +137,49 @@ void ps_mpi_leave(void)
     do
         agreement_round(0, &all, &any);
     while (any);
+    ps_mpi_relay_signal(); /* take the relays still in flight */
+}
+
+/* Main thread only (funneled), like every MPI call here. */
+static bool signal_passed_on;
+static int32_t signal_hit = -1; /* the rank the signal hit; -1: this one */
+
+void ps_mpi_relay_signal(void)
+{
+    int src, tag;
+    size_t len;
+    while (ps_mpi_probe(PS_TAG_SIGNAL, &src, &tag, &len)) {
+        int32_t msg[2] = {0, 0};
+        unsigned char *buf = malloc(len + 1);
+        if (!buf)
+            abort(); /* as everywhere here: an unreceived message blocks */
+        ps_mpi_recv(src, tag, buf, len);
+        if (len == sizeof msg)
+            memcpy(msg, buf, sizeof msg);
+        free(buf);
+        if (ps_interrupted || msg[0] <= 0 || msg[1] < 0 ||
+            msg[1] >= world_size)
+            continue; /* stopping already, or not a relay of this program */
+        ps_interrupted = msg[0];
+        signal_hit = msg[1];
+        if (world_rank == 0)
+            fprintf(stderr, "psolve: error: rank %d was stopped by %s: every "
+                            "rank stops, and the run ends as if interrupted\n",
+                    (int)signal_hit, ps_signal_name(msg[0]));
+    }
+    if (!ps_interrupted || signal_passed_on)
+        return;
+    signal_passed_on = true;
+    int32_t msg[2] = {ps_interrupted, signal_hit >= 0 ? signal_hit
+                                                      : world_rank};
+    if (world_rank != 0) {
+        if (signal_hit < 0) /* this rank's own signal: rank 0 passes it on */
+            ps_mpi_send(0, PS_TAG_SIGNAL, msg, sizeof msg);
+        return;
+    }
+    for (int r = 1; r < world_size; r++)
+        if (r != msg[1])
+            ps_mpi_send(r, PS_TAG_SIGNAL, msg, sizeof msg);
 }
 
 struct ps_mpi_sends {

@@ -23,6 +23,7 @@ enum {
     PS_TAG_TRACE,        /* hdastar: ask an entry of the owner (path) */
     PS_TAG_TRACE_REPLY,  /* hdastar: the entry's state and parent */
     PS_TAG_ERROR,        /* hdastar: a rank's error (struct ps_error) */
+    PS_TAG_SIGNAL,       /* any run: {int32 signal, int32 rank it hit} */
 };
 
 /* MPI_Init_thread (funneled) and the rank/size of this process. False when
@@ -82,5 +83,16 @@ void ps_mpi_max(int64_t *v, int n);
  */
 bool ps_mpi_agree(void);
 void ps_mpi_leave(void);
+
+/*
+ * A signal to one rank (kill PID, a batch system taking one node back) stops
+ * the whole run, as one to mpirun does: the rank it hit tells rank 0, rank 0
+ * tells every rank, and each sets ps_interrupted to that signal, so every
+ * search stops by its usual test and rank 0 prints the best line so far.
+ * Without it the other ranks ran on to their own limits (dnrpa 20 s,
+ * hdastar's waves never closing) while the stopped one answered nothing.
+ * Called by the main thread of every polling loop of a distributed run.
+ */
+void ps_mpi_relay_signal(void);
 
 #endif
