@@ -15,7 +15,8 @@ error; watches IDA*'s --trace live with pause, step and back; steps A*'s
 trace on the 8-puzzle and checks its tree (a node per id the events named,
 the expanded one marked) and the open list's size against the events; asks for a
 hint on a Lua game after a move; plays under a Lua rules script and checks
-the score with `psolve verify --rules`. Fails on any console error.
+the score with `psolve verify --rules`; picks a screenshot, gets its board,
+solves it and steps through the moves drawn on the picture. Fails on any console error.
 Screenshots go to OUT_DIR (serve-*.png).
 
 usage: browser_serve.py PSOLVE OUT_DIR
@@ -381,6 +382,31 @@ try:
     shot("trace-tree")
     driver.execute_script("window.scrollTo(0, 0)")
     set_number("trace", 0)
+
+    # ---- a screenshot: picked, read, solved, its moves drawn on it ----
+    picture = os.path.join(SOURCE, "games", "samegame", "examples", "screenshot-8x8.png")
+    want = subprocess.run([psolve, "import", picture], capture_output=True, text=True,
+                          timeout=60).stdout
+    want_rows = [l for l in want.splitlines() if l and not l.startswith("#")]
+    driver.find_element(By.ID, "shot-file").send_keys(picture)
+    wait(lambda: text("shot-status").startswith("read a samegame puzzle"), "the screenshot read")
+    idle()
+    got_rows = [l for l in value_of("text").splitlines() if l and not l.startswith("#")]
+    assert got_rows == want_rows, (got_rows, want_rows)
+    assert driver.find_element(By.ID, "shot").is_displayed()
+    assert driver.find_elements(By.CSS_SELECTOR, "#shot-picture svg image"), "no picture shown"
+    only_algos("greedy")
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot"),
+         "the run's On the screenshot button")
+    driver.find_element(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot").click()
+    wait(lambda: text("shot-step").startswith("move 1 of "), "the first move on the screenshot")
+    first = len(driver.find_elements(By.CSS_SELECTOR, "#shot-picture rect.shot-move"))
+    assert first >= 2, "move 1 marks %d cells" % first
+    driver.find_element(By.ID, "shot-next").click()
+    wait(lambda: text("shot-step").startswith("move 2 of "), "the second move on the screenshot")
+    shot("screenshot-moves")
+    driver.execute_script("window.scrollTo(0, 0)")
 
     # ---- a hint on a Lua game, after a move ----
     load_bundled("lua/hanoi-4.txt")

@@ -7,6 +7,7 @@
 #include "support.h"
 
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,10 +117,10 @@ static unsigned char *encoded(unsigned char *rgb, int w, int h, int quality, siz
 static bool imports_as(const unsigned char *file, size_t len, const char *name,
                        const char *want, char **text, struct ps_error *err)
 {
-    const char *game = NULL;
+    static struct ps_import_seen seen;
     ps_error_clear(err);
-    return ps_import_picture(file, len, name, PS_IMPORT_ANY, text, &game, err) &&
-           strcmp(game, want) == 0;
+    return ps_import_picture(file, len, name, PS_IMPORT_ANY, text, &seen, err) &&
+           strcmp(seen.game, want) == 0;
 }
 
 struct board_case {
@@ -334,10 +335,10 @@ static uint32_t crc32_png(const unsigned char *p, size_t n)
 static void refused(const void *data, size_t len, const char *why)
 {
     char *text = NULL;
-    const char *game = NULL;
+    static struct ps_import_seen seen;
     struct ps_error err;
     ps_error_clear(&err);
-    assert_false(ps_import_picture(data, len, "bad", PS_IMPORT_ANY, &text, &game, &err));
+    assert_false(ps_import_picture(data, len, "bad", PS_IMPORT_ANY, &text, &seen, &err));
     assert_null(text);
     if (!strstr(err.msg, why))
         fail_msg("expected '%s' in: %s", why, err.msg);
@@ -433,6 +434,58 @@ static void test_command_line(void **state)
     assert_non_null(strstr(out, "not a PNG or JPEG picture"));
 }
 
+/* import --json says where the board was seen, and a cell drawn half in
+ * another of the board's colours (half_grey false) or half grey, which
+ * read as a colour of its own (true), is listed as unsure at its row and
+ * column (psolve serve marks it red on the screenshot and on the board). */
+static void import_half_cell(struct test_dir *d, bool half_grey)
+{
+    unsigned char cells[25];
+    make_board(cells, 5, 5, 3, false, 5);
+    struct draw_style st = {.cell = 24, .margin = 10, .grid_lines = true};
+    int w, h, from = 0;
+    unsigned char *rgb = draw_board(cells, 5, 5, &st, &w, &h);
+    assert_non_null(rgb);
+    while (cells[from] == cells[2 * 5 + 3])
+        from++;
+    /* The lower half of cell (row 2, column 3). */
+    for (int y = 12; y < 22; y++)
+        for (int x = 2; x < 22; x++) {
+            size_t to = (size_t)(10 + 2 * 24 + y) * (size_t)w + (size_t)(10 + 3 * 24 + x);
+            size_t at = (size_t)(10 + from / 5 * 24 + y) * (size_t)w +
+                        (size_t)(10 + from % 5 * 24 + x);
+            if (half_grey)
+                memset(rgb + 3 * to, 0x80, 3);
+            else
+                memcpy(rgb + 3 * to, rgb + 3 * at, 3);
+        }
+    size_t len;
+    unsigned char *file = encoded(rgb, w, h, 0, &len);
+    char path[256], out[16384];
+    snprintf(path, sizeof path, "%s/half.png", d->dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(file, 1, len, f), len);
+    fclose(f);
+    free(file);
+    assert_int_equal(test_psolve(d->dir, out, sizeof out, false, "import --json half.png"), 0);
+    int rows = 0, cols = 0;
+    double x0 = 0, y0 = 0, px = 0, py = 0;
+    const char *grid = strstr(out, "\"grid\":");
+    if (!strstr(out, "\"game\":\"samegame\"") || !grid ||
+        sscanf(grid, "\"grid\":{\"rows\":%d,\"cols\":%d,\"x0\":%lf,\"y0\":%lf,"
+                     "\"pitch_x\":%lf,\"pitch_y\":%lf", &rows, &cols, &x0, &y0, &px, &py) != 6 ||
+        rows != 5 || cols != 5 || fabs(x0 - 10) > 1.5 || fabs(y0 - 10) > 1.5 ||
+        fabs(px - 24) > 0.5 || fabs(py - 24) > 0.5 || !strstr(out, "\"unsure\":[[2,3,"))
+        fail_msg("import --json, half %s: %s", half_grey ? "grey" : "another colour", out);
+}
+
+static void test_json_geometry_and_unsure(void **state)
+{
+    import_half_cell(*state, false);
+    import_half_cell(*state, true);
+}
+
 #ifdef PSOLVE_CHROMIUM
 /* psolve's own --html report, screenshot in headless Chromium: boards of
  * several sizes (cells of 40 down to 21 pixels, five of them marked with
@@ -486,9 +539,13 @@ int main(void)
         cmocka_unit_test(test_generated_levels),
         cmocka_unit_test(test_bad_pictures),
         cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_json_geometry_and_unsure),
 #ifdef PSOLVE_CHROMIUM
         cmocka_unit_test(test_report_screenshots),
 #endif
     };
+    /* One test by name (its cases take minutes): PSOLVE_TEST_ONLY=test_x. */
+    if (getenv("PSOLVE_TEST_ONLY"))
+        cmocka_set_test_filter(getenv("PSOLVE_TEST_ONLY"));
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -337,6 +337,99 @@ static void test_info_puzzle_gen(void **state)
     json_decref(g);
 }
 
+/* Standard base64 of n bytes, malloc'd. */
+static char *base64(const unsigned char *in, size_t n)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *out = malloc(n / 3 * 4 + 8), *o = out;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+                     (i + 2 < n ? in[i + 2] : 0);
+        *o++ = a[v >> 18];
+        *o++ = a[v >> 12 & 63];
+        *o++ = i + 1 < n ? a[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? a[v & 63] : '=';
+    }
+    *o = '\0';
+    return out;
+}
+
+/* POST /api/import with this file's bytes as a data URL (game: NULL for
+ * either); the reply. */
+static struct reply import_file(const char *path, const char *game)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static unsigned char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    char *b64 = base64(buf, n), *body = malloc(strlen(b64) + 200);
+    sprintf(body, "{\"image\":\"data:image/png;base64,%s\"%s%s%s}", b64,
+            game ? ",\"game\":\"" : "", game ? game : "", game ? "\"" : "");
+    struct reply r = api("POST", "/api/import", body);
+    free(b64);
+    free(body);
+    return r;
+}
+
+/* Issue 33: a screenshot in, the board and where it was seen out (the page
+ * marks unsure cells and draws moves on the picture); bad pictures and
+ * requests are clear errors. */
+static void test_import_picture(void **state)
+{
+    (void)state;
+#ifdef PSOLVE_IMPORT_BUILT
+    struct reply r = import_file(PSOLVE_SOURCE_DIR "/games/samegame/examples/screenshot-8x8.png",
+                                 NULL);
+    if (r.code != 200)
+        fail_msg("import: HTTP %d: %s", r.code, r.body);
+    json_t *j = json_loads(r.body, 0, NULL);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(j, "game")), "samegame");
+    const char *text = json_string_value(json_object_get(j, "text"));
+    assert_non_null(text);
+    /* The board as psolve import prints it, the scratch path left out. */
+    char out[8192];
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                 "import " PSOLVE_SOURCE_DIR
+                                 "/games/samegame/examples/screenshot-8x8.png"), 0);
+    assert_non_null(strstr(text, "# psolve import: picture, a 384x554 picture"));
+    assert_string_equal(strstr(text, "\nBRBG") , strstr(out, "\nBRBG"));
+    json_t *grid = json_object_get(j, "grid");
+    assert_int_equal(json_integer_value(json_object_get(grid, "rows")), 8);
+    assert_int_equal(json_integer_value(json_object_get(grid, "cols")), 8);
+    assert_int_equal(json_array_size(json_object_get(j, "colours")), 10);
+    assert_true(json_is_array(json_object_get(j, "unsure")));
+    json_decref(j);
+    free(r.body);
+    /* Read as a level, it has no tubes: the detector's reason. */
+    r = import_file(PSOLVE_SOURCE_DIR "/games/samegame/examples/screenshot-8x8.png",
+                    "watersort");
+    assert_int_equal(r.code, 400);
+    assert_non_null(strstr(r.body, "no tubes found"));
+    free(r.body);
+    /* A text file is no picture. */
+    r = import_file(PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt", NULL);
+    assert_int_equal(r.code, 400);
+    assert_non_null(strstr(r.body, "not a PNG or JPEG picture"));
+    free(r.body);
+#endif
+    expect_error("POST", "/api/import", auth, "{\"image\":\"#not base64#\"}", 400,
+                 "not base64");
+    expect_error("POST", "/api/import", auth, "{}", 400, "\"image\"");
+    expect_error("POST", "/api/import", auth, "{\"image\":\"aGVsbG8=\",\"game\":\"npuzzle\"}",
+                 400, "samegame or watersort");
+    /* A picture has its own cap (16 MB of base64), other bodies 64 KB. */
+    size_t big = (16u << 20) + 10;
+    char *body = malloc(big + 1);
+    memset(body, 'A', big);
+    body[big] = '\0';
+    struct reply over = http("POST", "/api/import", auth, body, big);
+    assert_int_equal(over.code, 413);
+    free(over.body);
+    free(body);
+}
+
 static void test_check_play_hint(void **state)
 {
     (void)state;
@@ -1239,6 +1332,7 @@ int main(void)
         cmocka_unit_test(test_bad_requests),
         cmocka_unit_test(test_info_puzzle_gen),
         cmocka_unit_test(test_check_play_hint),
+        cmocka_unit_test(test_import_picture),
         cmocka_unit_test(test_same_as_cli),
         cmocka_unit_test(test_algorithm_options_reach_serve),
         cmocka_unit_test(test_stop_midway_and_events),

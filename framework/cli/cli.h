@@ -101,9 +101,12 @@ bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
  * picture shows); unless quiet, what was read goes to stderr. */
 bool cli_read_puzzle(const char *path, const struct ps_game *g, bool quiet,
                      char **text, size_t *len, struct ps_error *err);
-/* The puzzle a picture's bytes show, as cli_read_puzzle reads it. */
+/* The puzzle a picture's bytes show, as cli_read_puzzle reads it, and
+ * where in the picture it was seen (*seen; NULL: not wanted). */
+struct ps_import_seen;
 bool cli_import(const char *path, const struct ps_game *g, const char *data,
-                size_t len, char **text, struct ps_error *err);
+                size_t len, char **text, struct ps_import_seen *seen,
+                struct ps_error *err);
 void cli_puzzle_close(struct puzzle *pz);
 bool cli_report_search_fault(const struct ps_search *s);
 bool cli_report_game_fault(const struct ps_game *g, const void *inst);

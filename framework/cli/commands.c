@@ -53,7 +53,7 @@ const struct ps_command ps_commands[] = {
      .examples = "  psolve show games/samegame/examples/samegame-5x5.txt\n",
      .min_files = 1, .max_files = 1, .detects_game = true,
      .options = PS_CMD_CLI_OPTIONS, .stage = PS_CMD_ON_GAME, .run = cmd_show},
-    {.name = "import", .synopsis = "[--game G] PICTURE",
+    {.name = "import", .synopsis = "[--game G] [--json] PICTURE",
      .summary = "read a puzzle from a screenshot", .doc = "docs/import.md",
      .examples = "  psolve import games/samegame/examples/screenshot-8x8.png\n"
                  "  psolve --game samegame --algo dfs --max-nodes 20000 "

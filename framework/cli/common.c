@@ -107,7 +107,8 @@ int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules)
 }
 
 bool cli_import(const char *path, const struct ps_game *g, const char *data,
-                size_t len, char **text, struct ps_error *err)
+                size_t len, char **text, struct ps_import_seen *seen,
+                struct ps_error *err)
 {
     enum ps_import_kind kind = PS_IMPORT_ANY;
     if (g && strcmp(g->name, "samegame") == 0)
@@ -118,9 +119,13 @@ bool cli_import(const char *path, const struct ps_game *g, const char *data,
         return ps_error_set(err, path, 0, 0,
                             "a picture: psolve reads SameGame boards and Water "
                             "Sort levels from pictures, not %s puzzles", g->name);
-    const char *game;
-    return ps_import_picture((const unsigned char *)data, len, path, kind, text,
-                             &game, err);
+    struct ps_import_seen *own = seen ? NULL : malloc(sizeof *own);
+    if (!seen && !own)
+        return ps_error_set(err, path, 0, 0, "out of memory");
+    bool ok = ps_import_picture((const unsigned char *)data, len, path, kind,
+                                text, seen ? seen : own, err);
+    free(own);
+    return ok;
 }
 
 bool cli_read_puzzle(const char *path, const struct ps_game *g, bool quiet,
@@ -136,7 +141,7 @@ bool cli_read_puzzle(const char *path, const struct ps_game *g, bool quiet,
         return false;
     }
     char *puzzle;
-    bool ok = cli_import(path, g, *text, *len, &puzzle, err);
+    bool ok = cli_import(path, g, *text, *len, &puzzle, NULL, err);
     free(*text);
     *text = ok ? puzzle : NULL;
     *len = ok ? strlen(puzzle) : 0;

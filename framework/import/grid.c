@@ -410,6 +410,18 @@ static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error 
         float flat = w[i] < FLAT ? w[i] / FLAT : 1.0f;
         out->confidence[r][q] = margin * flat;
     }
+    /* A colour of one cell alone is far from its nearest colour by
+     * definition, yet it is more often a misread (a cell half covered, a
+     * highlight, an animation caught midway) than a colour of its own:
+     * unsure, so that the player looks. */
+    int members[64] = {0};
+    for (int i = 0; i < n; i++)
+        members[label[i]]++;
+    for (int i = 0; i < n && n > 1; i++) {
+        int r = at[i] / PS_IMPORT_MAX_SIDE, q = at[i] % PS_IMPORT_MAX_SIDE;
+        if (members[label[i]] == 1 && out->confidence[r][q] >= PS_IMPORT_UNSURE)
+            out->confidence[r][q] = PS_IMPORT_UNSURE * 0.98f;
+    }
     return playable(out, err);
 }
 

@@ -143,11 +143,55 @@ static void put_tubes(struct text *t, const struct ps_tubes_read *v, double f)
     }
 }
 
+/* The unsure cells or units of a read into seen (already zeroed). */
+static void seen_unsure(struct ps_import_seen *seen, int a, int b, float conf)
+{
+    int cap = (int)(sizeof seen->unsure / sizeof seen->unsure[0]);
+    if (conf >= PS_IMPORT_UNSURE || seen->nunsure >= cap)
+        return;
+    seen->unsure[seen->nunsure][0] = a;
+    seen->unsure[seen->nunsure][1] = b;
+    seen->unsure_confidence[seen->nunsure++] = conf;
+}
+
+static void seen_grid(struct ps_import_seen *seen, const struct ps_grid_read *g,
+                      double f)
+{
+    seen->game = "samegame";
+    seen->rows = g->rows;
+    seen->cols = g->cols;
+    seen->x0 = g->x0 * f;
+    seen->y0 = g->y0 * f;
+    seen->pitch_x = g->pitch_x * f;
+    seen->pitch_y = g->pitch_y * f;
+    seen->colours = 9; /* the letters' values; those not seen are black */
+    memcpy(seen->rgb, g->rgb, sizeof g->rgb);
+    for (int r = 0; r < g->rows; r++)
+        for (int c = 0; c < g->cols; c++)
+            seen_unsure(seen, r, c, g->confidence[r][c]);
+}
+
+static void seen_tubes(struct ps_import_seen *seen,
+                       const struct ps_tubes_read *v, double f)
+{
+    seen->game = "watersort";
+    seen->tubes = v->tubes;
+    seen->colours = v->colours;
+    memcpy(seen->rgb, v->rgb, sizeof v->rgb);
+    for (int t = 0; t < v->tubes; t++) {
+        for (int k = 0; k < 4; k++)
+            seen->box[t][k] = (int)(v->box[t][k] * f);
+        for (int u = 0; u < v->count[t]; u++)
+            seen_unsure(seen, t, u, v->confidence[t][u]);
+    }
+}
+
 bool ps_import_picture(const unsigned char *data, size_t len, const char *name,
                        enum ps_import_kind kind, char **text,
-                       const char **game, struct ps_error *err)
+                       struct ps_import_seen *seen, struct ps_error *err)
 {
     *text = NULL;
+    memset(seen, 0, sizeof *seen);
     struct ps_image img;
     if (!ps_image_decode(data, len, name, &img, err))
         return false;
@@ -178,11 +222,15 @@ bool ps_import_picture(const unsigned char *data, size_t len, const char *name,
     bool ok = grid && tubes && (have_grid || have_tubes);
     if (ok) {
         put(&t, "# psolve import: %s, a %dx%d picture\n", name, w, h);
-        if (have_grid)
+        seen->width = w;
+        seen->height = h;
+        if (have_grid) {
             put_grid(&t, grid, f);
-        else
+            seen_grid(seen, grid, f);
+        } else {
             put_tubes(&t, tubes, f);
-        *game = have_grid ? "samegame" : "watersort";
+            seen_tubes(seen, tubes, f);
+        }
         if (t.failed) {
             free(t.buf);
             t.buf = NULL;

@@ -51,12 +51,31 @@ bool ps_tubes_detect(const struct ps_image *img, bool solid_ok,
 /* Which games a picture can become. */
 enum ps_import_kind { PS_IMPORT_ANY, PS_IMPORT_GRID, PS_IMPORT_TUBES };
 
+/* Where the puzzle was seen, in the picture's own pixels: what psolve
+ * serve needs to mark the unsure cells and draw the moves on the player's
+ * screenshot (psolve import --json prints it). */
+struct ps_import_seen {
+    const char *game;        /* "samegame" or "watersort" */
+    int width, height;       /* the picture's */
+    int rows, cols;          /* a board: cell (r, c) spans x0 + c*pitch_x .. */
+    double x0, y0, pitch_x, pitch_y;
+    int colours;             /* cell or unit values 1..colours were seen */
+    unsigned rgb[65][3];     /* as rgb[value] */
+    int tubes;               /* a level: tube t's box is box[t] (x, y, w, h) */
+    int box[PS_IMPORT_MAX_TUBES][4];
+    /* The cells (row, column) or units (tube, unit from the bottom), all
+     * from 0, under PS_IMPORT_UNSURE, and their confidences. */
+    int nunsure;
+    int unsure[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE][2];
+    float unsure_confidence[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
+};
+
 /* Decode `data` (a PNG or JPEG file's bytes; `name` for messages) and read
  * the puzzle: the text (malloc'd, NUL-terminated) in the file format of the
- * game named in *game ("samegame" or "watersort", chosen by the picture
- * when kind is PS_IMPORT_ANY). */
+ * game named in seen->game ("samegame" or "watersort", chosen by the
+ * picture when kind is PS_IMPORT_ANY), and where it was seen. */
 bool ps_import_picture(const unsigned char *data, size_t len, const char *name,
                        enum ps_import_kind kind, char **text,
-                       const char **game, struct ps_error *err);
+                       struct ps_import_seen *seen, struct ps_error *err);
 
 #endif

@@ -6,12 +6,12 @@
 
 bool ps_import_picture(const unsigned char *data, size_t len, const char *name,
                        enum ps_import_kind kind, char **text,
-                       const char **game, struct ps_error *err)
+                       struct ps_import_seen *seen, struct ps_error *err)
 {
     (void)data;
     (void)len;
     (void)kind;
-    (void)game;
+    (void)seen;
     *text = NULL;
     return ps_error_set(err, name, 0, 0,
                         "a picture, but this psolve was built without picture "

@@ -656,6 +656,108 @@ struct answer serve_api_check(json_t *req)
     return ret;
 }
 
+/* Standard base64 (RFC 4648) into out (room for len * 3 / 4 bytes), with
+ * a data URL's "data:...;base64," prefix skipped; -1 when it is not base64. */
+static long decode_base64(const char *in, size_t len, unsigned char *out)
+{
+    const char *comma = memchr(in, ',', len < 100 ? len : 100);
+    if (strncmp(in, "data:", 5) == 0 && comma) {
+        len -= (size_t)(comma + 1 - in);
+        in = comma + 1;
+    }
+    unsigned bits = 0;
+    int have = 0;
+    long n = 0;
+    size_t i = 0;
+    for (; i < len && in[i] != '='; i++) {
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char *at = in[i] ? strchr(alphabet, in[i]) : NULL;
+        if (!at)
+            return -1;
+        bits = (bits << 6) | (unsigned)(at - alphabet);
+        if ((have += 6) >= 8) {
+            have -= 8;
+            out[n++] = (unsigned char)(bits >> have);
+        }
+    }
+    for (; i < len; i++) /* only padding may follow */
+        if (in[i] != '=')
+            return -1;
+    return n;
+}
+
+/* import: a screenshot (base64, or a data URL) read by `psolve import
+ * --json` in a child, as every picture psolve decodes: the puzzle's text
+ * and where it was seen, for the page to mark unsure cells and draw moves
+ * on the picture (docs/import.md, docs/serve.md). */
+struct answer serve_api_import(json_t *req)
+{
+    json_t *image = json_object_get(req, "image");
+    const char *gname = json_string_value(json_object_get(req, "game"));
+    if (!json_is_string(image) || json_string_length(image) == 0)
+        return serve_answer_error(400, "\"image\" (the picture, base64) is missing");
+    if (gname && gname[0] && strcmp(gname, "samegame") != 0 &&
+        strcmp(gname, "watersort") != 0)
+        return serve_answer_error(400, "pictures are read as samegame or "
+                                       "watersort, not '%.60s'", gname);
+    size_t blen = json_string_length(image);
+    unsigned char *bytes = malloc(blen / 4 * 3 + 3);
+    if (!bytes)
+        return serve_answer_error(500, "out of memory");
+    long n = decode_base64(json_string_value(image), blen, bytes);
+    if (n <= 0) {
+        free(bytes);
+        return serve_answer_error(400, "\"image\" is not base64 (nor a data URL)");
+    }
+    char dir[256], path[300];
+    if (!serve_make_dir(dir, sizeof dir)) {
+        free(bytes);
+        return serve_answer_error(500, "cannot make a directory");
+    }
+    snprintf(path, sizeof path, "%s/picture", dir);
+    bool written = serve_write_file(path, (const char *)bytes, (size_t)n);
+    free(bytes);
+    struct argv_buf a = {{0}, 0};
+    serve_arg_add(&a, "psolve");
+    serve_arg_add(&a, "import");
+    serve_arg_add(&a, "--json");
+    if (gname && gname[0])
+        serve_arg_add(&a, "--game=%s", gname);
+    serve_arg_add(&a, "--");
+    serve_arg_add(&a, "%s", path);
+    char *out = NULL, *err = NULL;
+    int rc = written ? serve_run_sync(&a, dir, &out, &err) : -1;
+    serve_argv_free(&a);
+    json_t *res = rc == 0 && out ? json_loads(out, 0, NULL) : NULL;
+    struct answer ret;
+    const char *text = json_string_value(json_object_get(res, "text"));
+    char *own = text ? strdup(text) : NULL;
+    if (own) { /* the picture's name in the text is the server's scratch file */
+        serve_strip_dir(own, dir);
+        json_object_set_new(res, "text", json_string(own));
+        free(own);
+    }
+    if (res) {
+        ret = serve_answer_json(200, res);
+    } else {
+        char *e = err;
+        if (e) {
+            serve_strip_dir(e, dir);
+            if (strncmp(e, "psolve: ", 8) == 0)
+                e += 8;
+            if (strncmp(e, "picture: error: ", 16) == 0) /* the scratch file */
+                e += 16;
+            e[strcspn(e, "\n")] = '\0';
+        }
+        ret = serve_answer_error(rc > 0 ? 400 : 500, "%s",
+                                 e && e[0] ? e : "the picture could not be read");
+    }
+    free(out);
+    free(err);
+    serve_remove_tree(dir);
+    return ret;
+}
+
 /* gen: a random puzzle (psolve gen), sizes bounded here. */
 struct answer serve_api_gen(json_t *req)
 {

@@ -242,7 +242,8 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
         return j ? serve_send_json(c, rq->answer.code, j) : MHD_NO;
     }
     if (*upload_size) {
-        if (!rq->too_big && rq->len + *upload_size <= MAX_BODY) {
+        size_t limit = strcmp(url, "/api/import") == 0 ? MAX_IMPORT_BODY : MAX_BODY;
+        if (!rq->too_big && rq->len + *upload_size <= limit) {
             char *nb = realloc(rq->body, rq->len + *upload_size + 1);
             if (nb) {
                 rq->body = nb;
@@ -267,7 +268,9 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
         return serve_send_error(c, 403, "missing or wrong token: open the URL "
                                   "psolve serve printed");
     if (rq->too_big)
-        return serve_send_error(c, 413, "request body over %d bytes", MAX_BODY);
+        return serve_send_error(c, 413, "request body over %d bytes",
+                                strcmp(url, "/api/import") == 0 ? MAX_IMPORT_BODY
+                                                                : MAX_BODY);
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     bool post = strcmp(method, "POST") == 0;
     if (strcmp(url, "/") == 0 && get)
@@ -287,7 +290,8 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
     } posts[] = {{"/api/solve", serve_api_solve, NULL},
                  {"/api/check", NULL, serve_api_check},
                  {"/api/gen", NULL, serve_api_gen},
-                 {"/api/hint", NULL, serve_api_hint}};
+                 {"/api/hint", NULL, serve_api_hint},
+                 {"/api/import", NULL, serve_api_import}};
     for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
         if (strcmp(url, posts[i].url) != 0)
             continue;

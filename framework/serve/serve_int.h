@@ -38,6 +38,7 @@
 #endif
 
 #define MAX_BODY (64 * 1024)   /* request bodies: puzzles are small */
+#define MAX_IMPORT_BODY (16 << 20) /* /api/import: a screenshot in base64 */
 #define MAX_RUNS_KEPT 64       /* finished runs kept for their downloads */
 #define MAX_PUZZLES 512
 #define MAX_OUTPUT (8 << 20)   /* a child's stdout kept at most */
@@ -196,6 +197,7 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req);
 struct answer serve_api_check(json_t *req);
 struct answer serve_api_gen(json_t *req);
 struct answer serve_api_hint(json_t *req);
+struct answer serve_api_import(json_t *req);
 enum MHD_Result serve_api_info(struct MHD_Connection *c);
 enum MHD_Result serve_api_puzzle(struct MHD_Connection *c);
 

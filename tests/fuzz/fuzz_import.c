@@ -22,18 +22,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const enum ps_import_kind kinds[3] = {PS_IMPORT_ANY, PS_IMPORT_GRID,
                                                  PS_IMPORT_TUBES};
     char *text = NULL;
-    const char *game = NULL;
+    static struct ps_import_seen seen;
     struct ps_error err;
     ps_error_clear(&err);
-    if (!ps_import_picture(data + 1, size - 1, "fuzz", kinds[data[0] % 3], &text, &game,
+    if (!ps_import_picture(data + 1, size - 1, "fuzz", kinds[data[0] % 3], &text, &seen,
                            &err)) {
         if (!err.msg[0])
             fuzz_fail(NULL, "a picture refused without a reason");
         return 0;
     }
+    const char *game = seen.game;
     const struct ps_game *g = ps_game_find(game);
     if (!g)
         fuzz_fail(NULL, "the import names game '%s', which does not exist", game);
+    if (seen.width <= 0 || seen.height <= 0 || seen.nunsure < 0 ||
+        (seen.tubes == 0) == (seen.rows == 0))
+        fuzz_fail(g, "where the puzzle was seen is not filled in");
     void *rules = ps_rules_resolve(g, NULL, NULL, &err);
     void *inst = rules ? g->load(rules, "fuzz", text, strlen(text), &err) : NULL;
     if (!inst)
