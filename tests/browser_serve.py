@@ -407,6 +407,24 @@ try:
     wait(lambda: text("shot-step").startswith("move 2 of "), "the second move on the screenshot")
     shot("screenshot-moves")
     driver.execute_script("window.scrollTo(0, 0)")
+    # A level drawn by the import tests' tool: its pours on the picture.
+    draw = os.path.join(os.path.dirname(os.path.abspath(psolve)), "tests", "draw_picture")
+    if os.path.exists(draw):
+        level = os.path.join(work, "level.png")
+        subprocess.run([draw, "tubes", "5", "4", "3", level], check=True, timeout=60)
+        Select(driver.find_element(By.ID, "shot-game")).select_by_value("watersort")
+        driver.find_element(By.ID, "shot-file").send_keys(level)
+        wait(lambda: text("shot-status").startswith("read a watersort puzzle"), "the level read")
+        idle()
+        only_algos("astar")
+        driver.find_element(By.ID, "run").click()
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot"),
+             "the level's On the screenshot button")  # a Run clears the last runs
+        driver.find_element(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot").click()
+        wait(lambda: text("shot-step").startswith("move 1 of "), "the first pour on the screenshot")
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#shot-picture rect.shot-move")) == 2
+        Select(driver.find_element(By.ID, "shot-game")).select_by_value("")
+        driver.execute_script("window.scrollTo(0, 0)")
 
     # ---- a hint on a Lua game, after a move ----
     load_bundled("lua/hanoi-4.txt")
