@@ -480,6 +480,36 @@ static void import_half_cell(struct test_dir *d, bool half_grey)
         fail_msg("import --json, half %s: %s", half_grey ? "grey" : "another colour", out);
 }
 
+/* A level whose colours do not come equally often (one unit repainted in
+ * a sixth colour) reads as drawn, but the units of the odd colours are
+ * unsure: a level that is not one must not read as sure. */
+static void test_uneven_level_unsure(void **state)
+{
+    (void)state;
+    unsigned char units[32 * 16];
+    int count[32], tubes;
+    make_level(units, count, &tubes, 5, 4, 7001);
+    units[0] = 6;
+    struct draw_tubes_style st = {.unit = 24, .width = 40, .seed = 7001};
+    int w, h;
+    size_t len;
+    unsigned char *rgb = draw_tubes(units, count, tubes, 4, &st, &w, &h);
+    unsigned char *file = encoded(rgb, w, h, 0, &len);
+    static struct ps_import_seen seen;
+    char *text = NULL;
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_true(ps_import_picture(file, len, "uneven", PS_IMPORT_TUBES, &text, &seen, &err));
+    bool first = false;
+    for (int i = 0; i < seen.nunsure; i++)
+        first |= seen.unsure[i][0] == 0 && seen.unsure[i][1] == 0;
+    if (!first || !strstr(text, "do not come equally often"))
+        fail_msg("an uneven level: %d unsure units, tube 1's bottom %s among them\n%s",
+                 seen.nunsure, first ? "" : "not", text);
+    free(text);
+    free(file);
+}
+
 static void test_json_geometry_and_unsure(void **state)
 {
     import_half_cell(*state, false);
@@ -540,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_bad_pictures),
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_json_geometry_and_unsure),
+        cmocka_unit_test(test_uneven_level_unsure),
 #ifdef PSOLVE_CHROMIUM
         cmocka_unit_test(test_report_screenshots),
 #endif

@@ -468,6 +468,30 @@ bool ps_tubes_detect(const struct ps_image *img, bool solid_ok,
             n++;
         }
     }
+    /* Colours that do not come equally often: the read is wrong somewhere
+     * (a unit missed or split, tubes run together). The units of every
+     * colour whose count is not the commonest one are unsure, so that the
+     * player looks, rather than a level that reads well and is not. */
+    if (out->capacity_guessed) {
+        int total[65] = {0}, common = 0, votes = 0;
+        for (int i = 0; i < nt; i++)
+            for (int u = 0; u < out->count[i]; u++)
+                total[out->units[i][u]]++;
+        for (int c = 1; c <= k; c++) {
+            int same = 0;
+            for (int d = 1; d <= k; d++)
+                same += total[d] == total[c];
+            if (same > votes) {
+                votes = same;
+                common = total[c];
+            }
+        }
+        for (int i = 0; i < nt; i++)
+            for (int u = 0; u < out->count[i]; u++)
+                if (total[out->units[i][u]] != common &&
+                    out->confidence[i][u] >= PS_IMPORT_UNSURE)
+                    out->confidence[i][u] = PS_IMPORT_UNSURE * 0.98f;
+    }
     ok = true;
 done:
     free(comps);
