@@ -16,7 +16,9 @@ trace on the 8-puzzle and checks its tree (a node per id the events named,
 the expanded one marked) and the open list's size against the events; asks for a
 hint on a Lua game after a move; plays under a Lua rules script and checks
 the score with `psolve verify --rules`; picks a screenshot, gets its board,
-solves it and steps through the moves drawn on the picture. Fails on any console error.
+solves it and steps through the moves drawn on the picture; starts a long
+run, starts another beside it (the live panel stays), reloads the page (the
+live run comes back) and stops it there. Fails on any console error.
 Screenshots go to OUT_DIR (serve-*.png).
 
 usage: browser_serve.py PSOLVE OUT_DIR
@@ -382,6 +384,32 @@ try:
     shot("trace-tree")
     driver.execute_script("window.scrollTo(0, 0)")
     set_number("trace", 0)
+
+    # ---- runs you can see and manage: Run keeps live panels, a reload
+    # brings them back, the cap is said before it is hit ----
+    load_bundled("samegame/standard/01.txt")
+    only_algos("nrpa")
+    set_number("time", 25)
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run:not([data-done])"), "a live nrpa run")
+    live_id = driver.find_element(By.CSS_SELECTOR, "#runs .run:not([data-done])").get_attribute("data-id")
+    wait(lambda: text("run-cap").startswith("1 of "), "the run slots said")
+    only_algos("greedy")
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done='1']")) >= 1,
+         "the greedy run beside the live one")
+    assert driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s']" % live_id), \
+        "Run removed a live run's panel"
+    driver.refresh()
+    wait(lambda: driver.find_element(By.ID, "status").get_attribute("textContent") == "ok",
+         "the app to load again")
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s']" % live_id),
+         "the live run back after a reload")
+    driver.find_element(By.CSS_SELECTOR, "#runs .run[data-id='%s'] button.stop" % live_id).click()
+    wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s'][data-done='1']" % live_id),
+         "the restored run stopped")
+    set_number("time", 5)
+    idle()
 
     # ---- a screenshot: picked, read, solved, its moves drawn on it ----
     picture = os.path.join(SOURCE, "games", "samegame", "examples", "screenshot-8x8.png")

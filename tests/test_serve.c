@@ -682,7 +682,43 @@ static void test_runs_cap(void **state)
                              "{\"algos\":[\"greedy\",\"greedy\",\"greedy\",\"greedy\","
                              "\"greedy\"],\"options\":{\"threads\":1}}");
     json_t *j = api_json("POST", "/api/solve", b, 429);
+    /* The message says the cap and what to do. */
+    const char *e = json_string_value(json_object_get(j, "error"));
+    if (!e || !strstr(e, "5 runs asked with 0 running: at most 4 run at once"))
+        fail_msg("the cap's message: %s", e ? e : "none");
     json_decref(j);
+    free(b);
+}
+
+/* Issue 30: the runs a page started are listed (a reloaded page shows them
+ * again), each with its puzzle, and the cap. */
+static void test_runs_listed(void **state)
+{
+    (void)state;
+    char *b = body_with_text("samegame", PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt",
+                             "{\"algos\":[\"greedy\"]}");
+    json_t *s = api_json("POST", "/api/solve", b, 200);
+    const char *id = json_string_value(json_object_get(json_array_get(json_object_get(s, "runs"), 0), "id"));
+    assert_non_null(id);
+    json_t *done = wait_done(id);
+    json_decref(done);
+    json_t *list = api_json("GET", "/api/runs", NULL, 200);
+    assert_int_equal(json_integer_value(json_object_get(list, "max_runs")), 4);
+    json_t *runs = json_object_get(list, "runs"), *found = NULL, *r;
+    size_t i;
+    json_array_foreach(runs, i, r)
+        if (strcmp(json_string_value(json_object_get(r, "id")), id) == 0)
+            found = r;
+    if (!found)
+        fail_msg("run %s is not in /api/runs", id);
+    assert_string_equal(json_string_value(json_object_get(found, "state")), "done");
+    json_t *req = json_loads(b, 0, NULL), *got = json_object_get(found, "request");
+    assert_string_equal(json_string_value(json_object_get(got, "text")),
+                        json_string_value(json_object_get(req, "text")));
+    assert_string_equal(json_string_value(json_object_get(got, "game")), "samegame");
+    json_decref(req);
+    json_decref(list);
+    json_decref(s);
     free(b);
 }
 
@@ -1337,6 +1373,7 @@ int main(void)
         cmocka_unit_test(test_algorithm_options_reach_serve),
         cmocka_unit_test(test_stop_midway_and_events),
         cmocka_unit_test(test_runs_cap),
+        cmocka_unit_test(test_runs_listed),
         cmocka_unit_test(test_fifty_clients),
         cmocka_unit_test(test_idle_connections),
         cmocka_unit_test(test_live_best_line),

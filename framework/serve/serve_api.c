@@ -436,6 +436,13 @@ static struct run *start_run(json_t *req, const char *algo, json_t *clamped,
     if (ok) {
         serve_random_hex(r->id, 8);
         snprintf(r->algo, sizeof r->algo, "%s", algo);
+        r->request = json_object();
+        static const char *const keep[] = {"game", "rules", "rules_script", "text", "after"};
+        for (size_t k = 0; k < sizeof keep / sizeof *keep; k++) {
+            json_t *v = json_object_get(req, keep[k]);
+            if (v && !json_is_null(v))
+                json_object_set(r->request, keep[k], v);
+        }
         r->started = r->last_access = serve_now_s();
         r->state = RUN_RUNNING;
         r->pid = serve_spawn(&a, &out_fd, ptsname(pty), true);
@@ -494,9 +501,11 @@ enum MHD_Result serve_api_solve(struct MHD_Connection *c, json_t *req)
     }
     pthread_mutex_unlock(&srv.lock);
     if (!room)
-        return serve_send_error(c, 429, "%d runs are running already (the cap "
-                                        "is %d: psolve serve --max-runs N)",
-                                srv.nrunning, srv.cfg.max_runs);
+        return serve_send_error(c, 429, "%zu %s asked with %d running: at most %d "
+                                        "run at once (psolve serve --max-runs N); "
+                                        "stop one or wait",
+                                n, n == 1 ? "run" : "runs", srv.nrunning,
+                                srv.cfg.max_runs);
     json_t *out = json_array(), *clamped = json_object();
     char msg[600] = "";
     size_t started = 0;

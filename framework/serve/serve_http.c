@@ -279,6 +279,8 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c,
         return serve_api_info(c);
     if (strcmp(url, "/api/puzzle") == 0 && get)
         return serve_api_puzzle(c);
+    if (strcmp(url, "/api/runs") == 0 && get)
+        return serve_api_runs(c);
     if (strncmp(url, "/api/run/", 9) == 0 && (get || post))
         return serve_api_run(c, method, url + 9);
     /* solve answers at once (its runs are watched by threads of their

@@ -103,6 +103,9 @@ struct run {
     struct timespec line_mtime;
     json_t *trace;
     long trace_read;     /* bytes of the trace file taken */
+    /* The puzzle part of its request ({game, rules, rules_script, text,
+     * after}): a page reloaded lists the run and replays its line. */
+    json_t *request;
     struct run *next;
 };
 
@@ -168,6 +171,7 @@ void serve_sse_wake_locked(bool all);
 json_t *serve_run_json(struct run *r, bool full);
 enum MHD_Result serve_api_run(struct MHD_Connection *c, const char *method,
                               const char *rest);
+enum MHD_Result serve_api_runs(struct MHD_Connection *c);
 
 /* serve_http.c */
 /* What a job answers: the connection's answer once it is resumed. */

@@ -495,6 +495,7 @@ void serve_run_free(struct run *r)
     free(r->points);
     json_decref(r->line);
     json_decref(r->trace);
+    json_decref(r->request);
     free(r);
 }
 
@@ -740,6 +741,26 @@ static enum MHD_Result api_events(struct MHD_Connection *c, const char *id)
 }
 
 /* /api/run/ID[/what] */
+/* GET /api/runs: every run the server keeps, oldest first, with its
+ * request's puzzle, and the cap: a page (re)loaded shows them all. */
+enum MHD_Result serve_api_runs(struct MHD_Connection *c)
+{
+    json_t *list = json_array();
+    pthread_mutex_lock(&srv.lock);
+    for (struct run *r = srv.runs; r; r = r->next) { /* newest first */
+        json_t *j = serve_run_json(r, false);
+        json_object_del(j, "result"); /* the events stream brings it */
+        if (r->request)
+            json_object_set(j, "request", r->request);
+        json_array_insert_new(list, 0, j);
+    }
+    int running = srv.nrunning;
+    pthread_mutex_unlock(&srv.lock);
+    return serve_send_json(c, 200, json_pack("{s:o,s:i,s:i}", "runs", list,
+                                             "running", running, "max_runs",
+                                             srv.cfg.max_runs));
+}
+
 enum MHD_Result serve_api_run(struct MHD_Connection *c, const char *method,
                                const char *rest)
 {
