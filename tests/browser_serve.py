@@ -385,6 +385,42 @@ try:
     driver.execute_script("window.scrollTo(0, 0)")
     set_number("trace", 0)
 
+    # ---- board first, at a laptop's and a phone's size ----
+    for w, h in ((1280, 800), (390, 844)):
+        driver.set_window_size(w, h)
+        driver.execute_script("window.scrollTo(0, 0)")
+        load_bundled("samegame/examples/samegame-5x5.txt")
+        geo = driver.execute_script(
+            "var d = document.documentElement, r = function (id) { return document.getElementById(id).getBoundingClientRect(); };"
+            "return [d.scrollWidth, d.clientWidth, r('board').bottom, r('hint').bottom, window.innerHeight];")
+        wide = driver.execute_script(
+            "var out = []; document.querySelectorAll('body *').forEach(function (e) {"
+            " var r = e.getBoundingClientRect(); if (r.right > document.documentElement.clientWidth + 1 && out.length < 5)"
+            " out.push(e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(r.right)); }); return out;")
+        assert geo[0] <= geo[1], "%dx%d: the page scrolls sideways (%d > %d): %s" % (w, h, geo[0], geo[1], wide)
+        assert geo[2] <= geo[4] and geo[3] <= geo[4], \
+            "%dx%d: the board or its controls below the fold: %s" % (w, h, geo)
+        shot("layout-%d" % w)
+    driver.set_window_size(1280, 1000)
+    # ---- errors beside the board, in words, cleared when they no longer
+    # apply; a text that does not load leaves the board playable ----
+    set_number("move-text", "9 9")
+    driver.find_element(By.ID, "play-move").click()
+    idle()
+    wait(lambda: text("error").startswith("move 1 cannot be played: "), "the illegal move's error")
+    assert driver.find_elements(By.CSS_SELECTOR, "#play #error"), "the error is not beside the board"
+    set_number("move-text", "0 0")
+    driver.find_element(By.ID, "play-move").click()
+    idle()
+    wait(lambda: text("error") == "" and text("nmoves") == "1", "the error cleared by a legal move")
+    driver.execute_script("document.getElementById('text').value = 'not a board'")
+    driver.find_element(By.ID, "load-text").click()
+    idle()
+    wait(lambda: text("error") != "", "the bad text's error")
+    driver.find_element(By.ID, "undo").click()
+    idle()
+    wait(lambda: text("nmoves") == "0" and text("error") == "", "the old board still playable")
+
     # ---- runs you can see and manage: Run keeps live panels, a reload
     # brings them back, the cap is said before it is hit ----
     load_bundled("samegame/standard/01.txt")

@@ -38,6 +38,10 @@ var psolveCommon = (function () {
   function svg(tag, attrs, text) {
     var e = document.createElementNS(SVG, tag);
     for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    // A drawing scales down with its box (a phone's narrow screen) rather
+    // than being cut off: its own size becomes its coordinate system.
+    if (tag === "svg" && attrs && attrs.width && attrs.height && !attrs.viewBox)
+      e.setAttribute("viewBox", "0 0 " + attrs.width + " " + attrs.height);
     if (text !== undefined) e.textContent = text;
     return e;
   }
