@@ -268,7 +268,25 @@ try:
     assert edit_result("the tube removed") == "valid"
     driver.find_element(By.ID, "edit").click()  # editing off: play it
     idle()
+    # Every unit carries its colour's number; the count is called pours;
+    # only Water Sort's heuristics are offered.
+    units = sum(len(l.split()) for l in lines()[1:] if l != "-")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board text.unit-mark")) == units
+    assert text("value-name") == "pours", text("value-name")
+    offered = [o.get_attribute("value") for o in
+               driver.find_elements(By.CSS_SELECTOR, "#heuristic option")]
+    assert offered == ["", "zero", "phi", "lookahead"], offered
+    # Generate takes Water Sort's own parameters.
+    set_number("g-colors", 3)
+    set_number("g-tubes", 5)
+    set_number("g-capacity", 3)
+    driver.find_element(By.ID, "gen").click()
+    idle()
+    wait(lambda: lines()[0] == "capacity 3" and len(lines()) == 6, "a 3-colour level of 5 tubes")
     click_tube(0)
+    # The picked tube is drawn picked until the second click.
+    assert driver.find_elements(By.CSS_SELECTOR, "#board rect[data-tube='0'][stroke='#e65100']"), \
+        "the picked tube is not marked"
     click_tube(len(lines()) - 2)  # an empty tube
     wait(lambda: text("nmoves") == "1", "a pour on the edited level")
     shot("watersort")

@@ -335,6 +335,32 @@ static void test_info_puzzle_gen(void **state)
                                  "--seed 7"), 0);
     assert_string_equal(text, out);
     json_decref(g);
+    /* Issue 30: every game's own parameters (its gen_options), not only
+     * SameGame's: a Water Sort level of 3 colours in 5 tubes of 3. */
+    g = api_json("POST", "/api/gen", "{\"game\":\"watersort\",\"colors\":3,"
+                                     "\"tubes\":5,\"capacity\":3,\"seed\":2}", 200);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                 "gen --game watersort --colors 3 --tubes 5 --capacity 3 "
+                                 "--seed 2"), 0);
+    assert_string_equal(json_string_value(json_object_get(g, "text")), out);
+    json_decref(g);
+    expect_error("POST", "/api/gen", auth, "{\"game\":\"watersort\",\"rows\":3}", 400,
+                 "takes no \"rows\"");
+    expect_error("POST", "/api/gen", auth, "{\"game\":\"lua:hanoi\"}", 400,
+                 "no generator");
+    /* /api/info names them, with their ranges. */
+    json_t *inf = api_json("GET", "/api/info", NULL, 200), *gm;
+    size_t k;
+    bool tubes = false;
+    json_array_foreach(json_object_get(inf, "games"), k, gm) {
+        json_t *o;
+        size_t m;
+        json_array_foreach(json_object_get(gm, "gen_options"), m, o)
+            tubes |= strcmp(json_string_value(json_object_get(gm, "name")), "watersort") == 0 &&
+                     strcmp(json_string_value(json_object_get(o, "name")), "tubes") == 0;
+    }
+    assert_true(tubes);
+    json_decref(inf);
 }
 
 /* Standard base64 of n bytes, malloc'd. */

@@ -89,9 +89,19 @@ var psolveCommon = (function () {
   }
 
   // ---- colours: SameGame and Water Sort colour indices 1..n ----
-  var PALETTE = ["#fff", "#e53935", "#43a047", "#1e88e5", "#fdd835", "#8e24aa",
-                 "#00acc1", "#fb8c00", "#d81b60", "#6d4c41", "#7cb342",
-                 "#3949ab", "#c0ca33", "#00897b", "#546e7a", "#f06292", "#212121"];
+  // Told apart at a glance (Trubetskoy's 20 distinct colours, in the order
+  // of SameGame's letters RGBYPOCMW, then the rest): green and lime, red and
+  // pink, yellow and lime were too close before. Tubes also carry each
+  // colour's number (drawTubes), for colour-blind players.
+  var PALETTE = ["#fff", "#e6194b", "#3cb44b", "#4363d8", "#ffe119", "#911eb4",
+                 "#f58231", "#42d4f4", "#f032e6", "#dcdcdc", "#9a6324",
+                 "#000075", "#bfef45", "#469990", "#800000", "#fabed4", "#000000"];
+  // Is a "#rrggbb" colour light (black text on it) or dark (white)?
+  function light(c) {
+    if (c.charAt(0) !== "#" || c.length !== 7) return true;
+    var r = parseInt(c.substr(1, 2), 16), g = parseInt(c.substr(3, 2), 16), b = parseInt(c.substr(5, 2), 16);
+    return 0.299 * r + 0.587 * g + 0.114 * b > 150;
+  }
   function colour(i) {
     if (i < PALETTE.length) return PALETTE[i];
     return "hsl(" + ((i * 67) % 360) + ",65%,50%)";
@@ -137,7 +147,10 @@ var psolveCommon = (function () {
     st.tubes.forEach(function (t, k) {
       var x = gap + k * (w + gap);
       t.forEach(function (c, j) {
-        s.appendChild(svg("rect", {x: x + 2, y: 4 + (st.capacity - 1 - j) * u + 2, width: w - 4, height: u - 2, fill: colour(c), "data-tube": k}));
+        var y = 4 + (st.capacity - 1 - j) * u + 2;
+        s.appendChild(svg("rect", {x: x + 2, y: y, width: w - 4, height: u - 2, fill: colour(c), "data-tube": k}));
+        s.appendChild(svg("text", {x: x + w / 2, y: y + u / 2 + 4, "text-anchor": "middle", "font-size": 11,
+          "font-family": "sans-serif", fill: light(colour(c)) ? "#000" : "#fff", "pointer-events": "none", "class": "unit-mark"}, String(c)));
       });
       s.appendChild(svg("rect", {x: x, y: 4, width: w, height: st.capacity * u + 4, rx: 6, fill: "transparent", "data-tube": k,
         stroke: k === from ? "#e65100" : k === to ? "#1565c0" : "#555", "stroke-width": k === from || k === to ? 4 : 1.5}));

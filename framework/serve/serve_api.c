@@ -767,44 +767,54 @@ struct answer serve_api_import(json_t *req)
     return ret;
 }
 
-/* gen: a random puzzle (psolve gen), sizes bounded here. */
+/* gen: a random puzzle (psolve gen). Its parameters are the game's own
+ * (its gen_options table, which psolve gen, --help and /api/info also
+ * read), each bounded by the table's range; "seed" is everyone's. */
 struct answer serve_api_gen(json_t *req)
 {
-    static const struct {
-        const char *name;
-        long long max;
-    } keys[] = {{"rows", 30}, {"cols", 30}, {"colors", 20}, {"tubes", 30},
-                {"capacity", 12}, {"moves", 1000},
-                {"seed", 9007199254740991LL}};
     const char *gname = json_string_value(json_object_get(req, "game"));
     char garg[600];
-    if (!gname || strncmp(gname, "lua:", 4) == 0 ||
-        !game_named(gname, garg, sizeof garg))
+    if (gname && strncmp(gname, "lua:", 4) == 0)
+        return serve_answer_error(400, "Lua games have no generator: load one "
+                                       "of their bundled puzzles or paste a puzzle's text");
+    const struct ps_game *g = gname ? game_named(gname, garg, sizeof garg) : NULL;
+    if (!g)
         return serve_answer_error(400, "unknown game '%.60s'", gname ? gname : "?");
-    char dir[256];
-    if (!serve_make_dir(dir, sizeof dir))
-        return serve_answer_error(500, "cannot make a directory");
+    if (!g->generate)
+        return serve_answer_error(400, "%s has no generator: load a bundled "
+                                       "puzzle or paste one", g->name);
     struct argv_buf a = {{0}, 0};
     serve_arg_add(&a, "psolve");
     serve_arg_add(&a, "gen");
     serve_arg_add(&a, "--game=%s", garg);
     char msg[200] = "";
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-        json_t *v = json_object_get(req, keys[k].name);
-        if (!v || json_is_null(v))
+    const char *key;
+    json_t *v;
+    json_object_foreach(req, key, v) {
+        if (strcmp(key, "game") == 0 || json_is_null(v))
             continue;
-        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-            json_integer_value(v) > keys[k].max)
-            snprintf(msg, sizeof msg, "\"%s\" must be a whole number 0..%lld",
-                     keys[k].name, keys[k].max);
+        const struct ps_option *o = strcmp(key, "seed") == 0
+                                        ? NULL
+                                        : ps_option_find(g->gen_options, key);
+        double lo = o ? o->min : 0, hi = o ? o->max : 9007199254740991.0;
+        if (!o && strcmp(key, "seed") != 0)
+            snprintf(msg, sizeof msg, "%s's generator takes no \"%.40s\"", g->name, key);
+        else if (!json_is_integer(v) || (double)json_integer_value(v) < lo ||
+                 (double)json_integer_value(v) > hi)
+            snprintf(msg, sizeof msg, "\"%.40s\" must be a whole number %.0f..%.0f",
+                     key, lo, hi);
         else
-            serve_arg_add(&a, "--%s=%lld", keys[k].name,
-                    (long long)json_integer_value(v));
+            serve_arg_add(&a, "--%s=%lld", o ? o->name : "seed",
+                          (long long)json_integer_value(v));
     }
+    char dir[256];
+    if (!msg[0] && !serve_make_dir(dir, sizeof dir))
+        snprintf(msg, sizeof msg, "cannot make a directory");
     char *out = NULL, *err = NULL;
     int rc = msg[0] ? -1 : serve_run_sync(&a, dir, &out, &err);
     serve_argv_free(&a);
-    serve_remove_tree(dir);
+    if (!msg[0])
+        serve_remove_tree(dir);
     struct answer ret;
     if (msg[0])
         ret = serve_answer_error(400, "%s", msg);
@@ -906,12 +916,21 @@ enum MHD_Result serve_api_info(struct MHD_Connection *c)
             json_array_append_new(kinds, json_string("score"));
         if (ps_game_may_cost(*g))
             json_array_append_new(kinds, json_string("cost"));
+        /* gen's parameters, from the game's table (the page's form). */
+        json_t *gen = json_array();
+        for (const struct ps_option *o = (*g)->generate ? (*g)->gen_options : NULL;
+             o && o->name; o++)
+            json_array_append_new(gen, json_pack("{s:s,s:f,s:f,s:s,s:s}", "name", o->name,
+                                                 "min", o->min, "max", o->max, "default",
+                                                 o->def ? o->def : "", "doc",
+                                                 o->doc ? o->doc : ""));
         json_array_append_new(
-            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:b}", "name",
+            games, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:o}", "name",
                              (*g)->name, "summary", (*g)->summary, "objective",
                              ps_game_may_score(*g) ? "score" : "cost",
                              "objectives", kinds, "heuristics", hs, "presets",
-                             ps, "generate", (*g)->generate != NULL));
+                             ps, "generate", (*g)->generate != NULL,
+                             "gen_options", gen));
     }
     json_t *algos = json_array();
     for (const struct ps_algorithm *const *a = ps_algorithm_list(); *a; a++)
