@@ -398,8 +398,40 @@ try:
             (at, counts.get_attribute("data-open"), seen[-1])
         assert counts.get_attribute("data-closed") == str(len(set(expanded))), at
         assert "open list %d" % seen[-1]["open"] in counts.text, counts.text
+    assert "f = g + h = " in panel.find_element(By.CSS_SELECTOR, ".trace-info").text, \
+        panel.find_element(By.CSS_SELECTOR, ".trace-info").text
     driver.execute_script("arguments[0].scrollIntoView()", panel)
     shot("trace-tree")
+    # The slider jumps; the speeds include the search's own timing.
+    driver.execute_script("var s = arguments[0]; s.value = s.max; s.dispatchEvent(new Event('input'))",
+                          panel.find_element(By.CSS_SELECTOR, ".trace-slider"))
+    assert int(pos.get_attribute("data-at")) == len(events), pos.get_attribute("data-at")
+    assert "as it ran" in [o.text for o in panel.find_elements(By.CSS_SELECTOR, ".trace-speed option")]
+    # ---- two traces stepping together: A* and IDA*, lock-step ----
+    only_algos("astar", "idastar")
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: len([p for p in run_panels() if p.get_attribute("data-done")]) == 2,
+         "the two traced runs")
+    idle()
+    a, b = run_panels()[-2], run_panels()[-1]
+    for p in (a, b):
+        wait(lambda: int(p.find_element(By.CSS_SELECTOR, ".trace-pos").get_attribute("data-count") or 0) > 5,
+             "the events on the page")
+        p.find_element(By.CSS_SELECTOR, ".trace-play").click()  # pause
+    driver.find_element(By.ID, "trace-lock").click()
+    driver.execute_script("var s = arguments[0]; s.value = 0; s.dispatchEvent(new Event('input'))",
+                          a.find_element(By.CSS_SELECTOR, ".trace-slider"))
+    for _ in range(3):
+        a.find_element(By.CSS_SELECTOR, ".trace-step").click()
+    at_a = a.find_element(By.CSS_SELECTOR, ".trace-pos").get_attribute("data-at")
+    at_b = b.find_element(By.CSS_SELECTOR, ".trace-pos").get_attribute("data-at")
+    assert at_a == at_b == "4", (at_a, at_b)
+    ida = b if "idastar" in b.find_element(By.TAG_NAME, "b").text else a
+    assert "keeps no open list" in ida.find_element(By.CSS_SELECTOR, ".trace-counts").text
+    assert not ida.find_elements(By.CSS_SELECTOR, ".trace-open table")
+    info_ida = ida.find_element(By.CSS_SELECTOR, ".trace-info").text
+    assert "iteration iteration" not in info_ida, info_ida
+    driver.find_element(By.ID, "trace-lock").click()
     driver.execute_script("window.scrollTo(0, 0)")
     set_number("trace", 0)
 

@@ -159,6 +159,25 @@ var psolveCommon = (function () {
     return s;
   }
 
+  // ---- one event of a --trace, in words (both pages' step-through) ----
+  // The event's fields after its name, a field named as the event said
+  // once ("iteration 1", not "iteration iteration 1"); A*'s key as
+  // f = g + h when it is that sum.
+  function describeEvent(ev) {
+    var parts = [ev.event], fsum = ev.key !== undefined && ev.g !== undefined &&
+      ev.h !== undefined && Number(ev.key) === Number(ev.g) + Number(ev.h);
+    ["id", "parent", "depth", "g", "h", "key", "open", "iteration", "bound", "level", "width",
+     "candidates", "value", "len"].forEach(function (f) {
+      if (ev[f] === undefined) return;
+      if (fsum && (f === "g" || f === "h")) return;
+      if (f === "key" && fsum) { parts.push("f = g + h = " + fmt(ev.g) + " + " + fmt(ev.h) + " = " + fmt(ev.key)); return; }
+      if (f === ev.event) { parts[0] = f + " " + fmt(ev[f]); return; }
+      parts.push(f + " " + (f === "id" || f === "parent" ? "#" : "") + fmt(ev[f]));
+    });
+    if (ev.move !== undefined) parts.push("move " + ev.move);
+    return parts.join("  ");
+  }
+
   // ---- charts ----
   // `format` (optional) writes the values beside the bars (default fmt).
   function bars(title, labels, values, log, format) {
@@ -343,7 +362,7 @@ var psolveCommon = (function () {
     if (open.length > limit) box.appendChild(el("div", {"class": "muted"}, "... " + (open.length - limit) + " more"));
   }
 
-  return {el: el, svg: svg, fmt: fmt, fmtCount: fmtCount, fmtBytes: fmtBytes,
+  return {el: el, svg: svg, fmt: fmt, describeEvent: describeEvent, fmtCount: fmtCount, fmtBytes: fmtBytes,
           fmtSeconds: fmtSeconds, colour: colour, drawState: drawState,
           bars: bars, lineChart: lineChart, traceNodes: traceNodes,
           treeDrawing: treeDrawing, drawTree: drawTree, openList: openList};
