@@ -542,8 +542,10 @@ try:
 
     # ---- a hint on a Lua game, after a move ----
     load_bundled("lua/hanoi-4.txt")
-    set_number("move-text", "1 2")
-    driver.find_element(By.ID, "play-move").click()
+    # Its legal moves as buttons: the first is played by pointing.
+    wait(lambda: [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#next-moves button")]
+         == ["1 2", "1 3"], "the Lua game's legal moves offered")
+    driver.find_element(By.CSS_SELECTOR, "#next-moves button").click()
     idle()
     wait(lambda: text("nmoves") == "1", "a move on the Lua game")
     driver.find_element(By.ID, "hint").click()

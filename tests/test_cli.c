@@ -106,6 +106,22 @@ static void test_verify_rejects_illegal_move(void **unused)
     assert_non_null(strstr(out, "bad.txt:3:1: error: move 2: cell (0, 1) is empty"));
 }
 
+/* verify --json lists the moves legal in the final position (psolve serve
+ * offers them as buttons): "12/11" has one, the 1s' group (clicked at
+ * 1 0), and none is left after it. */
+static void test_verify_json_next_moves(void **unused)
+{
+    (void)unused;
+    static char out[4096];
+    write_file("n.txt", "12\n11\n");
+    write_file("none.txt", "");
+    assert_int_equal(run(out, sizeof out, false, "verify --json n.txt none.txt"), 0);
+    assert_non_null(strstr(out, "\"next_moves\":[\"1 0\"]"));
+    write_file("one.txt", "1 0\n");
+    assert_int_equal(run(out, sizeof out, false, "verify --json n.txt one.txt"), 0);
+    assert_non_null(strstr(out, "\"next_moves\":[]"));
+}
+
 static void test_bad_board_names_line_and_column(void **unused)
 {
     (void)unused;
@@ -386,6 +402,7 @@ int main(void)
         cmocka_unit_test(test_solve_then_verify),
         cmocka_unit_test(test_version_names_the_commit),
         cmocka_unit_test(test_verify_rejects_illegal_move),
+        cmocka_unit_test(test_verify_json_next_moves),
         cmocka_unit_test(test_bad_board_names_line_and_column),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_outputs_never_overwrite_inputs),

@@ -97,6 +97,29 @@ static void print_other_board_hint(const struct cli *c,
     fputc('\n', stderr);
 }
 
+/* "next_moves": the texts of the moves legal in the final position (at
+ * most NEXT_MOVES_SHOWN), so that a page can offer them to be clicked (a Lua
+ * game drawn as text has no board to click). */
+#define NEXT_MOVES_SHOWN 200
+static void print_next_moves(const struct ps_game *g, const void *inst,
+                             const void *state)
+{
+    int max = g->max_moves(inst);
+    ps_move *legal = max > 0 ? malloc((size_t)max * sizeof *legal) : NULL;
+    int n = legal ? g->moves(inst, state, legal, NULL) : 0;
+    if (n > max || n < 0)
+        n = 0; /* a game breaking its contract: its fault is reported */
+    printf(",\"next_moves\":[");
+    for (int i = 0; i < n && i < NEXT_MOVES_SHOWN; i++) {
+        char text[64];
+        g->format_move(inst, state, legal[i], text, sizeof text);
+        printf(i ? "," : "");
+        ps_json_string(stdout, text);
+    }
+    printf("]");
+    free(legal);
+}
+
 int cmd_verify(struct cli *c, const struct ps_game *g)
 {
     struct puzzle pz;
@@ -150,6 +173,7 @@ int cmd_verify(struct cli *c, const struct ps_game *g)
                res.over ? "true" : "false");
         for (int i = 0; i < nfacts; i++)
             printf(",\"%s\":%lld", facts[i].key, (long long)facts[i].value);
+        print_next_moves(g, inst, final);
         printf("}\n");
     } else {
         if (c->show)
