@@ -268,16 +268,27 @@ static void parse_progress(struct run *r, const char *line)
     }
 }
 
+/* A progress line ends in three spaces (search.c, print_progress), and the
+ * '\r' that ends it on a terminal comes only with the next line: a line
+ * so ended is taken at once, not a second late. */
+static bool progress_complete(const char *line, size_t len)
+{
+    return line[0] == '[' && len >= 3 && strcmp(line + len - 3, "   ") == 0;
+}
+
 /* Bytes from the child's terminal: progress lines (between '\r's) become
- * points, everything else is kept as its stderr. */
-static void take_stderr(struct run *r, char *pending, size_t *plen,
+ * points, everything else is kept as its stderr. *taken: the pending
+ * progress line was taken already. */
+static void take_stderr(struct run *r, char *pending, size_t *plen, bool *taken,
                         const char *data, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char ch = data[i];
         if (ch == '\r' || ch == '\n') {
             pending[*plen] = '\0';
-            if (pending[0] == '[')
+            if (pending[0] == '[' && *taken)
+                ; /* taken when it was complete */
+            else if (pending[0] == '[')
                 parse_progress(r, pending);
             else if (*plen && strncmp(pending, "psolve: HTML report:", 20) != 0 &&
                      r->err_len + *plen + 2 < MAX_STDERR) {
@@ -287,9 +298,15 @@ static void take_stderr(struct run *r, char *pending, size_t *plen,
                 r->err[r->err_len] = '\0';
             }
             *plen = 0;
+            *taken = false;
         } else if (*plen < 1023) {
             pending[(*plen)++] = ch;
         }
+    }
+    pending[*plen] = '\0';
+    if (!*taken && progress_complete(pending, *plen)) {
+        parse_progress(r, pending);
+        *taken = true;
     }
 }
 
@@ -407,6 +424,7 @@ void *serve_watch_run(void *arg)
     size_t out_len = 0, out_cap = out ? 65536 : 0;
     char pending[1024];
     size_t plen = 0;
+    bool taken = false; /* the pending progress line was parsed */
     bool out_open = true, pty_open = true, sent_int = false, sent_kill = false;
     double start = serve_now_s();
     while (out_open || pty_open) {
@@ -457,7 +475,7 @@ void *serve_watch_run(void *arg)
                 pty_open = false; /* EIO once the child closed its side */
             } else {
                 pthread_mutex_lock(&srv.lock);
-                take_stderr(r, pending, &plen, buf, (size_t)n);
+                take_stderr(r, pending, &plen, &taken, buf, (size_t)n);
                 r->version++;
                 pthread_cond_broadcast(&srv.changed);
                 pthread_mutex_unlock(&srv.lock);
@@ -473,7 +491,7 @@ void *serve_watch_run(void *arg)
     if (out)
         out[out_len] = '\0';
     pthread_mutex_lock(&srv.lock);
-    take_stderr(r, pending, &plen, "\n", 1);
+    take_stderr(r, pending, &plen, &taken, "\n", 1);
     r->out = out;
     r->out_len = out_len;
     r->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
