@@ -410,8 +410,11 @@ try:
     # ---- two traces stepping together: A* and IDA*, lock-step ----
     only_algos("astar", "idastar")
     driver.find_element(By.ID, "run").click()
-    wait(lambda: len([p for p in run_panels() if p.get_attribute("data-done")]) == 2,
-         "the two traced runs")
+    # Counted in the page: Run just removed the last panels, and an element
+    # found before that would be stale.
+    wait(lambda: driver.execute_script(
+        "return document.querySelectorAll('#runs .run[data-done]').length") == 2,
+         "the two traced runs", 120)
     idle()
     a, b = run_panels()[-2], run_panels()[-1]
     for p in (a, b):
