@@ -399,18 +399,26 @@ static void test_bad_pictures(void **state)
 }
 
 /* The command line: psolve import, and psolve solving from a picture. */
-static void test_command_line(void **state)
+/* Write a picture's bytes as DIR/NAME, then free them. */
+static void save_file(const struct test_dir *d, const char *name, unsigned char *file,
+                      size_t len)
 {
-    struct test_dir *d = *state;
-    size_t len;
-    unsigned char *file = small_picture(0, &len);
-    char path[256], out[16384];
-    snprintf(path, sizeof path, "%s/shot.png", d->dir);
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", d->dir, name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     assert_int_equal(fwrite(file, 1, len, f), len);
     fclose(f);
     free(file);
+}
+
+static void test_command_line(void **state)
+{
+    struct test_dir *d = *state;
+    size_t len;
+    unsigned char *file = small_picture(0, &len);
+    char out[16384];
+    save_file(d, "shot.png", file, len);
     assert_int_equal(test_psolve(d->dir, out, sizeof out, false, "import shot.png > board.txt"), 0);
     /* What import printed is a board file that psolve reads as it is. */
     assert_int_equal(test_psolve(d->dir, out, sizeof out, false,
@@ -461,13 +469,8 @@ static void import_half_cell(struct test_dir *d, bool half_grey)
         }
     size_t len;
     unsigned char *file = encoded(rgb, w, h, 0, &len);
-    char path[256], out[16384];
-    snprintf(path, sizeof path, "%s/half.png", d->dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(file, 1, len, f), len);
-    fclose(f);
-    free(file);
+    char out[16384];
+    save_file(d, "half.png", file, len);
     assert_int_equal(test_psolve(d->dir, out, sizeof out, false, "import --json half.png"), 0);
     int rows = 0, cols = 0;
     double x0 = 0, y0 = 0, px = 0, py = 0;
