@@ -678,12 +678,18 @@ static long decode_base64(const char *in, size_t len, unsigned char *out)
     int have = 0;
     long n = 0;
     size_t i = 0;
+    /* A table, not a search of the alphabet per character: a picture is
+     * up to 16 MB of text. */
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    signed char value[256];
+    memset(value, -1, sizeof value);
+    for (int k = 0; k < 64; k++)
+        value[(unsigned char)alphabet[k]] = (signed char)k;
     for (; i < len && in[i] != '='; i++) {
-        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        const char *at = in[i] ? strchr(alphabet, in[i]) : NULL;
-        if (!at)
+        int v = value[(unsigned char)in[i]];
+        if (v < 0)
             return -1;
-        bits = (bits << 6) | (unsigned)(at - alphabet);
+        bits = (bits << 6) | (unsigned)v;
         if ((have += 6) >= 8) {
             have -= 8;
             out[n++] = (unsigned char)(bits >> have);
