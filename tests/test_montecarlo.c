@@ -95,7 +95,7 @@ struct result {
     ps_value value;
     int len;
     ps_move moves[1024];
-    uint64_t expanded, playouts;
+    uint64_t expanded, generated, playouts;
     double seconds;
 };
 
@@ -117,6 +117,7 @@ static void run(const struct board *b, const char *name,
     if (s.best.len > 0)
         memcpy(r->moves, s.best.moves, (size_t)s.best.len * sizeof *r->moves);
     r->expanded = s.stats.expanded;
+    r->generated = s.stats.generated;
     r->playouts = s.stats.playouts;
     r->seconds = s.stats.seconds;
     ps_search_free(&s);
@@ -386,6 +387,10 @@ static void fixed_seed_repeats(void **state)
             run(&b, algos[a], &o, NULL, &r1);
             run(&b, algos[a], &o, NULL, &r2);
             same_result(&r1, &r2);
+            /* Every playout move makes a child: the counters agree with
+             * the table's (serve showed nrpa's "generated 0"). */
+            assert_true(r1.generated > 0);
+            assert_true(r1.generated + r1.playouts >= r1.expanded);
         }
     board_free(&b);
 }

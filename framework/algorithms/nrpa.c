@@ -277,6 +277,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
             off += n;
         }
         c->seq[0][len++] = moves[pick];
+        w->s.stats.generated++; /* the one child a playout step makes */
         if (c->walk) {
             value += g->walk_play(inst, c->walk, pick);
         } else {

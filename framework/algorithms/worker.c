@@ -154,6 +154,7 @@ ps_value ps_worker_playout(struct ps_worker *w, const void *state, int depth)
         ps_search_line_fits(&w->s, depth + w->po.length);
     w->s.stats.playouts++;
     w->s.stats.expanded += (uint64_t)w->po.length + 1;
+    w->s.stats.generated += (uint64_t)w->po.length; /* a child per move */
     return v;
 }
 
