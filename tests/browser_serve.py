@@ -21,7 +21,9 @@ run, starts another beside it (the live panel stays), reloads the page (the
 live run comes back) and stops it there. Fails on any console error.
 Screenshots go to OUT_DIR (serve-*.png).
 
-usage: browser_serve.py PSOLVE OUT_DIR
+usage: browser_serve.py PSOLVE OUT_DIR [WIDTHxHEIGHT]
+The window is 1300x1500 unless given: ctest runs the whole walk again at a
+phone's 390x844 (browser_serve_phone), so every item is tried at both sizes.
 Exit 77 (ctest: skipped) with a message when chromium, chromedriver or
 Selenium is absent. Every wait is bounded.
 """
@@ -42,6 +44,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 psolve, out_dir = sys.argv[1], sys.argv[2]
+WIDTH, HEIGHT = (int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "1300x1500").split("x"))
 os.makedirs(out_dir, exist_ok=True)
 work = tempfile.mkdtemp(prefix="psolve-browser-serve-")
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,7 +55,7 @@ server = subprocess.Popen([psolve, "serve", "--port", "0", "--time-cap", "30",
 url = server.stdout.readline().strip()
 assert url.startswith("http://127.0.0.1:"), url
 
-driver = browser_driver.chrome(os.path.join(work, "profile"))
+driver = browser_driver.chrome(os.path.join(work, "profile"), WIDTH, HEIGHT)
 failures = []
 
 
@@ -208,12 +211,22 @@ try:
     assert run_panels()[0].find_elements(By.CSS_SELECTOR, ".best-board svg"), \
         "the best line's board"
     shot("live")
+    live_text = driver.find_elements(By.CSS_SELECTOR, "#runs .run .live")[0].text
+    assert "process memory now" in live_text, live_text
     driver.find_elements(By.CSS_SELECTOR, "#runs .run .stop")[0].click()
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done]")) == 2,
          "both runs to end", 90)
     stopped = driver.find_elements(By.CSS_SELECTOR, "#runs .run .live")[0].text
     assert "interrupted" in stopped, stopped
     assert len(driver.find_elements(By.CSS_SELECTOR, "#compare tr")) == 3, "comparison rows"
+    # One set of numbers: every run counts what it generated (nrpa said 0),
+    # and the two memory figures say which memory they are.
+    table = driver.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#compare tr'),"
+        " function (r) { return Array.prototype.map.call(r.cells, function (c) { return c.textContent; }); });")
+    gen = table[0].index("generated")
+    assert all(row[gen] not in ("0", "-") for row in table[1:]), table
+    assert "search memory (peak)" in table[0], table[0]
     # Step through the stopped run's replay (its --html page).
     driver.find_elements(By.CSS_SELECTOR, "#runs .run .view")[0].click()
     wait(lambda: driver.find_elements(By.ID, "result-frame"), "the result page")
@@ -454,7 +467,7 @@ try:
         assert geo[2] <= geo[4] and geo[3] <= geo[4], \
             "%dx%d: the board or its controls below the fold: %s" % (w, h, geo)
         shot("layout-%d" % w)
-    driver.set_window_size(1280, 1000)
+    driver.set_window_size(WIDTH, HEIGHT)
     # ---- errors beside the board, in words, cleared when they no longer
     # apply; a text that does not load leaves the board playable ----
     set_number("move-text", "9 9")
