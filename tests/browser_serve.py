@@ -185,6 +185,13 @@ try:
     idle()
     shot("hint")
     # Solve from the start with two algorithms, 8 s each.
+    # Only the algorithms that run on the position's kind are offered: a
+    # SameGame score board has no cost searches (A* was accepted, then failed).
+    def offered_algos():
+        return {b.get_attribute("id")[5:] for b in
+                driver.find_elements(By.CSS_SELECTOR, "input[id^='algo-']") if b.is_enabled()}
+    assert not {"bfs", "astar", "idastar"} & offered_algos(), offered_algos()
+    assert {"nrpa", "beam", "dfs"} <= offered_algos(), offered_algos()
     driver.find_element(By.ID, "algo-nrpa").click()
     driver.find_element(By.ID, "algo-mc").click()
     t = driver.find_element(By.ID, "time")
@@ -289,6 +296,7 @@ try:
     offered = [o.get_attribute("value") for o in
                driver.find_elements(By.CSS_SELECTOR, "#heuristic option")]
     assert offered == ["", "zero", "phi", "lookahead"], offered
+    assert {"bfs", "astar", "idastar"} <= offered_algos(), offered_algos()
     # Generate takes Water Sort's own parameters.
     set_number("g-colors", 3)
     set_number("g-tubes", 5)
