@@ -31,7 +31,8 @@ static const struct ps_algorithm *dfs_algo(void)
 enum table_kind { TABLE_PRESET, TABLE_JAGGED, TABLE_DIPPED };
 
 /* Rules: a preset, or the default rules with a custom score table:
- *  jagged - not convex, not superadditive, with negative entries;
+ *  jagged - not convex, not superadditive, with negative entries, and
+ *           another table for each colour;
  *  dipped - superadditive but not monotone (score[3] = 0 while score[2] = 20),
  *           so a colour of 3 cells is worth score[2], not score[3]. */
 static void *make_rules(const struct ps_game *g, const char *preset,
@@ -41,11 +42,15 @@ static void *make_rules(const struct ps_game *g, const char *preset,
     if (kind == TABLE_PRESET)
         return rules;
     int64_t *score = test_table(g, rules, "score");
-    for (int k = 0; k < test_param(g, "score")->table_len; k++) {
+    const struct ps_param *p = test_param(g, "score");
+    /* every colour's table (score(n, colour)): the jagged ones differ by
+     * colour, as the index runs on through the rows */
+    for (int i = 0; i < p->table_len * p->table_rows; i++) {
+        int n = i % p->table_len;
         if (kind == TABLE_JAGGED)
-            score[k] = (k * 37) % 23 - 8;
+            score[i] = (i * 37) % 23 - 8;
         else
-            score[k] = k == 3 ? 0 : 10 * k;
+            score[i] = n == 3 ? 0 : 10 * n;
     }
     struct ps_error err;
     if (g->rules_check)

@@ -85,13 +85,13 @@ struct toy_rules {
 };
 
 static const char *const toy_modes[] = {"plain", "fancy", NULL};
-#define TOY_PARAMS_END {NULL, 0, 0, 0, 0, NULL, 0, NULL}
+#define TOY_PARAMS_END {NULL, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL}
 
 static const struct ps_param toy_params[] = {
-    {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, "n"},
-    {"wrap", PS_PARAM_BOOL, offsetof(struct toy_rules, wrap), 0, 1, NULL, 0, ""},
-    {"mode", PS_PARAM_ENUM, offsetof(struct toy_rules, mode), 0, 0, toy_modes, 0, ""},
-    {"table", PS_PARAM_TABLE, offsetof(struct toy_rules, table), 0, 9, NULL, 4, ""},
+    {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, "n", 0, NULL},
+    {"wrap", PS_PARAM_BOOL, offsetof(struct toy_rules, wrap), 0, 1, NULL, 0, "", 0, NULL},
+    {"mode", PS_PARAM_ENUM, offsetof(struct toy_rules, mode), 0, 0, toy_modes, 0, "", 0, NULL},
+    {"table", PS_PARAM_TABLE, offsetof(struct toy_rules, table), 0, 9, NULL, 4, "", 0, NULL},
     TOY_PARAMS_END,
 };
 
@@ -294,45 +294,45 @@ static void test_param_sanity(void **unused)
     (void)unused;
     struct ps_game g = toy;
     static const struct ps_param outside[] = {
-        {"size", PS_PARAM_INT, sizeof(struct toy_rules), 1, 9, NULL, 0, ""},
+        {"size", PS_PARAM_INT, sizeof(struct toy_rules), 1, 9, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = outside;
     expect_refused(&g, "'size'", "offsetof");
     static const struct ps_param misaligned[] = {
-        {"size", PS_PARAM_INT, 1, 1, 9, NULL, 0, ""},
+        {"size", PS_PARAM_INT, 1, 1, 9, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = misaligned;
     expect_refused(&g, "'size'", "aligned");
     static const struct ps_param table_too_long[] = {
         {"table", PS_PARAM_TABLE, offsetof(struct toy_rules, table), 0, 9,
-         NULL, 5, ""},
+         NULL, 5, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = table_too_long;
     expect_refused(&g, "'table'", "rules_size");
     static const struct ps_param no_choices[] = {
-        {"mode", PS_PARAM_ENUM, offsetof(struct toy_rules, mode), 0, 0, NULL, 0, ""},
+        {"mode", PS_PARAM_ENUM, offsetof(struct toy_rules, mode), 0, 0, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = no_choices;
     expect_refused(&g, "'mode'", "without choices");
     static const struct ps_param empty_range[] = {
-        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 9, 1, NULL, 0, ""},
+        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 9, 1, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = empty_range;
     expect_refused(&g, "'size'", "min 9 > max 1");
     static const struct ps_param twice[] = {
-        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, ""},
-        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, ""},
+        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, "", 0, NULL},
+        {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = twice;
     expect_refused(&g, "'size'", "twice");
     static const struct ps_param reserved[] = {
-        {"game", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, ""},
+        {"game", PS_PARAM_INT, offsetof(struct toy_rules, size), 1, 9, NULL, 0, "", 0, NULL},
         TOY_PARAMS_END,
     };
     g.params = reserved;

@@ -74,6 +74,7 @@ static void assert_same_rules(const struct ps_game *g, const void *a,
                       : p->type == PS_PARAM_BOOL  ? sizeof(bool)
                       : p->type == PS_PARAM_ENUM  ? sizeof(int)
                                                   : (size_t)p->table_len *
+                                                       (size_t)ps_param_rows(p) *
                                                        sizeof(int64_t);
         if (memcmp((const char *)a + p->offset, (const char *)b + p->offset,
                    size) != 0)
@@ -438,9 +439,49 @@ static void test_former_script(void **state)
     free(r);
 }
 
-/* A rule function that declares a parameter psolve does not pass (the
- * colour) is an error at the line that defines it, never a silent nil. */
+/* A rule function that declares a parameter psolve does not pass is an
+ * error at the line that defines it, never a silent nil: end_bonus(n) is
+ * called with n alone, score with n and the colour. */
 static void test_extra_parameter_is_an_error(void **state)
+{
+    struct test_dir *f = *state;
+    const struct ps_game *g = samegame();
+    char path[256];
+    struct ps_error err;
+    static const struct {
+        const char *text, *says;
+    } cases[] = {
+        {"local r = rules(\"samegame\")\n"
+         "r.end_bonus = function(n, colour)\n  return n\nend\nreturn r\n",
+         "calls it as end_bonus(n) with one: 'colour' would always be nil"},
+        {"local r = rules(\"samegame\")\n"
+         "r.score = function(n, colour, row)\n  return n\nend\nreturn r\n",
+         "calls it as score(n, colour) with two: 'row' would always be nil"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_file(f, "extra.lua", cases[i].text, path, sizeof path);
+        ps_error_clear(&err);
+        assert_null(ps_rules_resolve(g, path, NULL, &err));
+        assert_string_equal(err.file, path);
+        assert_int_equal(err.line, 2);
+        assert_contains(err.msg, cases[i].says);
+    }
+    /* a vararg function takes what it is given: allowed, and for score
+     * given the colour */
+    write_file(f, "vararg.lua",
+               "return { score = function(n, ...) return n * select('#', ...) end }\n",
+               path, sizeof path);
+    void *r = ps_rules_resolve(g, path, NULL, &err);
+    assert_non_null(r);
+    assert_int_equal(table_of(g, r, "score")[5], 5);
+    free(r);
+}
+
+/* score(n, colour): each colour its own table. Board "11222" (one row):
+ * colour 1 is worth 10 per cell, colour 2 one per cell: the 1s give 20,
+ * the 2s give 3, and the clear 1000: 1023 whichever comes first. The same
+ * gains for every colour (a function of n alone) would give 1050. */
+static void test_colour_scores(void **state)
 {
     struct test_dir *f = *state;
     const struct ps_game *g = samegame();
@@ -448,23 +489,92 @@ static void test_extra_parameter_is_an_error(void **state)
     write_file(f, "colour.lua",
                "local r = rules(\"samegame\")\n"
                "r.score = function(n, colour)\n"
-               "  if colour == 1 then return 2 * n end\n"
+               "  if n < 2 then return 0 end\n"
+               "  if colour == 1 then return 10 * n end\n"
                "  return n\n"
                "end\n"
                "return r\n",
                path, sizeof path);
+    struct ps_options opt;
+    void *r = resolve_ok(g, path, &opt);
+    const struct ps_param *p = test_param(g, "score");
+    assert_int_equal(p->table_rows, 9);
+    const int64_t *score = table_of(g, r, "score");
+    assert_int_equal(score[3], 30);                     /* colour 1 */
+    assert_int_equal(score[p->table_len + 3], 3);       /* colour 2 */
+    assert_int_equal(score[8 * p->table_len + 3], 3);   /* colour 9 */
+    void *inst = test_load(g, r, "11222\n");
+    void *s = test_initial(g, inst);
+    uint64_t next[32];
+    assert_true(g->state_size(inst) <= sizeof next);
+    ps_move m;
     struct ps_error err;
-    ps_error_clear(&err);
-    assert_null(ps_rules_resolve(g, path, NULL, &err));
-    assert_string_equal(err.file, path);
-    assert_int_equal(err.line, 2);
-    assert_non_null(strstr(err.msg, "'colour' would always be nil"));
-    /* a vararg function takes what it is given: allowed */
-    write_file(f, "vararg.lua",
-               "return { score = function(n, ...) return n end }\n", path,
-               sizeof path);
-    void *r = ps_rules_resolve(g, path, NULL, &err);
-    assert_non_null(r);
+    assert_true(g->parse_move(inst, s, "0 0", &m, &err));
+    assert_int_equal(g->apply(inst, s, m, next), 20);
+    assert_true(g->parse_move(inst, s, "0 4", &m, &err));
+    assert_int_equal(g->apply(inst, s, m, next), 3);
+    assert_int_equal(best_from_start(g, inst), 1023);
+    free(s);
+    g->free_instance(inst);
+    /* The stamp solution files carry: colour-free rules keep theirs, and
+     * these rules have another. */
+    void *plain = resolve_ok(g, "samegame", &opt);
+    char a[128], b[128];
+    ps_rules_stamp(g, "x", plain, a, sizeof a);
+    ps_rules_stamp(g, "x", r, b, sizeof b);
+    assert_string_equal(a, "x hash 7c6867e8861e736a");
+    assert_string_not_equal(a, b);
+    free(plain);
+    free(r);
+}
+
+/* dfs stays exact under colour scores: its bound is worked out per colour.
+ * Colour 3 is worth far more than colour 1 and colour 2 loses points, so
+ * a bound from one colour's table cut the best lines (dfs returned less
+ * than brute force). 40 random 4x4 boards of 3 colours. */
+static void test_colour_scores_keep_dfs_exact(void **state)
+{
+    struct test_dir *f = *state;
+    const struct ps_game *g = samegame();
+    char path[256];
+    write_file(f, "colour-dfs.lua",
+               "local r = rules(\"samegame\")\n"
+               "r.score = function(n, colour)\n"
+               "  if n < 2 then return 0 end\n"
+               "  if colour == 2 then return 3 - 2 * n end\n"
+               "  if colour == 3 then return 40 * (n - 1)^2 end\n"
+               "  return (n - 2)^2\n"
+               "end\n"
+               "r.clear_bonus = 5\n"
+               "return r\n",
+               path, sizeof path);
+    struct ps_options opt;
+    void *r = resolve_ok(g, path, &opt);
+    uint32_t seed = 12345;
+    for (int b = 0; b < 40; b++) {
+        char text[4 * 5 + 1];
+        for (int i = 0; i < 4 * 5; i++) {
+            seed = seed * 1103515245u + 12345u;
+            text[i] = i % 5 == 4 ? '\n' : (char)('1' + (seed >> 16) % 3);
+        }
+        text[20] = '\0';
+        void *inst = test_load(g, r, text);
+        ps_value want = best_from_start(g, inst);
+        void *start = test_initial(g, inst);
+        assert_true(g->upper_bound(inst, start) >= want);
+        free(start);
+        struct ps_search s;
+        struct ps_limits lim = {0};
+        ps_options_default(&opt);
+        ps_search_init(&s, g, inst, &lim, &opt);
+        assert_int_equal(ps_search_run(&s, ps_algorithm_find("dfs")),
+                         PS_OPTIMAL);
+        if (s.best.value != want)
+            fail_msg("board %d:\n%s dfs %lld, brute force %lld", b, text,
+                     (long long)s.best.value, (long long)want);
+        ps_search_free(&s);
+        g->free_instance(inst);
+    }
     free(r);
 }
 
@@ -586,7 +696,7 @@ static void test_bad_keys_and_values(void **state)
         {"return { gravity = 1 }\n", 1,
          "key 'gravity': expected true or false, got 1"},
         {"return { score = 'n*n' }\n", 1,
-         "key 'score': expected a function of n or a table indexed by n "
+         "key 'score': expected a function of n (or of n and colour) or a table indexed by n "
          "(0..1024), got the string \"n*n\""},
         {"return {\n score = function(n) return n / 2 end }\n", 2,
          "key 'score': score(1) returned 0.5, expected an integer in "
@@ -741,15 +851,15 @@ struct toy_rules {
 static const char *const toy_modes[] = {"slow", "quick", NULL};
 
 static const struct ps_param toy_params[] = {
-    {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 2, 8, NULL, 0, ""},
-    {"fast", PS_PARAM_BOOL, offsetof(struct toy_rules, fast), 0, 1, NULL, 0, ""},
+    {"size", PS_PARAM_INT, offsetof(struct toy_rules, size), 2, 8, NULL, 0, "", 0, NULL},
+    {"fast", PS_PARAM_BOOL, offsetof(struct toy_rules, fast), 0, 1, NULL, 0, "", 0, NULL},
     {"mode", PS_PARAM_ENUM, offsetof(struct toy_rules, mode), 0, 0, toy_modes, 0,
-     ""},
+     "", 0, NULL},
     {"cost", PS_PARAM_TABLE, offsetof(struct toy_rules, cost), 0, 100, NULL, 4,
-     ""},
+     "", 0, NULL},
     {"prune_dead_colour", PS_PARAM_BOOL,
-     offsetof(struct toy_rules, dead_colour), 0, 1, NULL, 0, ""},
-    {NULL, 0, 0, 0, 0, NULL, 0, NULL},
+     offsetof(struct toy_rules, dead_colour), 0, 1, NULL, 0, "", 0, NULL},
+    {NULL, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL},
 };
 
 static void toy_default(void *p)
@@ -1079,6 +1189,8 @@ int main(void)
         cmocka_unit_test(test_former_script),
         cmocka_unit_test(test_table_forms),
         cmocka_unit_test(test_extra_parameter_is_an_error),
+        cmocka_unit_test(test_colour_scores),
+        cmocka_unit_test(test_colour_scores_keep_dfs_exact),
         cmocka_unit_test(test_prune_and_cli),
         cmocka_unit_test(test_bad_keys_and_values),
         cmocka_unit_test(test_lua_errors_name_line),

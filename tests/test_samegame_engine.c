@@ -72,9 +72,10 @@ static int ref_moves(const struct ref_board *b, const struct ref_rules *ru,
     return n;
 }
 
-static int64_t ref_gain(const struct ref_rules *ru, int n)
+/* score holds a table of 32 * 32 + 1 sizes per colour (score(n, colour)). */
+static int64_t ref_gain(const struct ref_rules *ru, int n, int colour)
 {
-    return ru->by_cells ? n : ru->score[n];
+    return ru->by_cells ? n : ru->score[(colour - 1) * (32 * 32 + 1) + n];
 }
 
 static int64_t ref_apply(struct ref_board *b, const struct ref_rules *ru,
@@ -83,6 +84,7 @@ static int64_t ref_apply(struct ref_board *b, const struct ref_rules *ru,
     const int R = b->rows, C = b->cols;
     bool seen[32 * 32] = {false};
     int cells[32 * 32];
+    const int colour = b->cell[move];
     int n = ref_flood(b, move, seen, cells);
     for (int k = 0; k < n; k++)
         b->cell[cells[k]] = 0;
@@ -111,7 +113,7 @@ static int64_t ref_apply(struct ref_board *b, const struct ref_rules *ru,
         }
         memcpy(b->cell, keep, sizeof keep);
     }
-    return ref_gain(ru, n);
+    return ref_gain(ru, n, colour);
 }
 
 static void ref_print(const struct ref_board *b, char *out)
@@ -226,7 +228,8 @@ static void compare_line(void *rules, const struct ref_rules *ru,
                      test_print(G, inst, s));
         for (int i = 0; i < n; i++) {
             assert_int_equal(moves[i], ref_m[i]);
-            assert_int_equal(gains[i], ref_gain(ru, ref_sizes[i]));
+            assert_int_equal(gains[i],
+                             ref_gain(ru, ref_sizes[i], b->cell[ref_m[i]]));
             char about[64], mv[32];
             int size;
             G->describe_move(inst, s, moves[i], about, sizeof about);
@@ -276,11 +279,13 @@ static void check_variant(const char *preset, int min_group, bool gravity,
     test_set_param(G, rules, "shift", shift);
     int64_t *score = test_table(G, rules, "score");
     int64_t *end_bonus = test_table(G, rules, "end_bonus");
-    if (random_scores)
-        for (int i = 0; i <= 32 * 32; i++) {
+    if (random_scores) { /* each colour a table of its own */
+        const struct ps_param *p = test_param(G, "score");
+        for (int i = 0; i < p->table_len * p->table_rows; i++)
             score[i] = (int64_t)ps_rng_below(rng, 2001) - 1000;
+        for (int i = 0; i <= 32 * 32; i++)
             end_bonus[i] = (int64_t)ps_rng_below(rng, 201) - 100;
-        }
+    }
     int64_t clear_bonus;
     memcpy(&clear_bonus,
            (char *)rules + test_param(G, "clear_bonus")->offset,

@@ -172,10 +172,11 @@ static void test_random_score_table(void **state)
     void *rules = test_rules(G, NULL);
     int64_t *score = test_table(G, rules, "score");
     int64_t *end_bonus = test_table(G, rules, "end_bonus");
-    for (int n = 0; n <= 32 * 32; n++) {
-        score[n] = (int64_t)ps_rng_below(&rng, 2001) - 1000;
+    const struct ps_param *p = test_param(G, "score");
+    for (int i = 0; i < p->table_len * p->table_rows; i++) /* by colour too */
+        score[i] = (int64_t)ps_rng_below(&rng, 2001) - 1000;
+    for (int n = 0; n <= 32 * 32; n++)
         end_bonus[n] = (int64_t)ps_rng_below(&rng, 2001) - 1000;
-    }
     char *text = random_text(&rng, 12, 14, 4);
     void *inst = load_with(NULL, rules, text);
     unsigned char *s = test_initial(G, inst);

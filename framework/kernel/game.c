@@ -121,9 +121,11 @@ static bool param_field(const struct ps_param *p, size_t *size, size_t *align)
         *size = sizeof(int), *align = alignof(int);
         return true;
     case PS_PARAM_TABLE:
-        *size = (size_t)p->table_len * sizeof(int64_t);
+        *size = (size_t)p->table_len * (size_t)ps_param_rows(p) *
+                sizeof(int64_t);
         *align = alignof(int64_t);
-        return p->table_len >= 1;
+        return p->table_len >= 1 && p->table_rows >= 0 &&
+               (p->table_rows <= 1 || p->table_row);
     }
     return false;
 }
@@ -146,9 +148,11 @@ static bool check_param(const struct ps_game *g, const struct ps_param *p,
     size_t size, align;
     if (!param_field(p, &size, &align))
         return ps_error_set(err, NULL, 0, 0,
-                            "game %s: rule parameter '%s' has a bad type (%d) "
-                            "or a TABLE without entries (table_len %d)",
-                            name, p->key, (int)p->type, p->table_len);
+                            "game %s: rule parameter '%s' has a bad type (%d), "
+                            "a TABLE without entries (table_len %d) or rows "
+                            "without a table_row name (table_rows %d)",
+                            name, p->key, (int)p->type, p->table_len,
+                            p->table_rows);
     if (p->offset > g->rules_size || size > g->rules_size - p->offset ||
         p->offset % align)
         return ps_error_set(err, NULL, 0, 0,

@@ -56,8 +56,10 @@
  * order), `check` renamed `solvable`, PS_CLEARING renamed
  * PS_BOUND_OFTEN_MET (the same bit). 7: the slots state_pack and
  * state_unpack (states that travel between processes). 8: the slots
- * eval_weights and evaluate_moves_weighted (beam's --beam-weights). */
-#define PS_API_VERSION 8
+ * eval_weights and evaluate_moves_weighted (beam's --beam-weights). 9:
+ * struct ps_param's table_rows and table_row (a table by size and colour,
+ * SameGame's score(n, colour)); a params array of 8 has a shorter stride. */
+#define PS_API_VERSION 9
 #define PS_MAX_EVAL_WEIGHTS 32
 
 typedef uint32_t ps_move;
@@ -111,7 +113,8 @@ enum ps_param_type {
     PS_PARAM_INT,   /* int64_t */
     PS_PARAM_BOOL,  /* bool */
     PS_PARAM_ENUM,  /* int, index into `choices` */
-    PS_PARAM_TABLE, /* int64_t[table_len], indexed by a size or a count */
+    PS_PARAM_TABLE, /* int64_t[table_len], indexed by a size or a count;
+                     * with table_rows > 1, one such table per row */
 };
 
 /* At most this many parameters per game (the Lua reader's key list). */
@@ -128,7 +131,21 @@ struct ps_param {
                                   * at least one */
     int table_len;               /* TABLE: number of entries, >= 1 */
     const char *doc;             /* [optional] one line for docs and errors */
+    /* Appended (older tables leave them 0). TABLE with table_rows > 1:
+     * int64_t[table_rows][table_len], row k (1..table_rows) first at
+     * (k - 1) * table_len: a table by size *and* by what table_row names
+     * (SameGame's colour). A Lua function of two parameters fills row k
+     * with f(n, k); a function of n alone or a Lua table fills every row
+     * alike. */
+    int table_rows;
+    const char *table_row; /* the second parameter's name, for messages */
 };
+
+/* How many tables a TABLE parameter holds: 1 unless it has rows. */
+static inline int ps_param_rows(const struct ps_param *p)
+{
+    return p->table_rows > 1 ? p->table_rows : 1;
+}
 
 struct ps_preset {
     const char *name;           /* [required] */

@@ -407,52 +407,74 @@ static bool read_enum(struct fill_ctx *c, const struct ps_param *p, int idx,
                      strcat(got, tail));
 }
 
-/* A rule function is called with one argument, n. One that declares more
- * parameters (score(n, colour)) would see nil in the others and silently
- * give other rules than its writer meant: an error naming the file and the
- * line where the function is defined, and the parameters psolve does not
- * pass. A vararg function (...) is the writer's own choice: allowed. */
-static bool check_arity(struct fill_ctx *c, const struct ps_param *p, int fn)
+/* A rule function is called with n, and for a table with rows (SameGame's
+ * score by colour) with the row too. One that declares more parameters than
+ * psolve passes would see nil in the others and silently give other rules
+ * than its writer meant: an error naming the file and the line where the
+ * function is defined, and the parameters psolve does not pass. A vararg
+ * function (...) is the writer's own choice: allowed, and given the row.
+ * *by_row: the function takes the row (fill each row by its own calls). */
+static bool check_arity(struct fill_ctx *c, const struct ps_param *p, int fn,
+                        bool *by_row)
 {
     lua_State *L = c->s->L;
     lua_Debug ar;
     lua_pushvalue(L, fn);
     lua_getinfo(L, ">Su", &ar);
-    if (ar.nparams <= 1)
+    const int passed = p->table_rows > 1 ? 2 : 1;
+    *by_row = passed == 2 && (ar.nparams == 2 || ar.isvararg);
+    if (ar.nparams <= passed)
         return true;
     char extra[160] = "";
     lua_pushvalue(L, fn);
-    for (int i = 2; i <= ar.nparams && strlen(extra) < 100; i++) {
+    for (int i = passed + 1; i <= ar.nparams && strlen(extra) < 100; i++) {
         const char *name = lua_getlocal(L, NULL, i);
         size_t k = strlen(extra);
-        snprintf(extra + k, sizeof extra - k, "%s'%s'", i > 2 ? ", " : "",
+        snprintf(extra + k, sizeof extra - k, "%s'%s'", i > passed + 1 ? ", " : "",
                  name ? name : "?");
     }
     lua_pop(L, 1);
+    char call[96];
+    if (passed == 2)
+        snprintf(call, sizeof call, "%s(n, %s) with two", p->key, p->table_row);
+    else
+        snprintf(call, sizeof call, "%s(n) with one", p->key);
     /* The file that defines the function: this script, or one it read
      * with rules("NAME"). */
     const char *file = ar.source[0] == '@' ? ar.source + 1 : c->s->path;
     c->ok = false;
     return ps_error_set(c->err, file, ar.linedefined, 0,
                         "key '%s': the function declares %d parameters, but "
-                        "psolve calls it as %s(n) with one: %s would always "
-                        "be nil (SameGame's score and end_bonus take n only)",
-                        p->key, ar.nparams, p->key, extra);
+                        "psolve calls it as %s: %s would always be nil",
+                        p->key, ar.nparams, call, extra);
 }
 
-/* TABLE from a function of n: called for every n in 0..table_len-1. */
-static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
-                              int fn, int64_t *out)
+/* Row 1 of a table copied to the others: a function of n alone, or a Lua
+ * table, means the same gain whatever the row. */
+static void same_in_every_row(const struct ps_param *p, int64_t *table)
+{
+    for (int k = 1; k < ps_param_rows(p); k++)
+        memcpy(table + (size_t)k * (size_t)p->table_len, table,
+               (size_t)p->table_len * sizeof *table);
+}
+
+/* One row of a TABLE from a function: called for every n in
+ * 0..table_len-1, as f(n) or, when row > 0, as f(n, row). */
+static bool tabulate_row(struct fill_ctx *c, const struct ps_param *p, int fn,
+                         int row, int64_t *out)
 {
     lua_State *L = c->s->L;
     char entry[96];
-    if (!check_arity(c, p, fn))
-        return false;
     for (int n = 0; n < p->table_len; n++) {
         lua_pushvalue(L, fn);
         lua_pushinteger(L, n);
-        int st = ps_lua_sandbox_pcall(c->s->sb, 1, 1);
-        snprintf(entry, sizeof entry, "%s(%d)", p->key, n);
+        if (row > 0)
+            lua_pushinteger(L, row);
+        int st = ps_lua_sandbox_pcall(c->s->sb, row > 0 ? 2 : 1, 1);
+        if (row > 0)
+            snprintf(entry, sizeof entry, "%s(%d, %d)", p->key, n, row);
+        else
+            snprintf(entry, sizeof entry, "%s(%d)", p->key, n);
         if (st != LUA_OK) {
             char what[112];
             snprintf(what, sizeof what, "%s: ", entry);
@@ -471,6 +493,26 @@ static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
         }
         lua_pop(L, 1);
     }
+    return true;
+}
+
+/* TABLE from a function: of n (every row alike), or of n and the row. */
+static bool tabulate_function(struct fill_ctx *c, const struct ps_param *p,
+                              int fn, int64_t *out)
+{
+    bool by_row;
+    if (!check_arity(c, p, fn, &by_row))
+        return false;
+    if (!by_row) {
+        if (!tabulate_row(c, p, fn, 0, out))
+            return false;
+        same_in_every_row(p, out);
+        return true;
+    }
+    for (int k = 1; k <= ps_param_rows(p); k++)
+        if (!tabulate_row(c, p, fn, k,
+                          out + (size_t)(k - 1) * (size_t)p->table_len))
+            return false;
     return true;
 }
 
@@ -496,6 +538,7 @@ static bool tabulate_table(struct fill_ctx *c, const struct ps_param *p,
             return false;
         lua_pop(L, 1);
     }
+    same_in_every_row(p, out);
     return true;
 }
 
@@ -530,9 +573,11 @@ static bool read_param(struct fill_ctx *c, const struct ps_param *p, int idx,
             return tabulate_function(c, p, idx, table);
         if (lua_istable(L, idx))
             return tabulate_table(c, p, idx, table);
-        char expected[96];
+        char expected[128], by[48] = "";
+        if (p->table_rows > 1)
+            snprintf(by, sizeof by, " (or of n and %s)", p->table_row);
         snprintf(expected, sizeof expected,
-                 "a function of n or a table indexed by n (0..%d)",
+                 "a function of n%s or a table indexed by n (0..%d)", by,
                  p->table_len - 1);
         return expect_error(c, key, idx, expected);
     }

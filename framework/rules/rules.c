@@ -417,13 +417,25 @@ uint64_t ps_rules_hash(const struct ps_game *g, const void *rules)
             h = fnv_int(h, v);
             break;
         }
-        case PS_PARAM_TABLE:
-            for (int i = 0; i < p->table_len; i++) {
-                int64_t v;
-                memcpy(&v, field + (size_t)i * sizeof v, sizeof v);
-                h = fnv_int(h, v);
+        case PS_PARAM_TABLE: {
+            /* Rows after the first count only where they differ from it:
+             * rules without a colour-aware table keep the stamp they had
+             * before tables had rows (solution files carry it). */
+            const size_t row_bytes = (size_t)p->table_len * sizeof(int64_t);
+            for (int k = 0; k < ps_param_rows(p); k++) {
+                const char *row = field + (size_t)k * row_bytes;
+                if (k > 0 && memcmp(row, field, row_bytes) == 0)
+                    continue;
+                if (k > 0)
+                    h = fnv_int(h, -k);
+                for (int i = 0; i < p->table_len; i++) {
+                    int64_t v;
+                    memcpy(&v, row + (size_t)i * sizeof v, sizeof v);
+                    h = fnv_int(h, v);
+                }
             }
             break;
+        }
         }
     }
     return h;

@@ -55,7 +55,7 @@ struct np_instance {
 
 static void np_prepare_patterns(struct np_instance *in);
 
-static const struct ps_param np_params[] = {{NULL, 0, 0, 0, 0, NULL, 0, NULL}};
+static const struct ps_param np_params[] = {{NULL, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL}};
 static const struct ps_preset np_presets[] = {{NULL, NULL, NULL}};
 
 static void np_rules_default(void *rules)

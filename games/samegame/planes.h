@@ -107,7 +107,7 @@ static inline void sg_tally_group(const struct sg_instance *in,
                                   struct sg_tally *t, const struct sg_group *x,
                                   int sign)
 {
-    t->gained[x->colour] += sign * sg_gain(&in->rules, x->size);
+    t->gained[x->colour] += sign * sg_gain(&in->rules, x->size, x->colour);
     t->grouped[x->colour] += sign * x->size;
     t->groups[x->colour] += sign;
 }
@@ -448,7 +448,8 @@ static ps_value sg_walk_play(const void *p, void *walk, int i)
     struct sg_walk *w = walk;
     SG_DISPATCH(in, play_listed, in, &w->b, &w->lists[w->cur], i, &w->emptied);
     w->played = i;
-    return sg_gain(&in->rules, w->lists[w->cur].g[i].size);
+    const struct sg_group *x = &w->lists[w->cur].g[i];
+    return sg_gain(&in->rules, x->size, x->colour);
 }
 
 static ps_value sg_walk_end(const void *p, const void *walk)

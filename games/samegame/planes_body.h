@@ -448,7 +448,7 @@ SG_TARGET static int SG_FN(planes_playout)(const struct sg_instance *in,
         if (!found)
             break;
         line[len++] = SG_FN(anchor_move)(R, q, bit);
-        total += sg_gain(&in->rules, size);
+        total += sg_gain(&in->rules, size, k);
         SG_FN(remove)(in, b, g, k, size);
     }
     *gained = total;
@@ -813,7 +813,7 @@ SG_TARGET static void SG_FN(tally_area)(const struct sg_instance *in,
             todo &= ~x;
             if (size < min_group)
                 continue;
-            t->gained[k] += sg_gain(&in->rules, size);
+            t->gained[k] += sg_gain(&in->rules, size, k);
             t->grouped[k] += size;
             t->groups[k]++;
         }

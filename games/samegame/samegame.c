@@ -46,7 +46,9 @@ struct sg_rules {
     int shift;
     int objective;
     int64_t clear_bonus;
-    int64_t score[SG_MAX_CELLS + 1];     /* gain of a group of n cells */
+    /* score[k - 1][n]: the gain of a group of n cells of colour k (rows
+     * alike unless a script's score(n, colour) made them differ) */
+    int64_t score[SG_MAX_COLORS][SG_MAX_CELLS + 1];
     int64_t end_bonus[SG_MAX_CELLS + 1]; /* bonus with r cells left at the end */
 };
 
@@ -61,11 +63,12 @@ struct sg_instance {
     uint8_t col_of[SG_MAX_CELLS], row_of[SG_MAX_CELLS];
     unsigned char *start; /* the initial state */
     /* For upper_bound(), filled once at load (see sg_prepare_bound):
-     * colour_bound[c]: the most a colour with c cells left can still gain;
+     * colour_bound[k][c]: the most colour k with c cells left can still gain;
      * end_bound[d]: the largest end value with at least d cells left. */
-    int64_t colour_bound[SG_MAX_CELLS + 1];
+    int64_t colour_bound[SG_MAX_COLORS + 1][SG_MAX_CELLS + 1]; /* [k][c] */
     int64_t end_bound[SG_MAX_CELLS + 1];
-    int superadditive_upto; /* score[a]+score[b] <= score[a+b] for a+b <= this */
+    /* colour k's score[a]+score[b] <= score[a+b] for a+b <= this */
+    int superadditive_upto[SG_MAX_COLORS + 1];
     int engine;             /* SG_ENGINE_*, chosen at load */
     double top_share[SG_MAX_CELLS + 1]; /* join_potential's pieces^0.75 */
 };
@@ -78,24 +81,26 @@ static const char *const objective_names[] = {
 
 static const struct ps_param sg_params[] = {
     {"min_group", PS_PARAM_INT, offsetof(struct sg_rules, min_group), 1,
-     SG_MAX_CELLS, NULL, 0, "smallest group that can be removed"},
+     SG_MAX_CELLS, NULL, 0, "smallest group that can be removed", 0, NULL},
     {"gravity", PS_PARAM_BOOL, offsetof(struct sg_rules, gravity), 0, 1, NULL,
-     0, "cells fall down into emptied cells"},
+     0, "cells fall down into emptied cells", 0, NULL},
     {"shift", PS_PARAM_ENUM, offsetof(struct sg_rules, shift), 0, 0,
-     shift_names, 0, "where empty columns close up: left, right or none"},
+     shift_names, 0, "where empty columns close up: left, right or none", 0, NULL},
     {"objective", PS_PARAM_ENUM, offsetof(struct sg_rules, objective), 0, 0,
      objective_names, 0,
      "score: the score tables; clear/fewest_left: one point per removed "
      "cell; fewest_clicks: clear the board, each click costs 1 (a cost "
-     "game)"},
+     "game)", 0, NULL},
     {"clear_bonus", PS_PARAM_INT, offsetof(struct sg_rules, clear_bonus),
-     -1000000000, 1000000000, NULL, 0, "bonus when the board is cleared"},
+     -1000000000, 1000000000, NULL, 0, "bonus when the board is cleared", 0, NULL},
     {"score", PS_PARAM_TABLE, offsetof(struct sg_rules, score), -1000000000,
-     1000000000, NULL, SG_MAX_CELLS + 1, "score[n]: gain of a group of n cells"},
+     1000000000, NULL, SG_MAX_CELLS + 1,
+     "score[n]: gain of a group of n cells; score(n, colour) by colour too",
+     SG_MAX_COLORS, "colour"},
     {"end_bonus", PS_PARAM_TABLE, offsetof(struct sg_rules, end_bonus),
      -1000000000, 1000000000, NULL, SG_MAX_CELLS + 1,
-     "end_bonus[r]: bonus when the game ends with r cells left"},
-    {NULL, 0, 0, 0, 0, NULL, 0, NULL},
+     "end_bonus[r]: bonus when the game ends with r cells left", 0, NULL},
+    {NULL, 0, 0, 0, 0, NULL, 0, NULL, 0, NULL},
 };
 
 /* The research benchmark rules: (n-2)^2 per group, +1000 for a clear. */
@@ -108,7 +113,8 @@ static void sg_rules_default(void *p)
     r->objective = SG_OBJ_SCORE;
     r->clear_bonus = 1000;
     for (int n = 0; n <= SG_MAX_CELLS; n++) {
-        r->score[n] = n >= 2 ? (int64_t)(n - 2) * (n - 2) : 0;
+        for (int k = 0; k < SG_MAX_COLORS; k++)
+            r->score[k][n] = n >= 2 ? (int64_t)(n - 2) * (n - 2) : 0;
         r->end_bonus[n] = 0;
     }
 }
@@ -124,7 +130,8 @@ static void preset_popstar(void *p)
     struct sg_rules *r = p;
     r->clear_bonus = 0;
     for (int n = 0; n <= SG_MAX_CELLS; n++) {
-        r->score[n] = 5 * (int64_t)n * n;
+        for (int k = 0; k < SG_MAX_COLORS; k++)
+            r->score[k][n] = 5 * (int64_t)n * n;
         r->end_bonus[n] = n < 10 ? 2000 - 20 * (int64_t)n * n : 0;
     }
 }
@@ -154,13 +161,14 @@ static bool sg_rules_check(const void *p, struct ps_error *err)
     return true;
 }
 
-/* The gain of removing a group of n cells under the objective; under
- * fewest_clicks the cost of the click, 1 whatever its size. */
-static inline int64_t sg_gain(const struct sg_rules *r, int n)
+/* The gain of removing a group of n cells of colour k (1..SG_MAX_COLORS)
+ * under the objective; under fewest_clicks the cost of the click, 1
+ * whatever its size. */
+static inline int64_t sg_gain(const struct sg_rules *r, int n, int k)
 {
     if (r->objective == SG_OBJ_FEWEST_CLICKS)
         return 1;
-    return r->objective == SG_OBJ_SCORE ? r->score[n] : n;
+    return r->objective == SG_OBJ_SCORE ? r->score[k - 1][n] : n;
 }
 
 /* ---- state access ---- */
@@ -269,19 +277,21 @@ static bool check_settled(const struct sg_instance *in, const uint8_t *grid,
 /* ---- the upper bound (docs/samegame.md argues its soundness) ---- */
 
 /* The largest L such that gain[a] + gain[b] <= gain[a + b] for all group
- * sizes a, b >= min_group with a + b <= L: up to L, merging two groups of a
- * colour never loses, so a colour's groups are worth at most one big group. */
-static int superadditive_limit(const struct sg_rules *r, int ncells)
+ * sizes a, b >= min_group with a + b <= L, in colour k's table: up to L,
+ * merging two groups of the colour never loses, so its groups are worth at
+ * most one big group. */
+static int superadditive_limit(const struct sg_rules *r, int ncells, int k)
 {
     const int m = (int)r->min_group;
     for (int sum = 2 * m; sum <= ncells; sum++)
         for (int a = m; 2 * a <= sum; a++)
-            if (sg_gain(r, a) + sg_gain(r, sum - a) > sg_gain(r, sum))
+            if (sg_gain(r, a, k) + sg_gain(r, sum - a, k) > sg_gain(r, sum, k))
                 return sum - 1;
     return ncells;
 }
 
-/* Tabulate, for every count c a colour can have, the most its groups can
+/* Tabulate, for every colour k (its own gains, as score(n, colour) may
+ * differ by colour) and every count c it can have, the most its groups can
  * still gain: the groups removed from a colour of c cells have sizes
  * k_i >= min_group with sum k_i <= c, so
  *   sum gain[k_i] = sum k_i * (gain[k_i] / k_i) <= c * max_{m<=k<=c} gain[k]/k
@@ -295,18 +305,19 @@ static int superadditive_limit(const struct sg_rules *r, int ncells)
  * The end value with r cells left is end_bonus[r] (+ clear_bonus if r = 0);
  * r is at least the number of such dead cells d, so end_bound[d] is the
  * largest end value over r >= d. */
-static void sg_prepare_bound(struct sg_instance *in)
+static void prepare_colour_bound(struct sg_instance *in, int k)
 {
     const struct sg_rules *r = &in->rules;
     const int N = in->ncells, m = (int)r->min_group;
-    in->superadditive_upto = superadditive_limit(r, N);
+    in->superadditive_upto[k] = superadditive_limit(r, N, k);
     int64_t num = 0, den = 0; /* the best ratio gain[k]/k so far; den 0: none */
     int64_t best_gain = INT64_MIN;
+    int64_t *colour_bound = in->colour_bound[k];
     for (int c = 0; c <= N; c++) {
-        in->colour_bound[c] = 0;
+        colour_bound[c] = 0;
         if (c < m)
             continue;
-        int64_t gain = sg_gain(r, c);
+        int64_t gain = sg_gain(r, c, k);
         if (den == 0 || gain * den > num * c) {
             num = gain;
             den = c;
@@ -315,9 +326,28 @@ static void sg_prepare_bound(struct sg_instance *in)
             best_gain = gain;
         /* ceil(c * num / den), exact in integers; only positive matters */
         int64_t bound = num > 0 ? (c * num + den - 1) / den : 0;
-        if (c <= in->superadditive_upto && best_gain < bound)
+        if (c <= in->superadditive_upto[k] && best_gain < bound)
             bound = best_gain;
-        in->colour_bound[c] = bound > 0 ? bound : 0;
+        colour_bound[c] = bound > 0 ? bound : 0;
+    }
+}
+
+static void sg_prepare_bound(struct sg_instance *in)
+{
+    const struct sg_rules *r = &in->rules;
+    const int N = in->ncells;
+    /* Row 0 stays 0: no cell has colour 0. Equal rows (every table but a
+     * colour-aware one) are worked out once. */
+    memset(in->colour_bound[0], 0, sizeof in->colour_bound[0]);
+    for (int k = 1; k <= SG_MAX_COLORS; k++) {
+        if (k > 1 && memcmp(r->score[k - 1], r->score[0],
+                            sizeof r->score[0]) == 0) {
+            memcpy(in->colour_bound[k], in->colour_bound[1],
+                   sizeof in->colour_bound[k]);
+            in->superadditive_upto[k] = in->superadditive_upto[1];
+        } else {
+            prepare_colour_bound(in, k);
+        }
     }
     int64_t best_end = INT64_MIN;
     for (int d = N; d >= 0; d--) {
@@ -631,7 +661,7 @@ static int list_groups(const struct sg_instance *in, const void *state,
             } else {
                 moves[n] = (ps_move)(c * R + r);
                 if (gains)
-                    gains[n] = sg_gain(&in->rules, size);
+                    gains[n] = sg_gain(&in->rules, size, colour);
                 if (sizes)
                     sizes[n] = size;
                 n++;
@@ -747,7 +777,7 @@ static ps_value sg_apply(const void *p, const void *state, ps_move move,
             memset(height, 0, (size_t)(dst + 1));
         }
     }
-    return sg_gain(&in->rules, n);
+    return sg_gain(&in->rules, n, colour);
 }
 
 /* The end value with `left` cells left. */
@@ -788,7 +818,7 @@ static ps_value bound_of_counts(const struct sg_instance *in,
         if (count[k] < in->rules.min_group)
             dead += count[k];
         else
-            bound += in->colour_bound[count[k]];
+            bound += in->colour_bound[k][count[k]];
     }
     return bound + in->end_bound[dead];
 }
@@ -831,7 +861,7 @@ static ps_value sg_bound_colours(const void *p, const void *state)
     count_colours(in, state, count);
     int64_t bound = 0;
     for (int k = 1; k <= SG_MAX_COLORS; k++)
-        bound += in->colour_bound[count[k]];
+        bound += in->colour_bound[k][count[k]];
     return bound + in->end_bound[0];
 }
 
@@ -1200,7 +1230,8 @@ static ps_value tally_value(const struct sg_instance *in,
         value += t->gained[k];
         if (cells >= in->rules.min_group) /* loose cells: a piece each */
             value += join_potential(in,
-                                    sg_gain(&in->rules, cells) - t->gained[k],
+                                    sg_gain(&in->rules, cells, k) -
+                                        t->gained[k],
                                     t->groups[k] + loose[k], k == top);
     }
     int64_t end = in->end_bound[0] > 0 ? in->end_bound[0] : 0;
@@ -1231,7 +1262,7 @@ static ps_value sg_evaluate_with(const struct sg_instance *in, const double *w,
     t.left = *cells_left_of((void *)state);
     for (int i = 0; i < n; i++) {
         int k = cell[moves[i]];
-        t.gained[k] += sg_gain(&in->rules, sizes[i]);
+        t.gained[k] += sg_gain(&in->rules, sizes[i], k);
         t.grouped[k] += sizes[i];
         t.groups[k]++;
     }

@@ -116,7 +116,7 @@ static ps_value tally_value_weighted(const struct sg_instance *in,
         }
         int r = k == rank[0] ? 0 : k == rank[1] ? 1 : 2;
         int n = t->groups[k] + lone;
-        double join = (double)(sg_gain(&in->rules, cells) - t->gained[k]);
+        double join = (double)(sg_gain(&in->rules, cells, k) - t->gained[k]);
         value += w[SG_W_JOIN_TOP + 2 * r] * join /
                  sg_share(n, w[SG_W_SHARE_TOP + 2 * r]);
         alive++;
