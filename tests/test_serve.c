@@ -1362,38 +1362,10 @@ static void test_open_keeps_token_off_command_lines(void **state)
 
 /* A Lua rules script in a request: refused without --allow-scripts, saying
  * so; with it (a second server), the answer is the CLI's with --rules FILE. */
-static void test_allow_scripts(void **state)
+/* A check under rules script `script` (its text in the request) gives the
+ * score and the rules hash `psolve verify --rules` gives for move "0 0". */
+static void same_as_verify(const char *board, const char *script, json_t *c)
 {
-    (void)state;
-    const char *board = PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt";
-    const char *script = PSOLVE_SOURCE_DIR "/scripts/rules/clickomania.lua";
-    char *text = file_text(script);
-    json_t *rest = json_pack("{s:s,s:[s]}", "rules_script", text, "moves", "0 0");
-    free(text);
-    char *rs = json_dumps(rest, JSON_COMPACT);
-    json_decref(rest);
-    char *b = body_with_text("samegame", board, rs);
-    free(rs);
-    expect_error("POST", "/api/check", auth, b, 400,
-                 "Lua rule scripts are refused: start psolve serve with --allow-scripts");
-    /* The second server's answers are taken first and checked once the
-     * first server is back in port and auth, so that a failure stops both. */
-    struct server_ref first = this_server();
-    assert_int_equal(launch("--allow-scripts"), 0);
-    struct reply info = api("GET", "/api/info", NULL);
-    struct reply check = api("POST", "/api/check", b);
-    free(b);
-    int rc = terminate(server);
-    back_to(&first);
-    assert_int_equal(rc, 0);
-    assert_int_equal(info.code, 200);
-    assert_non_null(strstr(info.body, "\"allow_scripts\":true"));
-    free(info.body);
-    if (check.code != 200)
-        fail_msg("check with a rules script: HTTP %d: %s", check.code, check.body);
-    json_t *c = json_loads(check.body, 0, NULL);
-    free(check.body);
-    assert_non_null(c);
     test_write_file(dir, "m.txt", "0 0\n");
     char out[8192];
     assert_int_equal(test_psolve(dir, out, sizeof out, false,
@@ -1408,7 +1380,72 @@ static void test_allow_scripts(void **state)
     assert_non_null(strstr(ra, "hash "));
     assert_string_equal(strstr(ra, "hash "), strstr(rc2, "hash "));
     json_decref(cli);
+}
+
+/* The body of a check of move "0 0" under the script at `script`. */
+static char *check_with_script(const char *board, const char *script)
+{
+    char *text = file_text(script);
+    json_t *rest = json_pack("{s:s,s:[s]}", "rules_script", text, "moves", "0 0");
+    free(text);
+    char *rs = json_dumps(rest, JSON_COMPACT);
+    json_decref(rest);
+    char *b = body_with_text("samegame", board, rs);
+    free(rs);
+    return b;
+}
+
+/* Rule scripts in requests: refused without --allow-scripts; with it, a
+ * clone's script and a colour-aware one (score(n, colour), issue 34) score
+ * as psolve verify does. */
+static void test_allow_scripts(void **state)
+{
+    (void)state;
+    const char *board = PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt";
+    const char *script = PSOLVE_SOURCE_DIR "/scripts/rules/clickomania.lua";
+    char colour_script[512];
+    test_write_file(dir, "colour.lua",
+                    "local r = rules('samegame')\n"
+                    "r.score = function(n, colour)\n"
+                    "  if n < 2 then return 0 end\n"
+                    "  return 1000 * colour + n\n"
+                    "end\n"
+                    "return r\n");
+    snprintf(colour_script, sizeof colour_script, "%s/colour.lua", dir);
+    char *b = check_with_script(board, script);
+    char *bc = check_with_script(board, colour_script);
+    expect_error("POST", "/api/check", auth, b, 400,
+                 "Lua rule scripts are refused: start psolve serve with --allow-scripts");
+    /* The second server's answers are taken first and checked once the
+     * first server is back in port and auth, so that a failure stops both. */
+    struct server_ref first = this_server();
+    assert_int_equal(launch("--allow-scripts"), 0);
+    struct reply info = api("GET", "/api/info", NULL);
+    struct reply check = api("POST", "/api/check", b);
+    struct reply colour = api("POST", "/api/check", bc);
+    free(b);
+    free(bc);
+    int rc = terminate(server);
+    back_to(&first);
+    assert_int_equal(rc, 0);
+    assert_int_equal(info.code, 200);
+    assert_non_null(strstr(info.body, "\"allow_scripts\":true"));
+    free(info.body);
+    if (check.code != 200)
+        fail_msg("check with a rules script: HTTP %d: %s", check.code, check.body);
+    if (colour.code != 200)
+        fail_msg("check with a colour script: HTTP %d: %s", colour.code, colour.body);
+    json_t *c = json_loads(check.body, 0, NULL), *cc = json_loads(colour.body, 0, NULL);
+    free(check.body);
+    free(colour.body);
+    assert_non_null(c);
+    assert_non_null(cc);
+    same_as_verify(board, script, c);
+    same_as_verify(board, colour_script, cc);
+    /* the colour's thousands: the colour reached the table */
+    assert_true(json_integer_value(json_object_get(cc, "score")) >= 1000);
     json_decref(c);
+    json_decref(cc);
 }
 
 int main(void)
