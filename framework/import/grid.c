@@ -15,6 +15,7 @@
 #include "lattice.h"
 
 #define MAX_CAND 8 /* four spacings a side, two phases each */
+#define VIVID 45    /* Lab chroma: a game's cell colours lie above it */
 #define FLAT 0.75f      /* a cell is a flat colour when this share of its middle is */
 #define SAME_COLOUR 14.0f /* L*a*b* distance under which two cells share a colour */
 #define SAME_BACKGROUND 22.0f /* looser: a background may be a gradient */
@@ -506,32 +507,41 @@ static void prefer_square(const struct ps_image *img, const struct ps_lab *bg,
     }
 }
 
-bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
-                    struct ps_error *err)
+/* The lattice candidates of both axes (nx, ny of them) and the edge
+ * profiles they came from (the caller frees *px and *py). */
+static void lattice_candidates(const struct ps_image *img, struct ps_lattice *cx,
+                               int *nx, struct ps_lattice *cy, int *ny,
+                               double **px, int *lx, double **py, int *ly)
 {
-    struct ps_lattice cx[MAX_CAND + 2], cy[MAX_CAND + 2];
-    /* Empty cells show the background; a picture cropped to the board has
-     * a border of many colours, and no background. */
-    struct ps_lab bg;
-    bool have_bg = ps_border_colour(img, SAME_BACKGROUND, &bg);
-    int nx = 0, ny = 0, lx, ly;
-    double *px = ps_edge_profile(img, 0, &lx), *py = ps_edge_profile(img, 1, &ly);
-    if (px && py) {
-        nx = ps_lattice_candidates(px, lx, 6, lx / 2, cx, MAX_CAND);
-        ny = ps_lattice_candidates(py, ly, 6, ly / 2, cy, MAX_CAND);
-        /* Cells are square in most games: each axis's first spacing is
-         * tried on the other too (a sparse board can hide its spacing
-         * along one axis under its cells' own shapes). */
-        double from_y = ny > 0 ? cy[0].period : 0, from_x = nx > 0 ? cx[0].period : 0;
-        if (from_y > 0 && from_y < lx / 2) {
-            ps_lattice_near(px, lx, from_y, cx + nx);
-            nx += 2;
-        }
-        if (from_x > 0 && from_x < ly / 2) {
-            ps_lattice_near(py, ly, from_x, cy + ny);
-            ny += 2;
-        }
+    *nx = *ny = 0;
+    *px = ps_edge_profile(img, 0, lx);
+    *py = ps_edge_profile(img, 1, ly);
+    if (!*px || !*py)
+        return;
+    *nx = ps_lattice_candidates(*px, *lx, 6, *lx / 2, cx, MAX_CAND);
+    *ny = ps_lattice_candidates(*py, *ly, 6, *ly / 2, cy, MAX_CAND);
+    /* Cells are square in most games: each axis's first spacing is
+     * tried on the other too (a sparse board can hide its spacing
+     * along one axis under its cells' own shapes). */
+    double from_y = *ny > 0 ? cy[0].period : 0, from_x = *nx > 0 ? cx[0].period : 0;
+    if (from_y > 0 && from_y < *lx / 2) {
+        ps_lattice_near(*px, *lx, from_y, cx + *nx);
+        *nx += 2;
     }
+    if (from_x > 0 && from_x < *ly / 2) {
+        ps_lattice_near(*py, *ly, from_x, cy + *ny);
+        *ny += 2;
+    }
+}
+
+/* Read the board with background bg (NULL: none, every flat cell a colour)
+ * from the best cut of the candidates. */
+static bool read_with_background(const struct ps_image *img, const struct ps_lab *bg,
+                                 const struct ps_lattice *cx, int nx,
+                                 const struct ps_lattice *cy, int ny,
+                                 const double *px, int lx, const double *py, int ly,
+                                 struct ps_grid_read *out, struct ps_error *err)
+{
     /* Score every pair, then take the finest lattice within 15% of the best
      * score: a lattice two or three times too coarse can find flat cells
      * too, one too fine is refused by too_fine. */
@@ -543,7 +553,7 @@ bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
                 i < ny ? cy[i].period : 0, i < ny ? cy[i].phase : 0);
     for (int i = 0; i < nx; i++)
         for (int j = 0; j < ny; j++) {
-            score[i][j] = cut_score(img, have_bg ? &bg : NULL, cx[i], cy[j], NULL, debug);
+            score[i][j] = cut_score(img, bg, cx[i], cy[j], NULL, debug);
             top = score[i][j] > top ? score[i][j] : top;
         }
     int bi = -1, bj = -1;
@@ -564,16 +574,43 @@ bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
         bx = cx[bi];
         by = cy[bj];
         double sc = score[bi][bj];
-        prefer_square(img, have_bg ? &bg : NULL, px, lx, py, ly, &bx, &by, &sc, debug);
+        prefer_square(img, bg, px, lx, py, ly, &bx, &by, &sc, debug);
     }
-    bool have = bi >= 0 && cut_make(img, have_bg ? &bg : NULL, bx, by, &best);
-    free(px);
-    free(py);
-    if (!have)
+    if (bi < 0 || !cut_make(img, bg, bx, by, &best))
         return ps_error_set(err, NULL, 0, 0,
                             "no grid of cells found (no regular spacing of "
                             "flat coloured cells in the picture)");
     bool ok = read_board(&best, out, err);
     cut_free(&best);
+    return ok;
+}
+
+bool ps_grid_detect(const struct ps_image *img, struct ps_grid_read *out,
+                    struct ps_error *err)
+{
+    struct ps_lattice cx[MAX_CAND + 2], cy[MAX_CAND + 2];
+    int nx, ny, lx = 0, ly = 0;
+    double *px, *py;
+    lattice_candidates(img, cx, &nx, cy, &ny, &px, &lx, &py, &ly);
+    /* Empty cells show the background; a picture cropped to the board has
+     * a border of many colours, and no background. */
+    struct ps_lab bg;
+    bool have_bg = ps_border_colour(img, SAME_BACKGROUND, &bg);
+    bool ok = read_with_background(img, have_bg ? &bg : NULL, cx, nx, cy, ny, px,
+                                   lx, py, ly, out, err);
+    /* A board cropped to its edges whose border is mostly one colour of
+     * cells gives that colour as the background, and its cells read as
+     * empty: if that reads no board and the "background" is as vivid as
+     * a cell's colour (a page's white, grey or night sky is not, nor a
+     * Water Sort game's pale blue), the picture is read again with no
+     * background (test_import's cropped 5x5). */
+    if (!ok && have_bg && ps_lab_chroma(bg) > VIVID) {
+        struct ps_error again;
+        ps_error_clear(&again);
+        ok = read_with_background(img, NULL, cx, nx, cy, ny, px, lx, py, ly, out,
+                                  &again);
+    }
+    free(px);
+    free(py);
     return ok;
 }
