@@ -39,12 +39,17 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_driver  # noqa: E402 (exit 77 without Selenium or chromium)
+from selenium.common.exceptions import ElementClickInterceptedException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 psolve, out_dir = sys.argv[1], sys.argv[2]
-WIDTH, HEIGHT = (int(v) for v in (sys.argv[3] if len(sys.argv) > 3 else "1300x1500").split("x"))
+SIZE = sys.argv[3] if len(sys.argv) > 3 else None
+WIDTH, HEIGHT = (int(v) for v in (SIZE or "1300x1500").split("x"))
+# After the layout checks (which set both sizes): the size given, else the
+# laptop's.
+AFTER_LAYOUT = (WIDTH, HEIGHT) if SIZE else (1280, 1000)
 os.makedirs(out_dir, exist_ok=True)
 work = tempfile.mkdtemp(prefix="psolve-browser-serve-")
 SOURCE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +71,21 @@ def wait(cond, what, seconds=60):
     except Exception:
         driver.save_screenshot(os.path.join(out_dir, "serve-failed.png"))
         raise AssertionError("timed out waiting for: " + what)
+
+
+def click_when_free(find):
+    """Click the element find() gives, once nothing covers it: a page
+    still laying out (runs restored after a reload) can put another
+    element over it for a moment."""
+    def attempt():
+        e = find()
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", e)
+        try:
+            e.click()
+            return True
+        except ElementClickInterceptedException:
+            return False
+    wait(attempt, "a free click", 20)
 
 
 def text(id_):
@@ -211,8 +231,10 @@ try:
     wait(lambda: nodes(0) is not None and nodes(0) > first,
          "the live node count to advance")
     # The best line so far, drawn on the run's board while it runs.
-    wait(lambda: driver.find_elements(By.CSS_SELECTOR,
-                                      "#runs .run .best-line[data-len]")
+    # The first panel's own line (under ASan the second run's line could
+    # come first, and the first panel's board was not drawn yet).
+    wait(lambda: run_panels()[0].find_elements(By.CSS_SELECTOR,
+                                               ".best-line[data-len]")
          and not run_panels()[0].get_attribute("data-done"),
          "the live best line of a running run")
     assert run_panels()[0].find_elements(By.CSS_SELECTOR, ".best-board svg"), \
@@ -475,7 +497,7 @@ try:
         assert geo[2] <= geo[4] and geo[3] <= geo[4], \
             "%dx%d: the board or its controls below the fold: %s" % (w, h, geo)
         shot("layout-%d" % w)
-    driver.set_window_size(WIDTH, HEIGHT)
+    driver.set_window_size(*AFTER_LAYOUT)
     # ---- errors beside the board, in words, cleared when they no longer
     # apply; a text that does not load leaves the board playable ----
     set_number("move-text", "9 9")
@@ -515,7 +537,8 @@ try:
          "the app to load again")
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s']" % live_id),
          "the live run back after a reload")
-    driver.find_element(By.CSS_SELECTOR, "#runs .run[data-id='%s'] button.stop" % live_id).click()
+    click_when_free(lambda: driver.find_element(
+        By.CSS_SELECTOR, "#runs .run[data-id='%s'] button.stop" % live_id))
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s'][data-done='1']" % live_id),
          "the restored run stopped")
     set_number("time", 5)

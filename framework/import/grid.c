@@ -451,11 +451,12 @@ static double cut_score(const struct ps_image *img, const struct ps_lab *bg,
 }
 
 /* A cut whose cells are twice as long one way as the other (half a cell
- * along one axis) often scores as well as the true one on a sparse board:
- * too few filled neighbours for too_fine to judge. Cells are square in
- * every game read here, so the square lattices near the long side's
- * spacing (on the short axis) and near the short side's (on the long one)
- * are scored too, and the best square one wins if it scores within 15%.
+ * along one axis; tried from 4:3 on) often scores as well as the true one
+ * on a sparse board: too few filled neighbours for too_fine to judge.
+ * Cells are square in every game read here, so the square lattices near
+ * the long side's spacing (on the short axis) and near the short side's
+ * (on the long one) are scored too, and the best square one wins if it
+ * scores within 15% and its cells are as alike in shape.
  * Measured on test_import's generated boards: a sparse 5x5 in psolve's
  * report style and a sparse star 10x10 were read at half their spacing. */
 static void prefer_square(const struct ps_image *img, const struct ps_lab *bg,
@@ -471,8 +472,8 @@ static void prefer_square(const struct ps_image *img, const struct ps_lab *bg,
      * anyhow (a victory screen's banner, same 0.67) stay as they were. */
     if (same < 0.8)
         return;
-    struct ps_lattice tx[4], ty[4];
-    int n = 0;
+    enum { TRIES = 4 }; /* two phases of each axis's square spacing */
+    struct ps_lattice tx[TRIES], ty[TRIES];
     if (aspect <= 0.75) { /* x too fine, or y too coarse */
         ps_lattice_near(px, lx, y->period, tx);
         ty[0] = ty[1] = *y;
@@ -484,10 +485,9 @@ static void prefer_square(const struct ps_image *img, const struct ps_lab *bg,
         ps_lattice_near(px, lx, y->period, tx + 2);
         ty[2] = ty[3] = *y;
     }
-    n = 4;
     double best = 0;
     int at = -1;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < TRIES; i++) {
         double a = tx[i].period / ty[i].period, same_i;
         if (a <= 0.75 || a >= 1.33)
             continue;
