@@ -277,7 +277,6 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
             off += n;
         }
         c->seq[0][len++] = moves[pick];
-        w->s.stats.generated++; /* the one child a playout step makes */
         if (c->walk) {
             value += g->walk_play(inst, c->walk, pick);
         } else {
@@ -296,6 +295,7 @@ static bool nrpa_playout(struct ps_nrpa *c, const double *pol, ps_value *value_o
         value = ps_final_value(&w->s, c->a, value);
     c->len[0] = len;
     w->s.stats.playouts++;
+    w->s.stats.generated += (uint64_t)len; /* a child per move, as playouts */
     ps_worker_offer(w, c->seq[0], len, value);
     *value_out = value;
     return true;

@@ -427,19 +427,17 @@ static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error 
 }
 
 /* The score of the cut by lattices a (x) and b (y), 0 when none is made;
- * its sameness in *same (if not NULL). */
+ * its sameness (sameness()) in *same. */
 static double cut_score(const struct ps_image *img, const struct ps_lab *bg,
                         struct ps_lattice a, struct ps_lattice b, double *same,
                         bool debug)
 {
     double aspect = a.period / b.period;
     struct cut c;
-    if (same)
-        *same = 0;
+    *same = 0;
     if (aspect < 0.5 || aspect > 2.0 || !cut_make(img, bg, a, b, &c))
         return 0;
-    if (same)
-        *same = c.same;
+    *same = c.same;
     if (debug)
         fprintf(stderr, "cut %.2f+%.2f x %.2f+%.2f: %dx%d cells, board "
                 "%d..%d x %d..%d, same %.3f, %sscore %.0f\n", c.lx.period,
@@ -462,12 +460,11 @@ static double cut_score(const struct ps_image *img, const struct ps_lab *bg,
 static void prefer_square(const struct ps_image *img, const struct ps_lab *bg,
                           const double *px, int lx, const double *py, int ly,
                           struct ps_lattice *x, struct ps_lattice *y, double *score,
-                          bool debug)
+                          double same, bool debug)
 {
-    double aspect = x->period / y->period, same;
+    double aspect = x->period / y->period;
     if (aspect > 0.75 && aspect < 1.33)
         return;
-    cut_score(img, bg, *x, *y, &same, false);
     /* Only where the cut found cells alike in shape: text and chrome cut
      * anyhow (a victory screen's banner, same 0.67) stay as they were. */
     if (same < 0.8)
@@ -545,7 +542,7 @@ static bool read_with_background(const struct ps_image *img, const struct ps_lab
     /* Score every pair, then take the finest lattice within 15% of the best
      * score: a lattice two or three times too coarse can find flat cells
      * too, one too fine is refused by too_fine. */
-    double score[MAX_CAND + 2][MAX_CAND + 2], top = 0;
+    double score[MAX_CAND + 2][MAX_CAND + 2], same[MAX_CAND + 2][MAX_CAND + 2], top = 0;
     bool debug = getenv("PSOLVE_IMPORT_DEBUG") != NULL;
     for (int i = 0; debug && i < (nx > ny ? nx : ny); i++)
         fprintf(stderr, "candidate %d: x %.2f+%.2f, y %.2f+%.2f\n", i,
@@ -553,7 +550,7 @@ static bool read_with_background(const struct ps_image *img, const struct ps_lab
                 i < ny ? cy[i].period : 0, i < ny ? cy[i].phase : 0);
     for (int i = 0; i < nx; i++)
         for (int j = 0; j < ny; j++) {
-            score[i][j] = cut_score(img, bg, cx[i], cy[j], NULL, debug);
+            score[i][j] = cut_score(img, bg, cx[i], cy[j], &same[i][j], debug);
             top = score[i][j] > top ? score[i][j] : top;
         }
     int bi = -1, bj = -1;
@@ -574,7 +571,7 @@ static bool read_with_background(const struct ps_image *img, const struct ps_lab
         bx = cx[bi];
         by = cy[bj];
         double sc = score[bi][bj];
-        prefer_square(img, bg, px, lx, py, ly, &bx, &by, &sc, debug);
+        prefer_square(img, bg, px, lx, py, ly, &bx, &by, &sc, same[bi][bj], debug);
     }
     if (bi < 0 || !cut_make(img, bg, bx, by, &best))
         return ps_error_set(err, NULL, 0, 0,

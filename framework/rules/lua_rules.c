@@ -421,7 +421,7 @@ static bool check_arity(struct fill_ctx *c, const struct ps_param *p, int fn,
     lua_Debug ar;
     lua_pushvalue(L, fn);
     lua_getinfo(L, ">Su", &ar);
-    const int passed = p->table_rows > 1 ? 2 : 1;
+    const int passed = ps_param_rows(p) > 1 ? 2 : 1;
     *by_row = passed == 2 && (ar.nparams == 2 || ar.isvararg);
     if (ar.nparams <= passed)
         return true;

@@ -67,8 +67,6 @@ struct sg_instance {
      * end_bound[d]: the largest end value with at least d cells left. */
     int64_t colour_bound[SG_MAX_COLORS + 1][SG_MAX_CELLS + 1]; /* [k][c] */
     int64_t end_bound[SG_MAX_CELLS + 1];
-    /* colour k's score[a]+score[b] <= score[a+b] for a+b <= this */
-    int superadditive_upto[SG_MAX_COLORS + 1];
     int engine;             /* SG_ENGINE_*, chosen at load */
     double top_share[SG_MAX_CELLS + 1]; /* join_potential's pieces^0.75 */
 };
@@ -309,8 +307,8 @@ static void prepare_colour_bound(struct sg_instance *in, int k)
 {
     const struct sg_rules *r = &in->rules;
     const int N = in->ncells, m = (int)r->min_group;
-    in->superadditive_upto[k] = superadditive_limit(r, N, k);
-    int64_t num = 0, den = 0; /* the best ratio gain[k]/k so far; den 0: none */
+    const int superadditive_upto = superadditive_limit(r, N, k);
+    int64_t num = 0, den = 0; /* the best ratio gain[s]/s so far; den 0: none */
     int64_t best_gain = INT64_MIN;
     int64_t *colour_bound = in->colour_bound[k];
     for (int c = 0; c <= N; c++) {
@@ -326,7 +324,7 @@ static void prepare_colour_bound(struct sg_instance *in, int k)
             best_gain = gain;
         /* ceil(c * num / den), exact in integers; only positive matters */
         int64_t bound = num > 0 ? (c * num + den - 1) / den : 0;
-        if (c <= in->superadditive_upto[k] && best_gain < bound)
+        if (c <= superadditive_upto && best_gain < bound)
             bound = best_gain;
         colour_bound[c] = bound > 0 ? bound : 0;
     }
@@ -344,7 +342,6 @@ static void sg_prepare_bound(struct sg_instance *in)
                             sizeof r->score[0]) == 0) {
             memcpy(in->colour_bound[k], in->colour_bound[1],
                    sizeof in->colour_bound[k]);
-            in->superadditive_upto[k] = in->superadditive_upto[1];
         } else {
             prepare_colour_bound(in, k);
         }
