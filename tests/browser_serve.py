@@ -70,7 +70,22 @@ def wait(cond, what, seconds=60):
             lambda d: cond())
     except Exception:
         driver.save_screenshot(os.path.join(out_dir, "serve-failed.png"))
-        raise AssertionError("timed out waiting for: " + what)
+        raise AssertionError("timed out waiting for: " + what + "\n" + diagnosis())
+
+
+def diagnosis():
+    """What the page's run panels and the server's runs said at a timeout:
+    a wait that failed says where it stuck."""
+    try:
+        panels = [(p.get_attribute("data-id"), p.get_attribute("data-done-by"),
+                   p.text.replace("\n", " | ")[:200]) for p in run_panels()]
+        runs = json.loads(urllib.request.urlopen(
+            url.replace("/?token=", "/api/runs?token="), timeout=10).read())
+        kept = [(r["id"], r["algo"], r["state"], round(r["elapsed"], 1),
+                 r.get("exit_status")) for r in runs["runs"]]
+        return "panels: %s\nserver runs: %s (running %s)" % (panels, kept, runs["running"])
+    except Exception as e:  # the diagnosis must not hide the failure
+        return "no diagnosis: %r" % e
 
 
 def click_when_free(find):
@@ -358,6 +373,18 @@ try:
          "astar from the position reached")
     live = run_panels()[0].find_element(By.CSS_SELECTOR, ".live").text
     assert live.startswith("optimal: cost 1 in 1 moves"), live
+    # A stream that never speaks (a browser holding it back behind its
+    # connection limit): the panel's watchdog asks the run and ends it.
+    driver.execute_script(
+        "window.realEventSource = window.EventSource;"
+        "window.EventSource = function () { this.close = function () {};"
+        " this.addEventListener = function () {}; };")
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done-by") == "poll",
+         "the watchdog to end a silent stream's run", 30)
+    live = run_panels()[0].find_element(By.CSS_SELECTOR, ".live").text
+    assert live.startswith("optimal: cost 1 in 1 moves"), live
+    driver.execute_script("window.EventSource = window.realEventSource;")
     Select(driver.find_element(By.ID, "from")).select_by_value("start")
 
     # ---- a pasted level with an error: the parser's line and column ----
@@ -628,6 +655,8 @@ try:
     for entry in driver.get_log("browser"):
         if entry["level"] in ("SEVERE", "WARNING"):
             failures.append("console: " + entry["message"])
+        elif "its end was polled" in entry["message"]:
+            print("note: " + entry["message"])
 except AssertionError as e:
     failures.append(str(e) or repr(e))
 finally:
@@ -635,6 +664,8 @@ finally:
         for entry in driver.get_log("browser"):
             if entry["level"] == "SEVERE":
                 failures.append("console: " + entry["message"])
+            elif "its end was polled" in entry["message"]:
+                print("note: " + entry["message"])
     except Exception:
         pass
     driver.quit()

@@ -772,6 +772,40 @@ static void test_runs_listed(void **state)
     free(b);
 }
 
+/* The server keeps 64 finished runs and makes room from the oldest: a run
+ * that just ended stays until its page has read it. (It made room from
+ * the newest: the 65th run dropped the one before it, whose event stream
+ * then ended without its done event.) */
+static void test_room_made_from_oldest(void **state)
+{
+    (void)state;
+    char *b = body_with_text("samegame", PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-5x5.txt",
+                             "{\"algos\":[\"greedy\",\"greedy\",\"greedy\",\"greedy\"]}");
+    char first[40] = "", prev[4][40] = {{0}};
+    for (int batch = 0; batch < 18; batch++) { /* 72 runs, past the 64 kept */
+        json_t *s = api_json("POST", "/api/solve", b, 200);
+        json_t *runs = json_object_get(s, "runs");
+        for (int k = 0; k < 4 && prev[k][0]; k++) { /* the batch before: kept */
+            char path[200];
+            snprintf(path, sizeof path, "/api/run/%s", prev[k]);
+            json_decref(api_json("GET", path, NULL, 200));
+        }
+        for (int k = 0; k < 4; k++) {
+            const char *id = json_string_value(json_object_get(json_array_get(runs, (size_t)k), "id"));
+            assert_non_null(id);
+            snprintf(prev[k], sizeof prev[k], "%s", id);
+            json_decref(wait_done(id));
+        }
+        if (!first[0])
+            snprintf(first, sizeof first, "%s", prev[0]);
+        json_decref(s);
+    }
+    char path[200];
+    snprintf(path, sizeof path, "/api/run/%s", first);
+    json_decref(api_json("GET", path, NULL, 404)); /* the oldest made room */
+    free(b);
+}
+
 static void *client(void *arg)
 {
     int *fails = arg;
@@ -1461,6 +1495,7 @@ int main(void)
         cmocka_unit_test(test_stop_midway_and_events),
         cmocka_unit_test(test_runs_cap),
         cmocka_unit_test(test_runs_listed),
+        cmocka_unit_test(test_room_made_from_oldest),
         cmocka_unit_test(test_progress_points_early),
         cmocka_unit_test(test_fifty_clients),
         cmocka_unit_test(test_idle_connections),

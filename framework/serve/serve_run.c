@@ -526,15 +526,15 @@ struct run *serve_run_find(const char *id)
     return NULL;
 }
 
-/* With the lock held: drop finished runs idle for cfg.idle seconds, and the
- * oldest finished ones past MAX_RUNS_KEPT; stop running ones nobody has
- * looked at for cfg.idle seconds. */
+/* With the lock held: drop finished runs idle for cfg.idle seconds, and
+ * (make_room) the oldest finished ones past MAX_RUNS_KEPT; stop running
+ * ones nobody has looked at for cfg.idle seconds. The list is newest
+ * first: the room is made at its tail, never from a run that just ended
+ * (its page may not have read its done event yet). */
 void serve_reap_locked(bool make_room)
 {
     double t = serve_now_s();
     int kept = 0;
-    for (struct run *r = srv.runs; r; r = r->next)
-        kept++;
     struct run **pp = &srv.runs;
     while (*pp) {
         struct run *r = *pp;
@@ -543,16 +543,25 @@ void serve_reap_locked(bool make_room)
             kill(r->pid, SIGINT);
             r->stop_asked = true;
         }
-        bool old = r->state == RUN_DONE &&
-                   (t - r->last_access > srv.cfg.idle ||
-                    (make_room && kept >= MAX_RUNS_KEPT));
-        if (old) {
+        if (r->state == RUN_DONE && t - r->last_access > srv.cfg.idle) {
             *pp = r->next;
             serve_run_free(r);
-            kept--;
             continue;
         }
+        kept++;
         pp = &r->next;
+    }
+    while (make_room && kept >= MAX_RUNS_KEPT) {
+        struct run **oldest = NULL;
+        for (pp = &srv.runs; *pp; pp = &(*pp)->next)
+            if ((*pp)->state == RUN_DONE)
+                oldest = pp;
+        if (!oldest)
+            break; /* all running: serve_api_solve's cap says no */
+        struct run *r = *oldest;
+        *oldest = r->next;
+        serve_run_free(r);
+        kept--;
     }
 }
 
