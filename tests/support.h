@@ -274,6 +274,18 @@ static inline int test_psolve(const char *dir, char *out, size_t outlen,
     return rc;
 }
 
+/* The text of the file at path (at most 64 KiB), malloc'd. */
+static inline char *test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return strdup(buf);
+}
+
 /* Write `text` to dir/name. */
 static inline void test_write_file(const char *dir, const char *name,
                                    const char *text)

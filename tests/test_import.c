@@ -6,6 +6,7 @@
  */
 #include "support.h"
 
+#include <dirent.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdio.h>
@@ -520,6 +521,93 @@ static void test_json_geometry_and_unsure(void **state)
     import_half_cell(*state, true);
 }
 
+/* Screenshots of two real SameGame programs (tests/data/import-real, made
+ * by scripts/real_screenshots.py; the boards were handed to the programs,
+ * so they are known): at least 95% exact, and in a picture read wrong
+ * every wrong cell is among those flagged unsure. */
+static void test_real_screenshots(void **state)
+{
+    struct test_dir *d = *state;
+    const char *dir = PSOLVE_SOURCE_DIR "/tests/data/import-real";
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    int total = 0, exact = 0, unflagged = 0;
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || (strcmp(e->d_name + len - 4, ".png") != 0 &&
+                        strcmp(e->d_name + len - 4, ".jpg") != 0))
+            continue;
+        char truth_path[600], want[40][40];
+        snprintf(truth_path, sizeof truth_path, "%s/%.*s.txt", dir, (int)len - 4, e->d_name);
+        char *truth = test_read_file(truth_path);
+        assert_non_null(truth);
+        int rows = read_rows(truth, want, 40);
+        free(truth);
+        /* The picture shows the occupied rows and columns only. */
+        int top = 0, right = -1;
+        while (top < rows && strspn(want[top], "0") == strlen(want[top]))
+            top++;
+        for (int r = top; r < rows; r++)
+            for (int q = 0; want[r][q]; q++)
+                if (want[r][q] != '0' && q > right)
+                    right = q;
+        char out[16384], got[40][40];
+        test_psolve(d->dir, out, sizeof out, false, "import %s/%s", dir, e->d_name);
+        int n = read_rows(out, got, 40);
+        total++;
+        bool shape = n == rows - top;
+        for (int r = 0; r < n && shape; r++)
+            shape = (int)strlen(got[r]) == right + 1;
+        if (!shape) {
+            unflagged += strstr(out, "error:") == NULL; /* refused is not wrong */
+            fprintf(stderr, "%s: read as %d rows, not %d:\n%s\n", e->d_name, n, rows - top, out);
+            continue;
+        }
+        /* Colours are named by the reader: each letter stands for the
+         * digit it mostly covers. */
+        int count[128][10] = {{0}};
+        for (int r = 0; r < n; r++)
+            for (int q = 0; q <= right; q++)
+                if (got[r][q] != '.' && want[top + r][q] >= '0' && want[top + r][q] <= '9')
+                    count[(unsigned char)got[r][q] & 127][want[top + r][q] - '0']++;
+        /* A digit claimed by two letters (a colour read as two) belongs
+         * to the one that covers more of it. */
+        int maps[128] = {0}, owner[10] = {0};
+        for (int l = 0; l < 128; l++) {
+            for (int v = 1; v < 10; v++)
+                if (count[l][v] > count[l][maps[l]])
+                    maps[l] = v;
+            if (maps[l] && (!owner[maps[l]] || count[l][maps[l]] > count[owner[maps[l]]][maps[l]]))
+                owner[maps[l]] = l;
+        }
+        int wrong = 0;
+        for (int r = 0; r < n; r++)
+            for (int q = 0; q <= right; q++) {
+                char have = got[r][q], digit = want[top + r][q];
+                int l = (unsigned char)have & 127;
+                if (have == '.' ? digit == '0'
+                                : maps[l] == digit - '0' && owner[maps[l]] == l)
+                    continue;
+                wrong++;
+                char flag[48];
+                snprintf(flag, sizeof flag, "row %d column %d (", r, q);
+                if (!strstr(out, flag)) {
+                    unflagged++;
+                    fprintf(stderr, "%s: row %d column %d read wrong, not flagged\n",
+                            e->d_name, r, q);
+                }
+            }
+        exact += wrong == 0;
+    }
+    closedir(dp);
+    fprintf(stderr, "real screenshots: %d of %d exact\n", exact, total);
+    assert_true(total >= 17);
+    if (exact * 100 < total * 95)
+        fail_msg("%d of %d real screenshots exact (want 95%%)", exact, total);
+    assert_int_equal(unflagged, 0);
+}
+
 #ifdef PSOLVE_CHROMIUM
 /* psolve's own --html report, screenshot in headless Chromium: boards of
  * several sizes (cells of 40 down to 21 pixels, five of them marked with
@@ -575,6 +663,7 @@ int main(void)
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_json_geometry_and_unsure),
         cmocka_unit_test(test_uneven_level_unsure),
+        cmocka_unit_test(test_real_screenshots),
 #ifdef PSOLVE_CHROMIUM
         cmocka_unit_test(test_report_screenshots),
 #endif

@@ -143,21 +143,10 @@ static void expect_error(const char *method, const char *path,
     free(r.body);
 }
 
-static char *file_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    static char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return strdup(buf);
-}
-
 /* {"game":G,"text":...,<rest>} */
 static char *body_with_text(const char *game, const char *path, const char *rest)
 {
-    char *text = file_text(path);
+    char *text = test_read_file(path);
     json_t *j = json_loads(rest, 0, NULL);
     assert_non_null(j);
     json_object_set_new(j, "game", json_string(game));
@@ -1378,7 +1367,7 @@ static void test_open_keeps_token_off_command_lines(void **state)
     back_to(&first);
     assert_int_equal(launched, 0);
     assert_int_equal(rc, 0);
-    char *text = file_text(opened);
+    char *text = test_read_file(opened);
     /* Line 1: $0, line 2: the arguments, line 3: the file's mode, then
      * the file. */
     char *args_end = strchr(text, '\n');
@@ -1419,7 +1408,7 @@ static void same_as_verify(const char *board, const char *script, json_t *c)
 /* The body of a check of move "0 0" under the script at `script`. */
 static char *check_with_script(const char *board, const char *script)
 {
-    char *text = file_text(script);
+    char *text = test_read_file(script);
     json_t *rest = json_pack("{s:s,s:[s]}", "rules_script", text, "moves", "0 0");
     free(text);
     char *rs = json_dumps(rest, JSON_COMPACT);

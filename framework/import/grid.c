@@ -328,6 +328,79 @@ static bool playable(const struct ps_grid_read *b, struct ps_error *err)
     return true;
 }
 
+/* A colour that is one connected group and a lighter shade of another
+ * colour is that colour drawn highlighted: the group under a desktop
+ * game's pointer (Swell Foop), a selected group (PopStar). Measured on
+ * the real screenshots (tests/data/import-real, swellfoop-09): the
+ * hovered group read as a fifth colour. Its cells take the darker colour,
+ * and are marked unsure in *lit (a board may really hold one group of a
+ * lighter shade). labels are renumbered; the colours left are returned. */
+static int merge_highlight(const int *at, int n, int *label, struct ps_lab *centre,
+                           int k, bool *lit)
+{
+    for (int a = 0; a < k; a++) {
+        int size = 0, first = -1;
+        for (int i = 0; i < n; i++)
+            if (label[i] == a) {
+                size++;
+                first = first < 0 ? i : first;
+            }
+        if (size < 2 || ps_lab_chroma(centre[a]) < 10)
+            continue;
+        /* One group? A flood over its cells by their board positions. */
+        int *stack = malloc(sizeof *stack * (size_t)size);
+        bool *seen = calloc((size_t)n, sizeof *seen);
+        int top = 0, reached = 0;
+        if (stack && seen) {
+            stack[top++] = first;
+            seen[first] = true;
+            while (top) {
+                int i = stack[--top];
+                reached++;
+                for (int j = 0; j < n; j++) {
+                    int dr = at[i] / PS_IMPORT_MAX_SIDE - at[j] / PS_IMPORT_MAX_SIDE,
+                        dq = at[i] % PS_IMPORT_MAX_SIDE - at[j] % PS_IMPORT_MAX_SIDE;
+                    if (!seen[j] && label[j] == a && abs(dr) + abs(dq) == 1) {
+                        seen[j] = true;
+                        stack[top++] = j;
+                    }
+                }
+            }
+        }
+        free(stack);
+        free(seen);
+        if (reached != size)
+            continue;
+        int to = -1;
+        float best = 45.0f; /* a highlight shifts a colour, not more */
+        for (int b = 0; b < k; b++) {
+            if (b == a || ps_lab_chroma(centre[b]) < 10 || centre[a].l < centre[b].l + 5)
+                continue;
+            float ha = atan2f(centre[a].b, centre[a].a), hb = atan2f(centre[b].b, centre[b].a);
+            float dh = fabsf(ha - hb);
+            dh = dh > 3.14159265f ? 6.28318531f - dh : dh;
+            float d = ps_lab_distance(centre[a], centre[b]);
+            if (dh < 0.35f && d < best) { /* within 20 degrees of hue */
+                best = d;
+                to = b;
+            }
+        }
+        if (to < 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            if (label[i] == a) {
+                label[i] = to > a ? to - 1 : to;
+                lit[i] = true;
+            } else if (label[i] > a) {
+                label[i]--;
+            }
+        }
+        memmove(centre + a, centre + a + 1, sizeof *centre * (size_t)(k - a - 1));
+        return k - 1; /* one highlight a picture */
+    }
+    return k;
+}
+
 static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error *err)
 {
     trim_floating(c);
@@ -388,6 +461,8 @@ static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error 
         k = ps_cluster_colours(lab, w, n, SAME_COLOUR, 64, centre, label);
         break;
     }
+    bool lit[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE] = {0};
+    k = merge_highlight(at, n, label, centre, k, lit);
     if (k > 9)
         return ps_error_set(err, NULL, 0, 0, "the board shows %d colours; "
                             "SameGame boards have at most 9", k);
@@ -410,6 +485,10 @@ static bool read_board(struct cut *c, struct ps_grid_read *out, struct ps_error 
         float margin = k > 1 ? (d2 - d1) / (d2 + d1 + 1e-6f) : 1.0f;
         float flat = w[i] < FLAT ? w[i] / FLAT : 1.0f;
         out->confidence[r][q] = margin * flat;
+        if (lit[i]) {
+            out->confidence[r][q] = PS_IMPORT_UNSURE * 0.9f;
+            out->highlighted++;
+        }
     }
     /* A colour of one cell alone is far from its nearest colour by
      * definition, yet it is more often a misread (a cell half covered, a

@@ -90,6 +90,10 @@ static void put_grid(struct text *t, const struct ps_grid_read *g, double f)
             }
         }
     put(t, "\n");
+    if (g->highlighted)
+        put(t, "# %d cells of one group are drawn lighter than their colour (the "
+               "pointer over it, or a selection): read as that colour, marked "
+               "unsure\n", g->highlighted);
     float conf[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
     int rr[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE], cc[PS_IMPORT_MAX_SIDE * PS_IMPORT_MAX_SIDE];
     int n = 0;

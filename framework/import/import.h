@@ -26,6 +26,7 @@ struct ps_grid_read {
     unsigned char cell[PS_IMPORT_MAX_SIDE][PS_IMPORT_MAX_SIDE]; /* 0 empty, 1..9 */
     float confidence[PS_IMPORT_MAX_SIDE][PS_IMPORT_MAX_SIDE];   /* 0..1 */
     unsigned rgb[10][3];  /* the colour seen for each colour number */
+    int highlighted;      /* cells of a group drawn lighter, read as its colour */
 };
 
 /* A level read from a picture: tube t holds units[t][0..count[t]-1], bottom
