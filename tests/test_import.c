@@ -191,11 +191,10 @@ static void test_generated_boards(void **state)
     int exact = 0, total = 0;
     run_boards(cases, (int)(sizeof cases / sizeof *cases), &exact, &total);
     fprintf(stderr, "generated boards: %d of %d exact\n", exact, total);
-    /* Not all yet (docs/import.md, "What fails"): a sparse board cropped
-     * to its edges. A floor, so that a change that loses boards fails here
-     * (122 before grid.c's square-cell preference and its second reading
-     * without a vivid background). */
-    assert_true(exact >= 125);
+    /* Every one (122 before grid.c's square-cell preference and its
+     * second reading without a vivid background, 125 before the reading
+     * with only the background's own colour empty). */
+    assert_int_equal(exact, total);
 }
 
 /* A level of `colours` colours, `capacity` units each, shuffled into

@@ -19,6 +19,7 @@
 #define FLAT 0.75f      /* a cell is a flat colour when this share of its middle is */
 #define SAME_COLOUR 14.0f /* L*a*b* distance under which two cells share a colour */
 #define SAME_BACKGROUND 22.0f /* looser: a background may be a gradient */
+#define EXACT_BACKGROUND 2.5f /* a flat background's own colour, JPEG noise and all */
 
 /* One lattice cutting the whole picture into nx x ny cells. */
 struct cut {
@@ -28,6 +29,7 @@ struct cut {
     unsigned char *kind;          /* 0 patchy, 1 empty-looking, 2 filled */
     int top, left, bottom, right; /* the board's cells (inclusive) */
     bool fine;      /* finer than the board's cells (too_fine) */
+    float bg_near;  /* a cell this near the background is empty */
     double same;    /* sameness(): 1 when all filled cells are one shape */
     double score;
 };
@@ -163,7 +165,7 @@ static void judge(const struct ps_image *img, const struct ps_lab *bg, struct cu
             c->s[j * c->nx + i] = sample_cell(img, c, i, j);
     for (int k = 0; k < n; k++) {
         const struct ps_sample *s = &c->s[k];
-        bool empty = (bg && ps_lab_distance(s->lab, *bg) < SAME_BACKGROUND) ||
+        bool empty = (bg && ps_lab_distance(s->lab, *bg) < c->bg_near) ||
                      (s->lab.l < 30 && ps_lab_chroma(s->lab) < 12);
         c->kind[k] = s->uniform < FLAT ? 0 : empty ? 1 : 2;
     }
@@ -174,7 +176,7 @@ static void judge(const struct ps_image *img, const struct ps_lab *bg, struct cu
         if (c->kind[k] != 0)
             continue;
         struct ps_sample wide = sample_cell_box(img, c, k % c->nx, k / c->nx, 0.15);
-        bool empty = (bg && ps_lab_distance(wide.lab, *bg) < SAME_BACKGROUND) ||
+        bool empty = (bg && ps_lab_distance(wide.lab, *bg) < c->bg_near) ||
                      (wide.lab.l < 30 && ps_lab_chroma(wide.lab) < 12);
         if (wide.uniform >= 0.5f && !empty) {
             c->s[k].lab = wide.lab;
@@ -234,9 +236,11 @@ static void cut_free(struct cut *c)
 }
 
 static bool cut_make(const struct ps_image *img, const struct ps_lab *bg,
-                     struct ps_lattice lx, struct ps_lattice ly, struct cut *c)
+                     struct ps_lattice lx, struct ps_lattice ly, float bg_near,
+                     struct cut *c)
 {
     memset(c, 0, sizeof *c);
+    c->bg_near = bg_near;
     c->lx = lx;
     c->ly = ly;
     span(&lx, img->w, &c->first_x, &c->nx);
@@ -372,7 +376,7 @@ static int merge_highlight(const int *at, int n, int *label, struct ps_lab *cent
         if (reached != size)
             continue;
         int to = -1;
-        float best = 45.0f; /* a highlight shifts a colour, not more */
+        float best = 40.0f; /* a highlight lightens a colour, not more */
         for (int b = 0; b < k; b++) {
             if (b == a || ps_lab_chroma(centre[b]) < 10 || centre[a].l < centre[b].l + 5)
                 continue;
@@ -380,7 +384,9 @@ static int merge_highlight(const int *at, int n, int *label, struct ps_lab *cent
             float dh = fabsf(ha - hb);
             dh = dh > 3.14159265f ? 6.28318531f - dh : dh;
             float d = ps_lab_distance(centre[a], centre[b]);
-            if (dh < 0.35f && d < best) { /* within 20 degrees of hue */
+            /* A highlight keeps the hue (Swell Foop's within 1 degree);
+             * red beside orange, 20 degrees apart, are two colours. */
+            if (dh < 0.105f && d < best) { /* within 6 degrees of hue */
                 best = d;
                 to = b;
             }
@@ -514,7 +520,7 @@ static double cut_score(const struct ps_image *img, const struct ps_lab *bg,
     double aspect = a.period / b.period;
     struct cut c;
     *same = 0;
-    if (aspect < 0.5 || aspect > 2.0 || !cut_make(img, bg, a, b, &c))
+    if (aspect < 0.5 || aspect > 2.0 || !cut_make(img, bg, a, b, SAME_BACKGROUND, &c))
         return 0;
     *same = c.same;
     if (debug)
@@ -610,6 +616,51 @@ static void lattice_candidates(const struct ps_image *img, struct ps_lattice *cx
     }
 }
 
+/* A cell colour near the background (#f0f0f0 cells on a #fafafa page)
+ * reads as empty, and the board read is no position (a cell over an empty
+ * one, an empty column left of a filled one): read again with only the
+ * background's own colour empty. Taken only if the cells that revives are
+ * one colour (a gradient or a shadow in the background would give many)
+ * and the board is a position. Measured on test_import's generated boards:
+ * a cropped sparse 10x20 was refused. */
+static bool read_near_background(const struct ps_image *img, const struct ps_lab *bg,
+                                 struct ps_lattice bx, struct ps_lattice by,
+                                 struct ps_grid_read *out)
+{
+    struct cut loose, exact;
+    bool made = cut_make(img, bg, bx, by, SAME_BACKGROUND, &loose);
+    if (made && !cut_make(img, bg, bx, by, EXACT_BACKGROUND, &exact)) {
+        cut_free(&loose);
+        made = false;
+    }
+    if (!made)
+        return false;
+    struct ps_lab mean = {0, 0, 0};
+    int revived = 0;
+    for (int k = 0; k < loose.nx * loose.ny; k++)
+        if (loose.kind[k] == 1 && exact.kind[k] == 2) {
+            mean.l += exact.s[k].lab.l;
+            mean.a += exact.s[k].lab.a;
+            mean.b += exact.s[k].lab.b;
+            revived++;
+        }
+    bool alike = revived > 0;
+    if (alike) {
+        mean.l /= (float)revived;
+        mean.a /= (float)revived;
+        mean.b /= (float)revived;
+    }
+    for (int k = 0; alike && k < loose.nx * loose.ny; k++)
+        if (loose.kind[k] == 1 && exact.kind[k] == 2)
+            alike = ps_lab_distance(exact.s[k].lab, mean) < EXACT_BACKGROUND;
+    struct ps_error again;
+    ps_error_clear(&again);
+    bool ok = alike && read_board(&exact, out, &again);
+    cut_free(&loose);
+    cut_free(&exact);
+    return ok;
+}
+
 /* Read the board with background bg (NULL: none, every flat cell a colour)
  * from the best cut of the candidates. */
 static bool read_with_background(const struct ps_image *img, const struct ps_lab *bg,
@@ -652,12 +703,14 @@ static bool read_with_background(const struct ps_image *img, const struct ps_lab
         double sc = score[bi][bj];
         prefer_square(img, bg, px, lx, py, ly, &bx, &by, &sc, same[bi][bj], debug);
     }
-    if (bi < 0 || !cut_make(img, bg, bx, by, &best))
+    if (bi < 0 || !cut_make(img, bg, bx, by, SAME_BACKGROUND, &best))
         return ps_error_set(err, NULL, 0, 0,
                             "no grid of cells found (no regular spacing of "
                             "flat coloured cells in the picture)");
     bool ok = read_board(&best, out, err);
     cut_free(&best);
+    if (!ok && bg)
+        ok = read_near_background(img, bg, bx, by, out);
     return ok;
 }
 
