@@ -40,6 +40,8 @@ import urllib.request
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser_driver  # noqa: E402 (exit 77 without Selenium or chromium)
 from selenium.common.exceptions import ElementClickInterceptedException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -65,12 +67,29 @@ failures = []
 
 
 def wait(cond, what, seconds=60):
+    """Wait until cond() is true. An element the page replaced while cond
+    read it (stale) is read again at the next poll, not a failure: a wait
+    that raised on it read as a timeout after 0 s (CI, 2026-12-05)."""
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(
+        return WebDriverWait(driver, seconds, poll_frequency=0.1,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(
             lambda d: cond())
-    except Exception:
+    except TimeoutException:
         driver.save_screenshot(os.path.join(out_dir, "serve-failed.png"))
         raise AssertionError("timed out waiting for: " + what + "\n" + diagnosis())
+    except Exception as e:
+        driver.save_screenshot(os.path.join(out_dir, "serve-failed.png"))
+        raise AssertionError("failed waiting for: %s: %r\n%s" % (what, e, diagnosis()))
+
+
+def click_run():
+    """Click Run and wait for its answer: a panel of a new run. The same
+    step removes the finished panels of earlier runs, so a wait on
+    run_panels() after this never reads a panel that is about to go."""
+    old = {p.get_attribute("data-id") for p in run_panels()}
+    driver.find_element(By.ID, "run").click()
+    wait(lambda: any(p.get_attribute("data-id") not in old for p in run_panels()),
+         "the answer to Run")
 
 
 def diagnosis():
@@ -232,7 +251,7 @@ try:
     t = driver.find_element(By.ID, "time")
     t.clear()
     t.send_keys("8")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#runs .run")) == 2,
          "two run panels")
 
@@ -368,7 +387,7 @@ try:
     wait(lambda: text("nmoves") == "1", "a slide on the edited board")
     only_algos("astar")
     Select(driver.find_element(By.ID, "from")).select_by_value("here")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done"),
          "astar from the position reached")
     live = run_panels()[0].find_element(By.CSS_SELECTOR, ".live").text
@@ -379,7 +398,7 @@ try:
         "window.realEventSource = window.EventSource;"
         "window.EventSource = function () { this.close = function () {};"
         " this.addEventListener = function () {}; };")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done-by") == "poll",
          "the watchdog to end a silent stream's run", 30)
     live = run_panels()[0].find_element(By.CSS_SELECTOR, ".live").text
@@ -402,7 +421,7 @@ try:
     only_algos("idastar")
     set_number("trace", 12)
     set_number("time", 20)
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: run_panels() and run_panels()[0].find_elements(
         By.CSS_SELECTOR, ".trace-pos[data-count]"), "the trace viewer")
     panel = run_panels()[0]
@@ -435,7 +454,7 @@ try:
     load_bundled("npuzzle/examples/8-hardest.txt")
     only_algos("astar")
     set_number("trace", 30)
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: run_panels() and run_panels()[0].get_attribute("data-done"),
          "the traced A* run")
     panel = run_panels()[0]
@@ -479,7 +498,7 @@ try:
     assert "as it ran" in [o.text for o in panel.find_elements(By.CSS_SELECTOR, ".trace-speed option")]
     # ---- two traces stepping together: A* and IDA*, lock-step ----
     only_algos("astar", "idastar")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     # Counted in the page: Run just removed the last panels, and an element
     # found before that would be stale.
     wait(lambda: driver.execute_script(
@@ -549,12 +568,12 @@ try:
     load_bundled("samegame/standard/01.txt")
     only_algos("nrpa")
     set_number("time", 25)
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run:not([data-done])"), "a live nrpa run")
     live_id = driver.find_element(By.CSS_SELECTOR, "#runs .run:not([data-done])").get_attribute("data-id")
     wait(lambda: text("run-cap").startswith("1 of "), "the run slots said")
     only_algos("greedy")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done='1']")) >= 1,
          "the greedy run beside the live one")
     assert driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-id='%s']" % live_id), \
@@ -584,7 +603,7 @@ try:
     assert driver.find_element(By.ID, "shot").is_displayed()
     assert driver.find_elements(By.CSS_SELECTOR, "#shot-picture svg image"), "no picture shown"
     only_algos("greedy")
-    driver.find_element(By.ID, "run").click()
+    click_run()
     wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot"),
          "the run's On the screenshot button")
     driver.find_element(By.CSS_SELECTOR, "#runs .run[data-done='1'] button.on-shot").click()
@@ -605,7 +624,7 @@ try:
         wait(lambda: text("shot-status").startswith("read a watersort puzzle"), "the level read")
         idle()
         only_algos("astar")
-        driver.find_element(By.ID, "run").click()
+        click_run()
         # The A* run's button, clicked in the page: greedy's panel from the
         # board above stays until the answer to Run comes (slow under ASan).
         wait(lambda: driver.execute_script(

@@ -621,8 +621,8 @@ static void lattice_candidates(const struct ps_image *img, struct ps_lattice *cx
  * one, an empty column left of a filled one): read again with only the
  * background's own colour empty. Taken only if the cells that revives are
  * one colour (a gradient or a shadow in the background would give many)
- * and the board is a position. Measured on test_import's generated boards:
- * a cropped sparse 10x20 was refused. */
+ * and the board is a position of 3x3 cells or more. Measured on
+ * test_import's generated boards: a cropped sparse 10x20 was refused. */
 static bool read_near_background(const struct ps_image *img, const struct ps_lab *bg,
                                  struct ps_lattice bx, struct ps_lattice by,
                                  struct ps_grid_read *out)
@@ -655,7 +655,9 @@ static bool read_near_background(const struct ps_image *img, const struct ps_lab
             alike = ps_lab_distance(exact.s[k].lab, mean) < EXACT_BACKGROUND;
     struct ps_error again;
     ps_error_clear(&again);
-    bool ok = alike && read_board(&exact, out, &again);
+    /* A rescue, so not for a scrap: a digit's unlit segments on a dark
+     * sprite read as a 2x2 "board" (onemoresamegame's score_9.png). */
+    bool ok = alike && read_board(&exact, out, &again) && out->rows * out->cols >= 9;
     cut_free(&loose);
     cut_free(&exact);
     return ok;
