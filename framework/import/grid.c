@@ -334,7 +334,7 @@ static bool playable(const struct ps_grid_read *b, struct ps_error *err)
 
 /* A colour that is one connected group and a lighter shade of another
  * colour is that colour drawn highlighted: the group under a desktop
- * game's pointer (Swell Foop), a selected group (PopStar). Measured on
+ * game's pointer (Swell Foop), a selected group. Measured on
  * the real screenshots (tests/data/import-real, swellfoop-09): the
  * hovered group read as a fifth colour. Its cells take the darker colour,
  * and are marked unsure in *lit (a board may really hold one group of a
