@@ -624,21 +624,15 @@ static void lattice_candidates(const struct ps_image *img, struct ps_lattice *cx
  * and the board is a position of 3x3 cells or more. Measured on
  * test_import's generated boards: a cropped sparse 10x20 was refused. */
 static bool read_near_background(const struct ps_image *img, const struct ps_lab *bg,
-                                 struct ps_lattice bx, struct ps_lattice by,
-                                 struct ps_grid_read *out)
+                                 const struct cut *loose, struct ps_grid_read *out)
 {
-    struct cut loose, exact;
-    bool made = cut_make(img, bg, bx, by, SAME_BACKGROUND, &loose);
-    if (made && !cut_make(img, bg, bx, by, EXACT_BACKGROUND, &exact)) {
-        cut_free(&loose);
-        made = false;
-    }
-    if (!made)
+    struct cut exact;
+    if (!cut_make(img, bg, loose->lx, loose->ly, EXACT_BACKGROUND, &exact))
         return false;
     struct ps_lab mean = {0, 0, 0};
     int revived = 0;
-    for (int k = 0; k < loose.nx * loose.ny; k++)
-        if (loose.kind[k] == 1 && exact.kind[k] == 2) {
+    for (int k = 0; k < loose->nx * loose->ny; k++)
+        if (loose->kind[k] == 1 && exact.kind[k] == 2) {
             mean.l += exact.s[k].lab.l;
             mean.a += exact.s[k].lab.a;
             mean.b += exact.s[k].lab.b;
@@ -650,15 +644,14 @@ static bool read_near_background(const struct ps_image *img, const struct ps_lab
         mean.a /= (float)revived;
         mean.b /= (float)revived;
     }
-    for (int k = 0; alike && k < loose.nx * loose.ny; k++)
-        if (loose.kind[k] == 1 && exact.kind[k] == 2)
+    for (int k = 0; alike && k < loose->nx * loose->ny; k++)
+        if (loose->kind[k] == 1 && exact.kind[k] == 2)
             alike = ps_lab_distance(exact.s[k].lab, mean) < EXACT_BACKGROUND;
     struct ps_error again;
     ps_error_clear(&again);
     /* A rescue, so not for a scrap: a digit's unlit segments on a dark
      * sprite read as a 2x2 "board" (onemoresamegame's score_9.png). */
     bool ok = alike && read_board(&exact, out, &again) && out->rows * out->cols >= 9;
-    cut_free(&loose);
     cut_free(&exact);
     return ok;
 }
@@ -709,10 +702,12 @@ static bool read_with_background(const struct ps_image *img, const struct ps_lab
         return ps_error_set(err, NULL, 0, 0,
                             "no grid of cells found (no regular spacing of "
                             "flat coloured cells in the picture)");
+    /* read_board trims rows off best, never changes its cells' kinds:
+     * the retry compares them with a stricter cut's. */
     bool ok = read_board(&best, out, err);
-    cut_free(&best);
     if (!ok && bg)
-        ok = read_near_background(img, bg, bx, by, out);
+        ok = read_near_background(img, bg, &best, out);
+    cut_free(&best);
     return ok;
 }
 
