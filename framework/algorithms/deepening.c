@@ -9,7 +9,13 @@ enum ps_round ps_deepen(struct ps_search *s, struct ps_deepening *dp,
                         enum ps_round (*round)(void *arg), void *arg)
 {
     dp->bound = bound;
+    /* Each round's bound is a lower bound on every solution's cost when h
+     * never overestimates: the rounds before it found none within theirs,
+     * and it is the least f they cut. */
+    bool sound = !s->used_heuristic || s->heuristic_admissible;
     for (;;) {
+        s->stats.lower_bound = dp->bound;
+        s->stats.has_lower_bound = sound;
         s->stats.iterations++;
         ps_search_trace_event(s, &(struct ps_trace_event){
                                      .kind = PS_TRACE_ITERATION,

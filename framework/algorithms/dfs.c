@@ -56,12 +56,14 @@
  * Cost games: iterative deepening on f = g + h (h = heuristic() with
  * PS_HAS_HEURISTIC, else 0; IDA* then, else depth-first iterative deepening
  * on cost). Each round searches every path with f <= threshold; the next
- * threshold is the smallest f that went over. The same table, cleared every
- * round, holds the smallest g with which each state was entered in this
- * round: entering it again with g no smaller cannot reach anything new within
- * the threshold, so it is a duplicate (this also stops cycles). Without the
- * table (--no-memo, or full) the states on the current path are checked
- * instead. The first goal found costs exactly the threshold, the optimum; a
+ * threshold is the smallest f that went over. The same table holds the
+ * smallest g with which each state was entered in this round: entering it
+ * again with g no smaller cannot reach anything new within the threshold, so
+ * it is a duplicate (this also stops cycles). It also keeps, from round to
+ * round, a lower bound on each state's cost to a goal that the searches
+ * below it learned (the least cost + bound over its children, at least h):
+ * a later round cuts by it as by h. Without the table (--no-memo, or full)
+ * the states on the current path are checked instead. The first goal found costs exactly the threshold, the optimum; a
  * round with nothing over the threshold and no goal proves the puzzle
  * unsolvable.
  */
@@ -120,6 +122,7 @@ struct dfs {
     int candidates;         /* 0 = all moves */
     int max_depth;          /* 0 = none */
     bool depth_cut;         /* cost games: --max-depth cut something */
+    int32_t round;          /* cost games: the round's number, from 1 */
     struct ps_deepening deep; /* cost games: the round's threshold */
     struct ps_greedy greedy;
 };
@@ -837,92 +840,154 @@ static enum ps_status score_run(struct dfs *d)
 
 /* ---- cost games ---- */
 
-/* Was the state at `depth` already entered with a g no larger (this round)?
- * Records g otherwise. Returns SEEN_NOT, SEEN_TABLE or SEEN_PATH (a cycle:
- * an ancestor on the current path, checked when there is no table). */
-enum { SEEN_NOT, SEEN_TABLE, SEEN_PATH };
+/* A cost game's table entry: the smallest g the state was entered with in
+ * round `round`, and a lower bound on its cost to a goal learned by earlier
+ * searches below it (at least h). The table is kept from round to round, so
+ * a subtree that a round proved to need more than the next round's
+ * threshold allows is cut at its root, not searched again. */
+struct cost_entry {
+    ps_value g, lb;
+    int32_t round;
+};
+#define DFS_COST_ENTRY_SIZE 20 /* payload: int64 g, int64 lb, int32 round */
 
-static int cost_seen(struct dfs *d, int depth, ps_value g)
+static struct cost_entry cost_entry_get(const struct dfs *d, int64_t i)
 {
-    const void *state = state_at(d, depth);
-    if (d->memo) {
-        bool added;
-        int64_t i = table_insert(d, d->g->hash(d->inst, state), state, &added);
-        if (i >= 0) {
-            unsigned char *p = ps_table_value(&d->tt, i);
-            ps_value best_g;
-            memcpy(&best_g, p, sizeof best_g);
-            if (!added && best_g <= g)
-                return SEEN_TABLE;
-            memcpy(p, &g, sizeof g);
-            return SEEN_NOT;
-        }
-    }
-    for (int i = 0; i < depth; i++)
-        if (ps_game_equal(d->g, d->inst, state_at(d, i), state))
-            return SEEN_PATH;
-    return SEEN_NOT;
+    const unsigned char *p = ps_table_value(&d->tt, i);
+    struct cost_entry e;
+    memcpy(&e.g, p, sizeof e.g);
+    memcpy(&e.lb, p + 8, sizeof e.lb);
+    memcpy(&e.round, p + 16, sizeof e.round);
+    return e;
 }
 
-/* One round below the threshold. True when a goal was found (and offered). */
-static bool cost_node(struct dfs *d, int depth, ps_value g)
+static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
+{
+    unsigned char *p = ps_table_value(&d->tt, i);
+    memcpy(p, &e.g, sizeof e.g);
+    memcpy(p + 8, &e.lb, sizeof e.lb);
+    memcpy(p + 16, &e.round, sizeof e.round);
+}
+
+/* The lower bound a node hands its parent when it is cut or its search
+ * stops: one the caller may add the move's cost to and keep as a bound
+ * (cost_node's return). */
+#define COST_FOUND (-1)
+
+static bool on_path(const struct dfs *d, int depth)
+{
+    const void *state = state_at(d, depth);
+    for (int i = 0; i < depth; i++)
+        if (ps_game_equal(d->g, d->inst, state_at(d, i), state))
+            return true;
+    return false;
+}
+
+/* One round below the threshold from the state at `depth`, entered at cost
+ * g. Returns COST_FOUND when a goal was found (and offered), else a lower
+ * bound on the state's cost to a goal: h, a bound its table entry learned
+ * before, or, once every child was searched, the least of cost + bound over
+ * the children. Every bound returned or stored is valid whatever the round
+ * (it rests only on h and on children's bounds), so the table may keep them
+ * across rounds, and a state entered again with a g no smaller in the same
+ * round is a duplicate: its first search covered this one (it also stops
+ * cycles). */
+static ps_value cost_node(struct dfs *d, int depth, ps_value g)
 {
     struct ps_search *s = d->s;
     const struct ps_game *gm = d->g;
     if (ps_search_stopped(s))
-        return false;
+        return 0;
     const void *state = state_at(d, depth);
     ps_value h = d->use_h ? ps_search_h(s, state) : 0;
     if (ps_deepening_cut(&d->deep, s, g + h))
-        return false;
+        return h;
     if (gm->is_goal(d->inst, state)) {
         ps_search_offer(s, d->path, depth, g);
-        return true;
+        return COST_FOUND;
     }
     if (d->max_depth && depth >= d->max_depth) {
         d->depth_cut = true;
         s->stats.pruned++;
         s->stats.pruned_depth++;
-        return false;
+        return h;
     }
-    int seen = cost_seen(d, depth, g);
-    if (seen != SEEN_NOT) {
+    int64_t idx = PS_TABLE_NONE;
+    if (d->memo) {
+        bool added;
+        idx = table_insert(d, gm->hash(d->inst, state), state, &added);
+        if (idx >= 0) {
+            struct cost_entry e = {g, h, d->round};
+            if (!added) {
+                e = cost_entry_get(d, idx);
+                if (e.lb < h)
+                    e.lb = h;
+                if (e.round == d->round && e.g <= g) {
+                    s->stats.duplicates++;
+                    return e.lb;
+                }
+                e.g = g;
+                e.round = d->round;
+            }
+            cost_entry_set(d, idx, e);
+            h = e.lb;
+            if (h == PS_NO_BOUND) { /* proven: no goal below */
+                s->stats.pruned++;
+                s->stats.pruned_bound++;
+                return h;
+            }
+            if (ps_deepening_cut(&d->deep, s, g + h))
+                return h;
+        }
+    }
+    if (idx < 0 && on_path(d, depth)) {
         s->stats.duplicates++;
-        if (seen == SEEN_PATH)
-            s->stats.cycles++;
-        return false;
+        s->stats.cycles++;
+        return h;
     }
     if (!frames_reach(d, depth + 1))
-        return false;
+        return h;
     state = state_at(d, depth);
     int n = gm->moves(d->inst, state, moves_at(d, depth), NULL);
     s->stats.expanded++;
     if (ps_search_tracing(s))
         ps_search_trace(s, state, depth, g, h, NULL);
+    ps_value learned = PS_NO_BOUND; /* no move: no goal below */
     for (int i = 0; i < n; i++) {
         ps_move mv = moves_at(d, depth)[i];
         ps_value cost = gm->apply(d->inst, state_at(d, depth), mv,
                                   state_at(d, depth + 1));
         s->stats.generated++;
         d->path[depth] = mv;
-        if (cost_node(d, depth + 1, g + cost))
-            return true;
+        ps_value below = cost_node(d, depth + 1, g + cost);
+        if (below == COST_FOUND)
+            return COST_FOUND;
         if (s->stop != PS_STOP_NONE)
-            return false;
+            return h;
+        if (below != PS_NO_BOUND && cost + below < learned)
+            learned = cost + below;
     }
-    return false;
+    if (learned > h && idx >= 0) {
+        struct cost_entry e = cost_entry_get(d, idx);
+        e.lb = learned;
+        cost_entry_set(d, idx, e);
+    }
+    return learned > h ? learned : h;
 }
 
-/* One round of ps_deepen, with a clear table. */
+/* One round of ps_deepen. The table is kept: its g's count only in their
+ * own round, its bounds in every round. A table that filled up is cleared
+ * instead: the new round's states matter more than old bounds. */
 static enum ps_round cost_round(void *arg)
 {
     struct dfs *d = arg;
     d->depth_cut = false;
-    if (d->memo) {
+    d->round++;
+    if (d->memo && d->table_full) {
         ps_table_clear(&d->tt);
         d->table_full = false;
     }
-    if (cost_node(d, 0, 0))
+    if (cost_node(d, 0, 0) == COST_FOUND)
         return PS_ROUND_FOUND;
     return d->s->stop != PS_STOP_NONE ? PS_ROUND_STOPPED : PS_ROUND_NOT_FOUND;
 }
@@ -932,7 +997,12 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
-    switch (ps_deepen(s, &d->deep, h0, cost_round, d)) {
+    enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
+    /* A --max-depth cut leaves no bound behind: longer lines may cost less
+     * than the next round's bound. */
+    if (d->max_depth)
+        s->stats.has_lower_bound = false;
+    switch (r) {
     case PS_ROUND_FOUND:
         return d->max_depth ? PS_HEURISTIC : PS_OPTIMAL;
     case PS_ROUND_STOPPED:
@@ -1009,7 +1079,7 @@ static enum ps_status dfs_run(struct ps_search *s)
     }
     /* No room even for an empty table: go without. */
     d.memo = !dfs_opt(s)->no_memo &&
-             ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : sizeof(ps_value));
+             ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : DFS_COST_ENTRY_SIZE);
     note_heuristic(&d);
     if (s->root_state)
         memcpy(state_at(&d, 0), s->root_state, d.ss);

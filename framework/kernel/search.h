@@ -190,6 +190,11 @@ struct ps_stats {
 #undef PS_STAT_FIELD
     ps_value h_start; /* h of the start, when has_h_start (not a counter) */
     bool has_h_start;
+    /* Iterative deepening (IDA*, dfs on cost games) with an admissible h
+     * or none: every solution costs at least this, the bound of its last
+     * round (all rounds before found none); with has_lower_bound. */
+    ps_value lower_bound;
+    bool has_lower_bound;
 };
 
 /* --layers: work per depth (bfs: g), per f-layer (A*: g + h; wastar:

@@ -200,6 +200,8 @@ void ps_report_text(FILE *out, const struct ps_game *g, const void *inst,
 #undef TEXT_STAT
     if (st->has_h_start)
         fprintf(out, "# h_start: %lld\n", (long long)st->h_start);
+    if (st->has_lower_bound)
+        fprintf(out, "# lower_bound: %lld\n", (long long)st->lower_bound);
     double ebf = ps_effective_branching(st->generated, r->found ? r->len : 0);
     if (ebf > 0)
         fprintf(out, "# ebf: %.3f\n", ebf);
@@ -274,7 +276,12 @@ void ps_json_stats(FILE *out, const struct ps_stats *st)
 #undef JSON_STAT
     fprintf(out, "\"h_start\":");
     if (st->has_h_start)
-        fprintf(out, "%lld}", (long long)st->h_start);
+        fprintf(out, "%lld", (long long)st->h_start);
+    else
+        fprintf(out, "null");
+    fprintf(out, ",\"lower_bound\":");
+    if (st->has_lower_bound)
+        fprintf(out, "%lld}", (long long)st->lower_bound);
     else
         fprintf(out, "null}");
 }
