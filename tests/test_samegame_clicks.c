@@ -94,9 +94,16 @@ static void memo_put(struct memo *m, const void *inst, const void *state,
     m->cost[i] = cost;
 }
 
+/* The heuristics whose docs (docs/samegame.md, clicks.h) call them
+ * consistent; runs-ahead is only admissible. */
+static bool claims_consistent(const char *name)
+{
+    return strcmp(name, "runs-ahead") != 0;
+}
+
 /* The fewest clicks that empty `state` (UNCLEARABLE when none do). Every
- * heuristic is checked on the way: h(s) <= cost(s), and consistent,
- * h(s) <= 1 + h(child). */
+ * heuristic is checked on the way: h(s) <= cost(s), and, where it claims
+ * to be, consistent, h(s) <= 1 + h(child). */
 static int exact_cost(struct memo *m, const void *inst, const void *state)
 {
     size_t slot = memo_slot(m, inst, state);
@@ -116,7 +123,8 @@ static int exact_cost(struct memo *m, const void *inst, const void *state)
             if (c + 1 < best)
                 best = c + 1;
             for (const struct ps_heuristic *h = G->heuristics; h->name; h++)
-                if (h->fn(inst, state) > 1 + h->fn(inst, child))
+                if (claims_consistent(h->name) &&
+                    h->fn(inst, state) > 1 + h->fn(inst, child))
                     fail_msg("heuristic %s is not consistent", h->name);
         }
     }
@@ -213,17 +221,31 @@ static void test_random_boards_3_and_4_colours(void **unused)
 
 /* ---- the searches against the exact cost ---- */
 
-static enum ps_status run(const char *algo, void *inst, struct ps_options *o,
-                          ps_value *cost)
+/* The proven lower bound of the last run() (-1: none). */
+static ps_value last_lower_bound;
+
+static enum ps_status run_limited(const char *algo, void *inst,
+                                  struct ps_options *o, uint64_t max_nodes,
+                                  ps_value *cost)
 {
     struct ps_search s;
-    struct ps_limits lim = {.seconds = 60};
+    struct ps_limits lim = {.seconds = 60, .max_nodes = max_nodes};
     ps_search_init(&s, G, inst, &lim, o);
     enum ps_status st = ps_search_run(&s, ps_algorithm_find(algo));
     *cost = s.best.found ? s.best.value : -1;
+    last_lower_bound = s.stats.has_lower_bound ? s.stats.lower_bound : -1;
     ps_search_free(&s);
     return st;
 }
+
+static enum ps_status run(const char *algo, void *inst, struct ps_options *o,
+                          ps_value *cost)
+{
+    return run_limited(algo, inst, o, 0, cost);
+}
+
+static const char *const clicks_heuristics[] = {
+    "runs-ahead", "colour-runs", "column-strings", "colours-left"};
 
 /* bfs, astar, idastar and dfs prove the same optimum as the plain search,
  * with their tables and pruning and without (--no-memo); a board that
@@ -244,26 +266,80 @@ static void test_exact_searches_agree(void **unused)
             void *inst = test_load(G, rules, text);
             int exact = board_cost(inst);
             for (int a = 0; a < 4; a++)
-                for (int memo = 0; memo < 2; memo++) {
+                for (int memo = 0; memo < 2; memo++)
+                for (int hk = 0; hk < 5; hk++) {
+                    /* bfs reads no heuristic: the default once; each
+                     * heuristic with the tables, the default without */
+                    if (hk > 0 && (memo || strcmp(algos[a], "bfs") == 0))
+                        break;
                     struct ps_options o;
                     ps_options_default(&o);
                     if (strcmp(algos[a], "bfs") != 0)
                         test_option_flag(&o, "no-memo", memo);
+                    if (hk > 0)
+                        o.heuristic = clicks_heuristics[hk - 1];
                     ps_value cost;
                     enum ps_status st = run(algos[a], inst, &o, &cost);
                     if (exact == UNCLEARABLE) {
                         assert_int_equal(st, PS_UNSOLVABLE);
                     } else {
+                        /* iterative deepening proves its answer: its
+                         * last bound is the optimum */
+                        bool deepens = strcmp(algos[a], "idastar") == 0 ||
+                                       strcmp(algos[a], "dfs") == 0;
+                        if (deepens && last_lower_bound != exact)
+                            fail_msg("%s lower_bound %lld, exact %d",
+                                     algos[a], (long long)last_lower_bound,
+                                     exact);
                         if (st != PS_OPTIMAL || cost != exact)
-                            fail_msg("%s%s on\n%sstatus %d cost %lld, exact %d",
-                                     algos[a], memo ? " --no-memo" : "", text,
-                                     st, (long long)cost, exact);
+                            fail_msg("%s%s --heuristic %s on\n%sstatus %d "
+                                     "cost %lld, exact %d",
+                                     algos[a], memo ? " --no-memo" : "",
+                                     hk ? clicks_heuristics[hk - 1] : "(default)",
+                                     text, st, (long long)cost, exact);
                     }
                 }
             G->free_instance(inst);
         }
         free(rules);
     }
+}
+
+/* A deepening search stopped early still says what its rounds proved: a
+ * lower bound no higher than the optimum (13 on this 7x9 Former board,
+ * `psolve gen --rows 9 --cols 7 --colors 4 --seed 3`) and no lower than h
+ * of the start; --max-depth voids it. */
+static void test_stopped_search_keeps_its_lower_bound(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    void *inst = test_load(G, rules, "3313221\n3414334\n3111433\n"
+                                     "3314434\n1214314\n4232222\n"
+                                     "2332322\n4133243\n1433334\n");
+    const char *algos[] = {"idastar", "dfs"};
+    for (int a = 0; a < 2; a++) {
+        struct ps_options o;
+        ps_options_default(&o);
+        ps_value cost;
+        assert_int_equal(run_limited(algos[a], inst, &o, 20000, &cost),
+                         PS_INCOMPLETE);
+        void *s = test_initial(G, inst);
+        ps_value h0 = G->heuristic(inst, s);
+        free(s);
+        if (last_lower_bound < h0 || last_lower_bound >= 13)
+            fail_msg("%s stopped with lower bound %lld (h0 %lld)", algos[a],
+                     (long long)last_lower_bound, (long long)h0);
+        assert_int_equal(run(algos[a], inst, &o, &cost), PS_OPTIMAL);
+        assert_int_equal(cost, 13);
+        assert_int_equal(last_lower_bound, 13);
+    }
+    struct ps_options o;
+    ps_options_default(&o);
+    test_option_int(&o, "max-depth", 20);
+    ps_value cost;
+    run_limited("dfs", inst, &o, 20000, &cost);
+    assert_int_equal(last_lower_bound, -1);
+    test_release(G, inst, NULL, rules);
 }
 
 /* ---- hand-worked boards ---- */
@@ -293,6 +369,152 @@ static void test_colour_runs_by_hand(void **unused)
     test_play(G, inst, s, "1 0");
     assert_true(G->is_goal(inst, s));
     test_release(G, inst, s, rules);
+}
+
+/* runs-ahead adds a click when no (colour, run) unit is one group: here
+ * each colour's two cells touch only at a corner, so the first click
+ * cannot empty a unit. 3 clicks are needed: the bound is met. With the 1s
+ * joined, a unit is one group and the bound is colour-runs' 2, met too. */
+static void test_runs_ahead_by_hand(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    const struct ps_heuristic *ahead = ps_heuristic_find(G, "runs-ahead");
+    const struct ps_heuristic *runs = ps_heuristic_find(G, "colour-runs");
+    assert_non_null(ahead);
+    void *inst = test_load(G, rules, "12\n21\n");
+    void *s = test_initial(G, inst);
+    assert_int_equal(runs->fn(inst, s), 2);
+    assert_int_equal(ahead->fn(inst, s), 3);
+    assert_int_equal(board_cost(inst), 3);
+    test_release(G, inst, s, rules);
+    rules = clicks_rules(1, SHIFT_NONE);
+    inst = test_load(G, rules, "11\n21\n");
+    s = test_initial(G, inst);
+    assert_int_equal(ahead->fn(inst, s), 2);
+    assert_int_equal(board_cost(inst), 2);
+    /* Larger than 64 cells: colour-runs alone (no bit planes). */
+    test_release(G, inst, s, rules);
+    rules = clicks_rules(1, SHIFT_NONE);
+    char big[9 * 9 + 9 + 1], *t = big;
+    for (int r = 0; r < 9; r++) {
+        for (int c = 0; c < 9; c++)
+            *t++ = (char)('1' + (r + c) % 2);
+        *t++ = '\n';
+    }
+    *t = '\0';
+    inst = test_load(G, rules, big);
+    s = test_initial(G, inst);
+    assert_int_equal(ahead->fn(inst, s), runs->fn(inst, s));
+    test_release(G, inst, s, rules);
+}
+
+/* runs-ahead by a plain reading of the printed board: colour-runs'
+ * units (colour, run of adjacent columns holding it), + 1 when no unit's
+ * cells are one group by a flood fill over the grid. */
+static int reference_runs_ahead(const char *printed, int rows, int cols)
+{
+    char grid[32][33];
+    for (int r = 0; r < rows; r++) {
+        memcpy(grid[r], printed, (size_t)cols);
+        printed += cols + 1;
+    }
+    int units = 0;
+    bool one_group = false;
+    for (char k = '1'; k <= '9'; k++)
+        for (int a = 0; a < cols; a++) {
+            bool here = false, left = false;
+            for (int r = 0; r < rows; r++) {
+                here |= grid[r][a] == k;
+                left |= a > 0 && grid[r][a - 1] == k;
+            }
+            if (!here || left)
+                continue;
+            int b = a, cells = 0;
+            for (;;) {
+                bool next = false;
+                for (int r = 0; b + 1 < cols && r < rows; r++)
+                    next |= grid[r][b + 1] == k;
+                if (!next)
+                    break;
+                b++;
+            }
+            units++;
+            int seen[32][32] = {{0}}, stack[1024][2], top = 0, reached = 0;
+            for (int c = a; c <= b; c++)
+                for (int r = 0; r < rows; r++)
+                    if (grid[r][c] == k && cells++ == 0) {
+                        seen[r][c] = 1;
+                        stack[top][0] = r;
+                        stack[top++][1] = c;
+                    }
+            while (top > 0) {
+                int r = stack[--top][0], c = stack[top][1];
+                reached++;
+                const int step[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+                for (int j = 0; j < 4; j++) {
+                    int r2 = r + step[j][0], c2 = c + step[j][1];
+                    if (r2 >= 0 && r2 < rows && c2 >= 0 && c2 < cols &&
+                        !seen[r2][c2] && grid[r2][c2] == k) {
+                        seen[r2][c2] = 1;
+                        stack[top][0] = r2;
+                        stack[top++][1] = c2;
+                    }
+                }
+            }
+            one_group |= reached == cells;
+        }
+    return units + (units > 0 && !one_group);
+}
+
+/* runs-ahead reads boards of up to 64 cells in bit planes, one 64-bit word
+ * per colour: checked against the plain reading above in every position of
+ * random games on boards of every shape near that size (8x8 fills all 64
+ * bits, 1 and 2 columns or rows test the lanes' edges), and equal to
+ * colour-runs beyond it. */
+static void test_runs_ahead_in_bit_planes(void **unused)
+{
+    (void)unused;
+    const struct ps_heuristic *ahead = ps_heuristic_find(G, "runs-ahead");
+    const struct ps_heuristic *runs = ps_heuristic_find(G, "colour-runs");
+    const int shapes[][2] = {{9, 7}, {7, 9}, {8, 8}, {16, 4}, {4, 16},
+                             {1, 32}, {32, 2}, {2, 32}, {5, 5}, {9, 8}};
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 3401);
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++)
+        for (int game = 0; game < 40; game++) {
+            int rows = shapes[j][0], cols = shapes[j][1];
+            char text[32 * 33 + 1];
+            random_board(&rng, rows, cols, 2 + game % 5, text);
+            void *inst = test_load(G, rules, text);
+            void *s = test_initial(G, inst);
+            void *next = malloc(G->state_size(inst));
+            assert_non_null(next);
+            for (;;) {
+                ps_value h = ahead->fn(inst, s);
+                if (rows * cols <= 64) {
+                    int want = reference_runs_ahead(test_print(G, inst, s),
+                                                    rows, cols);
+                    if (h != want)
+                        fail_msg("runs-ahead %lld, the plain reading %d, "
+                                 "on\n%s", (long long)h, want,
+                                 test_print(G, inst, s));
+                } else {
+                    assert_int_equal(h, runs->fn(inst, s));
+                }
+                ps_move moves[1024];
+                int n = G->moves(inst, s, moves, NULL);
+                if (n == 0)
+                    break;
+                G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)],
+                         next);
+                memcpy(s, next, G->state_size(inst));
+            }
+            free(next);
+            test_release(G, inst, s, NULL);
+        }
+    free(rules);
 }
 
 /* With a column shift the runs can meet: colour-runs falls back to the
@@ -347,12 +569,15 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_colour_runs_by_hand),
+        cmocka_unit_test(test_runs_ahead_by_hand),
+        cmocka_unit_test(test_runs_ahead_in_bit_planes),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),
         cmocka_unit_test(test_every_4x4_two_colour_board),
         cmocka_unit_test(test_random_boards_3_and_4_colours),
         cmocka_unit_test(test_exact_searches_agree),
+        cmocka_unit_test(test_stopped_search_keeps_its_lower_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,10 @@
  * reads the state layout there); docs/samegame.md argues each bound.
  */
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static bool sg_is_goal(const void *p, const void *state)
 {
     (void)p;
@@ -84,6 +88,183 @@ static ps_value clicks_colour_runs(const struct sg_instance *in,
         before = here;
     }
     return runs;
+}
+
+/* A board of at most 64 cells as one 64-bit plane per colour: column c's
+ * rows 0..R-1 are bits c*R..c*R+R-1, the same index as the cell's (a 7x9
+ * Former board is 63 bits). */
+struct sg_small_planes {
+    uint64_t colour[SG_MAX_COLORS + 1];
+    uint64_t bottom; /* row 0 of every column */
+    uint64_t top;    /* the top row of every column */
+    uint64_t low;    /* every cell below the top row */
+    uint64_t even;   /* the cells of the even columns */
+};
+
+static bool small_planes_fit(const struct sg_instance *in)
+{
+    return in->ncells <= 64;
+}
+
+/* Colour k's plane: the cells equal to k (cells above a column's height
+ * are 0, as state equality needs, so no k is read there). 16 cells per
+ * compare where the target has SSE2 (every x86-64), else 8 per word
+ * operation on a little-endian machine, else one by one. */
+static void small_planes_read(const struct sg_instance *in, const void *state,
+                              struct sg_small_planes *p)
+{
+    const uint8_t *cell = C_CELLS(in, state);
+    const int n = in->ncells;
+    p->bottom = in->plane_bottom;
+    p->top = in->plane_top;
+    p->low = (n == 64 ? ~0ull : (1ull << n) - 1) & ~p->top;
+    p->even = in->plane_even_columns;
+#if defined(__SSE2__)
+    uint8_t buf[64] = {0};
+    if (n >= 32) { /* two fixed copies, overlapping: no call */
+        memcpy(buf, cell, 32);
+        memcpy(buf + n - 32, cell + n - 32, 32);
+    } else {
+        memcpy(buf, cell, (size_t)n);
+    }
+    __m128i v[4];
+    for (int q = 0; q < 4; q++)
+        v[q] = _mm_loadu_si128((const __m128i *)(const void *)(buf + 16 * q));
+    for (int k = 1; k <= in->colours; k++) {
+        __m128i kk = _mm_set1_epi8((char)k);
+        uint64_t plane = 0;
+        for (int q = 0; q < 4; q++)
+            plane |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                         _mm_cmpeq_epi8(v[q], kk))
+                     << (16 * q);
+        p->colour[k] = plane;
+    }
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t word[8] = {0};
+    memcpy(word, cell, (size_t)n);
+    for (int k = 1; k <= in->colours; k++) {
+        const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+        uint64_t plane = 0;
+        for (int q = 0; q * 8 < n; q++) {
+            uint64_t x = word[q] ^ (0x0101010101010101ull * (uint64_t)k);
+            uint64_t zero = ~(((x & low7) + low7) | x | low7); /* bit 7 */
+            plane |= (((zero >> 7) * 0x0102040810204080ull) >> 56) << (8 * q);
+        }
+        p->colour[k] = plane;
+    }
+#else
+    memset(p->colour, 0, sizeof p->colour);
+    for (int i = 0; i < n; i++)
+        p->colour[cell[i]] |= 1ull << i;
+#endif
+}
+
+/* The columns of `plane` that hold a cell, as the top bit of their lane:
+ * adding the lower R-1 bits of a lane to all ones there carries into its
+ * top bit exactly when one is set, and never past it. */
+static inline uint64_t small_planes_columns(const struct sg_small_planes *p,
+                                            uint64_t plane)
+{
+    return (plane | ((plane & p->low) + p->low)) & p->top;
+}
+
+/* The cells of `within` connected to `seed` (a flood in the plane: a step
+ * up or down stays in its column, one left or right moves a whole column). */
+static uint64_t small_planes_flood(const struct sg_small_planes *p, int R,
+                                   uint64_t seed, uint64_t within)
+{
+    uint64_t x = seed, last = 0;
+    while (x != last) {
+        last = x;
+        x |= ((x << 1) & ~p->bottom) | ((x >> 1) & ~p->top) | (x << R) |
+             (x >> R);
+        x &= within;
+    }
+    return x;
+}
+
+static inline int bits_set(uint64_t x)
+{
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
+/* Does every column of `unit` that holds a cell of it (`lanes`, each such
+ * column's bits) hold one vertical segment? Adding each column's lowest
+ * cell carries through its first segment and stops above it, so a cell
+ * left is a second segment. Even and odd columns are added apart, so a
+ * carry out of a column's top lands in a column not added. */
+static bool one_segment_per_column(const struct sg_small_planes *p,
+                                   uint64_t unit, uint64_t lanes)
+{
+    /* each column's lowest cell: the borrow of column bottom - 1 stops
+     * there, as every column of `lanes` holds one */
+    uint64_t lowest = unit & ~(unit - (lanes & p->bottom));
+    uint64_t ue = unit & p->even, uo = unit & ~p->even;
+    return !(((ue + (lowest & p->even)) & ue) |
+             ((uo + (lowest & ~p->even)) & uo));
+}
+
+/* Are the cells `unit` of a colour, in the columns `lanes` (a run: none of
+ * the colour beside it; `joints`, the top bits of its columns but the
+ * last), one group? Settled without a flood when two neighbouring columns
+ * do not touch in any row (never one group), or when each column holds one
+ * vertical segment of them (then they touch all along: one group). */
+static bool unit_is_one_group(const struct sg_small_planes *p, int R,
+                              uint64_t unit, uint64_t lanes, uint64_t joints)
+{
+    uint64_t touching = unit & (unit >> R); /* k here and in the next column */
+    if (joints & ~small_planes_columns(p, touching))
+        return false;
+    if (one_segment_per_column(p, unit, lanes))
+        return true;
+    return small_planes_flood(p, R, unit & -unit, unit) == unit;
+}
+
+/* colour-runs + 1 when no run is one group yet. The count of (colour, run)
+ * units drops by 1 exactly when a click removes a whole unit (a click on
+ * part of one can only split it), so every line pays colour-runs clicks that
+ * each empty a unit, plus the clicks that do not. When no unit is one group,
+ * the first click cannot empty one: one click more. Admissible, not
+ * consistent (A* reopens; dfs and IDA* need only admissible). Boards of up
+ * to 64 cells are read into bit planes; larger ones get colour-runs. */
+static ps_value clicks_runs_ahead(const struct sg_instance *in,
+                                  const void *state)
+{
+    if (in->rules.shift != SG_SHIFT_NONE || !small_planes_fit(in))
+        return clicks_colour_runs(in, state);
+    if (has_dead_colour(in, state))
+        return dead_board_cost(in);
+    struct sg_small_planes p;
+    small_planes_read(in, state, &p);
+    const int R = in->rows;
+    ps_value runs = 0;
+    bool one_group = false;
+    for (int k = 1; k <= in->colours; k++) {
+        uint64_t cols = small_planes_columns(&p, p.colour[k]);
+        /* a run starts at a column whose left neighbour lacks colour k */
+        uint64_t starts = cols & ~(cols << R);
+        runs += bits_set(starts);
+        /* a run ends at a column whose right neighbour lacks colour k */
+        uint64_t ends = cols & ~(cols >> R);
+        for (; starts && !one_group; starts &= starts - 1) {
+            /* the run from the lowest start t to the first end e at or
+             * after it: bits from t's lane bottom to e's top, (e << 1) -
+             * (t >> (R-1)), which wraps right for an e at bit 63 */
+            uint64_t t = starts & -starts, e = ends & ~(t - 1);
+            e &= -e;
+            uint64_t lanes = (e << 1) - (t >> (R - 1));
+            one_group = unit_is_one_group(&p, R, p.colour[k] & lanes, lanes,
+                                          cols & lanes & ~e);
+        }
+    }
+    return runs + (runs > 0 && !one_group);
 }
 
 /* The fewest deletions that empty the string s[0..m) when one deletion
@@ -167,12 +348,13 @@ static bool counts_clicks(const struct sg_instance *in)
     return in->rules.objective == SG_OBJ_FEWEST_CLICKS;
 }
 
-/* The default: column-strings is never lower, but on 7x9 Former boards
- * it saved IDA* 10 of 650,947 nodes (board seed 3) and cost 20% more time
- * (docs/samegame.md). */
+/* The default: runs-ahead (colour-runs + 1 when no unit is one group)
+ * made dfs prove 7x9 Former boards in fewer expansions and less time than
+ * colour-runs (docs/samegame.md); column-strings saved IDA* 10 of 650,947
+ * nodes (board seed 3) and cost 20% more time. */
 static ps_value sg_clicks_default(const void *p, const void *state)
 {
-    return clicks_colour_runs(p, state);
+    return clicks_runs_ahead(p, state);
 }
 
 static ps_value sg_h_column_strings(const void *p, const void *state)
@@ -180,6 +362,13 @@ static ps_value sg_h_column_strings(const void *p, const void *state)
     if (!counts_clicks(p))
         return sg_upper_bound(p, state);
     return clicks_column_strings(p, state);
+}
+
+static ps_value sg_h_runs_ahead(const void *p, const void *state)
+{
+    if (!counts_clicks(p))
+        return sg_upper_bound(p, state);
+    return clicks_runs_ahead(p, state);
 }
 
 static ps_value sg_h_colours_left(const void *p, const void *state)
@@ -221,6 +410,9 @@ static const struct ps_heuristic sg_estimates[] = {
                        "column wide costed as deletions of their column's "
                        "string (\"1212\": 3)",
      true, sg_h_column_strings},
+    {"runs-ahead", "fewest_clicks: colour-runs + 1 when no run is one "
+                   "group (the next click cannot empty one)",
+     true, sg_h_runs_ahead},
     {"colour-runs", "fewest_clicks: one click per run of adjacent columns "
                     "holding a colour (shift none; else colours-left)",
      true, sg_h_colour_runs},

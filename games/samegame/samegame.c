@@ -69,6 +69,10 @@ struct sg_instance {
     int64_t end_bound[SG_MAX_CELLS + 1];
     int engine;             /* SG_ENGINE_*, chosen at load */
     double top_share[SG_MAX_CELLS + 1]; /* join_potential's pieces^0.75 */
+    /* Boards of at most 64 cells, as one 64-bit plane (clicks.h): the bits
+     * of row 0, of the top row, and of the even columns; 0 on larger
+     * boards. */
+    uint64_t plane_bottom, plane_top, plane_even_columns;
 };
 
 /* ---- rules ---- */
@@ -468,6 +472,13 @@ static bool sg_set_start(struct sg_instance *in, const uint8_t *grid,
     in->header = 2 + 2 * (size_t)in->colours;
     in->state_size = (in->header + (size_t)cols + (size_t)in->ncells + 7) &
                      ~(size_t)7;
+    in->plane_bottom = in->plane_top = in->plane_even_columns = 0;
+    for (int c = 0; c < cols && in->ncells <= 64; c++) {
+        in->plane_bottom |= 1ull << (c * rows);
+        in->plane_top |= 1ull << (c * rows + rows - 1);
+        if (c % 2 == 0)
+            in->plane_even_columns |= ((1ull << rows) - 1) << (c * rows);
+    }
     in->start = calloc(1, in->state_size);
     if (!in->start)
         return ps_error_set(err, path, 0, 0, "out of memory");
@@ -1348,7 +1359,7 @@ const struct ps_game samegame_game = {
     .end_value = sg_end_value,
     .is_goal = sg_is_goal,
     .solvable = sg_solvable,
-    .heuristic = sg_h_colour_runs,
+    .heuristic = sg_h_runs_ahead,
     .upper_bound = sg_bound_dead_cells,
     .bounded_moves = sg_bounded_moves,
     .print_state = sg_print_state,
