@@ -299,6 +299,19 @@ static void test_exact_searches_agree(void **unused)
                                      text, st, (long long)cost, exact);
                     }
                 }
+            /* dfs's first line from beams too narrow to be optimal: the
+             * rounds must still prove the optimum, or find the line is */
+            for (int width = 0; width <= 3 && exact != UNCLEARABLE; width++) {
+                struct ps_options o;
+                ps_options_default(&o);
+                test_option_int(&o, "dfs-cost-beam", width);
+                ps_value cost;
+                enum ps_status st = run("dfs", inst, &o, &cost);
+                if (st != PS_OPTIMAL || cost != exact)
+                    fail_msg("dfs --dfs-cost-beam %d on\n%sstatus %d cost %lld,"
+                             " exact %d", width, text, st, (long long)cost,
+                             exact);
+            }
             G->free_instance(inst);
         }
         free(rules);
@@ -308,7 +321,8 @@ static void test_exact_searches_agree(void **unused)
 /* A deepening search stopped early still says what its rounds proved: a
  * lower bound no higher than the optimum (13 on this 7x9 Former board,
  * `psolve gen --rows 9 --cols 7 --colors 4 --seed 3`) and no lower than h
- * of the start; --max-depth voids it. */
+ * of the start; --max-depth voids it. IDA* is stopped before its bound
+ * reaches 13 with no line; dfs's first beam gives it one. */
 static void test_stopped_search_keeps_its_lower_bound(void **unused)
 {
     (void)unused;
@@ -333,10 +347,29 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
         assert_int_equal(cost, 13);
         assert_int_equal(last_lower_bound, 13);
     }
+    /* dfs's first beam (width 1000) finds a 13-click line here: a run
+     * stopped early returns it, and the rounds prove it optimal once their
+     * bound reaches 13, without a last round (0 expanded in it). Without
+     * the beam the last round searches. */
     struct ps_options o;
     ps_options_default(&o);
-    test_option_int(&o, "max-depth", 20);
     ps_value cost;
+    assert_int_equal(run_limited("dfs", inst, &o, 20000, &cost), PS_INCOMPLETE);
+    assert_int_equal(cost, 13);
+    struct ps_search s;
+    struct ps_limits lim = {.seconds = 60};
+    for (int width = 1000; width >= 0; width -= 1000) {
+        ps_options_default(&o);
+        test_option_int(&o, "dfs-cost-beam", width);
+        ps_search_init(&s, G, inst, &lim, &o);
+        assert_int_equal(ps_search_run(&s, ps_algorithm_find("dfs")),
+                         PS_OPTIMAL);
+        assert_int_equal(s.best.value, 13);
+        assert_int_equal(s.stats.last_iteration_expanded == 0, width > 0);
+        ps_search_free(&s);
+    }
+    ps_options_default(&o);
+    test_option_int(&o, "max-depth", 20);
     run_limited("dfs", inst, &o, 20000, &cost);
     assert_int_equal(last_lower_bound, -1);
     test_release(G, inst, NULL, rules);

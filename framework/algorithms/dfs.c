@@ -72,6 +72,7 @@
 #include <string.h>
 
 #include "beam.h"
+#include "cost_beam.h"
 #include "greedy.h"
 #include "deepening.h"
 #include "table.h"
@@ -91,6 +92,8 @@ struct dfs_options {
                        * left after the first round that nrpa has (0 = off) */
     double nrpa_after; /* the share of --time the rounds have before nrpa's
                         * first slice */
+    int cost_beam;    /* cost games: the width of the first line's beam (0 =
+                       * none) */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -981,6 +984,11 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
 static enum ps_round cost_round(void *arg)
 {
     struct dfs *d = arg;
+    struct ps_search *s = d->s;
+    /* The rounds below found no line cheaper than this bound: the
+     * incumbent (the first beam's) that costs no more is optimal. */
+    if (s->best.found && s->best.value <= d->deep.bound)
+        return PS_ROUND_FOUND;
     d->depth_cut = false;
     d->round++;
     if (d->memo && d->table_full) {
@@ -997,6 +1005,13 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
+    /* A line first, unless a depth cap makes every answer heuristic anyway:
+     * it also bounds the rounds (cost_round). Lines are at most as long as
+     * the game's max_depth, or 1,000 moves. */
+    int cap = d->g->max_depth(d->inst);
+    if (dfs_opt(s)->cost_beam > 0 && !d->max_depth)
+        ps_cost_beam(s, root, dfs_opt(s)->cost_beam,
+                     cap > 0 && cap < 1000 ? cap : 1000);
     enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
     /* A --max-depth cut leaves no bound behind: longer lines may cost less
      * than the next round's bound. */
@@ -1091,7 +1106,8 @@ static enum ps_status dfs_run(struct ps_search *s)
 }
 
 /* dfs's options (options.h); rule scripts' prune keys map onto them */
-static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8};
+static const struct dfs_options dfs_defaults = {.beam = 16, .nrpa = 0.8,
+                                                .cost_beam = 1000};
 
 static const struct ps_option dfs_options[] = {
     {.name = "no-bound",
@@ -1133,6 +1149,14 @@ static const struct ps_option dfs_options[] = {
      .arg = "W",
      .def = "16; 0 = the greedy line only",
      .doc = "score games: first beam width of the incumbent rounds"},
+    {.name = "dfs-cost-beam",
+     .type = PS_OPT_INT,
+     .offset = offsetof(struct dfs_options, cost_beam),
+     .min = 0,
+     .max = 1 << 20,
+     .arg = "W",
+     .def = "1000; 0 = none",
+     .doc = "cost games: first a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "dfs-nrpa",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa),

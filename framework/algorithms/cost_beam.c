@@ -1,0 +1,136 @@
+/*
+ * cost_beam.c - a quick line for a cost game before an exact search proves
+ * the optimum (cost_beam.h). dfs on cost games runs it first: its line is
+ * the answer a limit or Ctrl-C returns, and once a round's bound reaches
+ * its cost the line is proven optimal without the last, largest round.
+ */
+#include "cost_beam.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct cand {
+    ps_value f, g;
+    uint64_t hash;
+    int32_t parent;
+    ps_move move;
+};
+
+/* By state (hash), the cheaper copy first: duplicates side by side. */
+static int by_state(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return x->g < y->g ? -1 : x->g > y->g;
+}
+
+/* By f, ties by hash: an order that does not depend on the move order. */
+static int by_f(const void *a, const void *b)
+{
+    const struct cand *x = a, *y = b;
+    if (x->f != y->f)
+        return x->f < y->f ? -1 : 1;
+    return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+/* The line to entry `k` of depth `depth`, written to line[0..depth). */
+static void line_to(const int32_t *parents, const ps_move *moves, int width,
+                    int depth, int k, ps_move *line)
+{
+    for (int d = depth - 1; d >= 0; d--) {
+        line[d] = moves[(size_t)d * (size_t)width + (size_t)k];
+        k = parents[(size_t)d * (size_t)width + (size_t)k];
+    }
+}
+
+bool ps_cost_beam(struct ps_search *s, const void *root, int width,
+                  int max_len)
+{
+    const struct ps_game *gm = s->game;
+    const size_t ss = s->state_size, w = (size_t)width;
+    const int mm = gm->max_moves(s->inst);
+    uint64_t bytes = 2 * w * ss + w * (size_t)mm * sizeof(struct cand) +
+                     (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
+                     w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move);
+    if (width < 1 || max_len < 1 || !ps_memory_reserve(s, bytes))
+        return false;
+    unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);
+    unsigned char *tmp = malloc(ss);
+    struct cand *cand = malloc(w * (size_t)mm * sizeof *cand);
+    int32_t *parents = malloc((size_t)max_len * w * sizeof *parents);
+    ps_move *moves = malloc((size_t)max_len * w * sizeof *moves);
+    ps_move *legal = malloc((size_t)mm * sizeof *legal);
+    ps_value *g = malloc(w * sizeof *g);
+    ps_move *line = malloc((size_t)max_len * sizeof *line);
+    bool found = false;
+    if (!cur || !next || !tmp || !cand || !parents || !moves || !legal || !g ||
+        !line)
+        goto done;
+    memcpy(cur, root, ss);
+    g[0] = 0;
+    int n = 1;
+    ps_value best = 0;
+    for (int depth = 0; depth < max_len && n > 0; depth++) {
+        size_t nc = 0;
+        for (int i = 0; i < n; i++) {
+            if (ps_search_stopped(s))
+                goto done;
+            const unsigned char *st = cur + (size_t)i * ss;
+            int m = gm->moves(s->inst, st, legal, NULL);
+            s->stats.expanded++;
+            for (int k = 0; k < m; k++) {
+                ps_value cost = gm->apply(s->inst, st, legal[k], tmp);
+                s->stats.generated++;
+                ps_value gk = g[i] + cost;
+                if (found && gk >= best)
+                    continue; /* costs never fall: it cannot beat the line */
+                if (gm->is_goal(s->inst, tmp)) {
+                    line_to(parents, moves, width, depth, i, line);
+                    line[depth] = legal[k];
+                    ps_search_offer(s, line, depth + 1, gk);
+                    found = true;
+                    best = gk;
+                    continue;
+                }
+                cand[nc++] = (struct cand){gk + ps_search_h(s, tmp), gk,
+                                           gm->hash(s->inst, tmp), i,
+                                           legal[k]};
+            }
+        }
+        /* each state once (equal hashes: taken as the same state, which
+         * costs at worst a worse line), its cheapest copy */
+        qsort(cand, nc, sizeof *cand, by_state);
+        size_t distinct = 0;
+        for (size_t c = 0; c < nc; c++)
+            if (c == 0 || cand[c].hash != cand[c - 1].hash)
+                cand[distinct++] = cand[c];
+        /* the best `width`, made again from their parents */
+        qsort(cand, distinct, sizeof *cand, by_f);
+        int kept = 0;
+        for (size_t c = 0; c < distinct && kept < width; c++) {
+            gm->apply(s->inst, cur + (size_t)cand[c].parent * ss, cand[c].move,
+                      next + (size_t)kept * ss);
+            parents[(size_t)depth * w + (size_t)kept] = cand[c].parent;
+            moves[(size_t)depth * w + (size_t)kept] = cand[c].move;
+            g[kept] = cand[c].g;
+            kept++;
+        }
+        unsigned char *t = cur;
+        cur = next;
+        next = t;
+        n = kept;
+    }
+done:
+    free(cur);
+    free(next);
+    free(tmp);
+    free(cand);
+    free(parents);
+    free(moves);
+    free(legal);
+    free(g);
+    free(line);
+    ps_memory_release(s, bytes);
+    return found;
+}

@@ -1,0 +1,21 @@
+/*
+ * cost_beam.h - a quick line for a cost game, for the exact searches that
+ * want one before their proof (dfs on cost games): a beam over f = g + h.
+ */
+#ifndef PS_COST_BEAM_H
+#define PS_COST_BEAM_H
+
+#include <stdbool.h>
+
+#include "search.h"
+
+/* A beam of `width` states per depth from `root`, ranked by g + h (the
+ * run's heuristic; 0 without one), ties by state hash; a state met twice
+ * in a depth is kept once. Goes at most `max_len` moves deep. Offers the
+ * cheapest goal it meets (ps_search_offer) and returns true when it met
+ * one; its expansions count in s->stats. Stops with the search (limits,
+ * Ctrl-C). A heuristic: the line may cost more than the optimum. */
+bool ps_cost_beam(struct ps_search *s, const void *root, int width,
+                  int max_len);
+
+#endif
