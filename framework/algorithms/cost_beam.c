@@ -11,6 +11,7 @@
 
 struct cand {
     ps_value f, g;
+    int options; /* the state's legal moves: fewer first among equal f */
     uint64_t hash;
     int32_t parent;
     ps_move move;
@@ -31,6 +32,8 @@ static int by_f(const void *a, const void *b)
     const struct cand *x = a, *y = b;
     if (x->f != y->f)
         return x->f < y->f ? -1 : 1;
+    if (x->options != y->options)
+        return x->options < y->options ? -1 : 1;
     return x->hash < y->hash ? -1 : x->hash > y->hash;
 }
 
@@ -52,7 +55,8 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     const int mm = gm->max_moves(s->inst);
     uint64_t bytes = 2 * w * ss + w * (size_t)mm * sizeof(struct cand) +
                      (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
-                     w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move);
+                     w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move) +
+                     2 * (size_t)mm * sizeof(ps_move);
     if (width < 1 || max_len < 1 || !ps_memory_reserve(s, bytes))
         return false;
     unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);
@@ -61,11 +65,12 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     int32_t *parents = malloc((size_t)max_len * w * sizeof *parents);
     ps_move *moves = malloc((size_t)max_len * w * sizeof *moves);
     ps_move *legal = malloc((size_t)mm * sizeof *legal);
+    ps_move *later = malloc((size_t)mm * sizeof *later);
     ps_value *g = malloc(w * sizeof *g);
     ps_move *line = malloc((size_t)max_len * sizeof *line);
     bool found = false;
-    if (!cur || !next || !tmp || !cand || !parents || !moves || !legal || !g ||
-        !line)
+    if (!cur || !next || !tmp || !cand || !parents || !moves || !legal ||
+        !later || !g || !line)
         goto done;
     memcpy(cur, root, ss);
     g[0] = 0;
@@ -94,6 +99,7 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                     continue;
                 }
                 cand[nc++] = (struct cand){gk + ps_search_h(s, tmp), gk,
+                                           gm->moves(s->inst, tmp, later, NULL),
                                            gm->hash(s->inst, tmp), i,
                                            legal[k]};
             }
@@ -129,6 +135,7 @@ done:
     free(parents);
     free(moves);
     free(legal);
+    free(later);
     free(g);
     free(line);
     ps_memory_release(s, bytes);
