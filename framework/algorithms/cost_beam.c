@@ -12,21 +12,27 @@
 struct cand {
     ps_value f, g;
     int options; /* the state's legal moves: fewer first among equal f */
+    uint32_t made; /* the order it was made in: parents', then moves' */
     uint64_t hash;
     int32_t parent;
     ps_move move;
 };
 
-/* By state (hash), the cheaper copy first: duplicates side by side. */
+/* By state (hash), the cheaper copy first, then the first made:
+ * duplicates side by side. */
 static int by_state(const void *a, const void *b)
 {
     const struct cand *x = a, *y = b;
     if (x->hash != y->hash)
         return x->hash < y->hash ? -1 : 1;
-    return x->g < y->g ? -1 : x->g > y->g;
+    if (x->g != y->g)
+        return x->g < y->g ? -1 : 1;
+    return x->made < y->made ? -1 : x->made > y->made;
 }
 
-/* By f, ties by hash: an order that does not depend on the move order. */
+/* By f, then fewer legal moves, then the order made: the game's own order
+ * decides the rest, never its hash (two games with the same moves and
+ * another hash, like the Lua and C n-puzzles, keep the same beam). */
 static int by_f(const void *a, const void *b)
 {
     const struct cand *x = a, *y = b;
@@ -34,7 +40,7 @@ static int by_f(const void *a, const void *b)
         return x->f < y->f ? -1 : 1;
     if (x->options != y->options)
         return x->options < y->options ? -1 : 1;
-    return x->hash < y->hash ? -1 : x->hash > y->hash;
+    return x->made < y->made ? -1 : x->made > y->made;
 }
 
 /* The line to entry `k` of depth `depth`, written to line[0..depth). */
@@ -98,10 +104,11 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                     best = gk;
                     continue;
                 }
-                cand[nc++] = (struct cand){gk + ps_search_h(s, tmp), gk,
-                                           gm->moves(s->inst, tmp, later, NULL),
-                                           gm->hash(s->inst, tmp), i,
-                                           legal[k]};
+                cand[nc] = (struct cand){gk + ps_search_h(s, tmp), gk,
+                                         gm->moves(s->inst, tmp, later, NULL),
+                                         (uint32_t)nc, gm->hash(s->inst, tmp),
+                                         i, legal[k]};
+                nc++;
             }
         }
         /* each state once (equal hashes: taken as the same state, which

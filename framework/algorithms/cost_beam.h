@@ -10,8 +10,8 @@
 #include "search.h"
 
 /* A beam of `width` states per depth from `root`, ranked by g + h (the
- * run's heuristic; 0 without one), ties by state hash; a state met twice
- * in a depth is kept once. Goes at most `max_len` moves deep. Offers the
+ * run's heuristic; 0 without one), then by fewer legal moves, then in the
+ * order made; a state met twice in a depth (equal hashes) is kept once. Goes at most `max_len` moves deep. Offers the
  * cheapest goal it meets (ps_search_offer) and returns true when it met
  * one; its expansions count in s->stats. Stops with the search (limits,
  * Ctrl-C). A heuristic: the line may cost more than the optimum. */

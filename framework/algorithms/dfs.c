@@ -63,9 +63,11 @@
  * round, a lower bound on each state's cost to a goal that the searches
  * below it learned (the least cost + bound over its children, at least h):
  * a later round cuts by it as by h. Without the table (--no-memo, or full)
- * the states on the current path are checked instead. The first goal found costs exactly the threshold, the optimum; a
- * round with nothing over the threshold and no goal proves the puzzle
- * unsolvable.
+ * the states on the current path are checked instead. The first goal found
+ * costs exactly the threshold, the optimum; a round with nothing over the
+ * threshold and no goal proves the puzzle unsolvable. Before the rounds a
+ * beam gives a first line (cost_beam.h, --dfs-cost-beam): the answer a limit
+ * returns, proven optimal once a round's threshold reaches its cost.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -872,9 +874,8 @@ static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
     memcpy(p + 16, &e.round, sizeof e.round);
 }
 
-/* The lower bound a node hands its parent when it is cut or its search
- * stops: one the caller may add the move's cost to and keep as a bound
- * (cost_node's return). */
+/* cost_node's answer when it found a goal (its bounds are never negative:
+ * heuristics are not, games' guards check). */
 #define COST_FOUND (-1)
 
 static bool on_path(const struct dfs *d, int depth)

@@ -215,7 +215,8 @@ static bool one_segment_per_column(const struct sg_small_planes *p,
  * the colour beside it; `joints`, the top bits of its columns but the
  * last), one group? Settled without a flood when two neighbouring columns
  * do not touch in any row (never one group), or when each column holds one
- * vertical segment of them (then they touch all along: one group). */
+ * vertical segment of them (the segments are joined by the touching
+ * columns: one group). */
 static bool unit_is_one_group(const struct sg_small_planes *p, int R,
                               uint64_t unit, uint64_t lanes, uint64_t joints)
 {
