@@ -233,6 +233,20 @@ static void test_memory_error_final(void **state)
                  10, 0, "the script needs more than 32 MiB of memory");
 }
 
+/* A fuzzed script: large strings made and dropped at once by a caught
+ * error never reach the memory cap, and ran until the 10 s time limit at
+ * a few instructions a turn. string.rep is charged by the bytes it makes:
+ * the instruction limit ends it. */
+static void test_dropped_large_strings_are_charged(void **state)
+{
+    struct test_dir *f = *state;
+    expect_error(f,
+                 "local t = {}\n"
+                 "while true do pcall(function() t[#t] = 1 + "
+                 "string.rep('x', 81000) end) end\n",
+                 8, 0, "Lua instructions");
+}
+
 /* make_unknown_keys_quadratic.sh: 20,000 unknown keys after a 1 MB
  * comment; the line of each was found by a scan of the whole text. */
 static void test_unknown_keys_linear(void **state)
@@ -313,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_xpcall_handler_hooked),
         cmocka_unit_test(test_long_c_loops),
         cmocka_unit_test(test_memory_error_final),
+        cmocka_unit_test(test_dropped_large_strings_are_charged),
         cmocka_unit_test(test_unknown_keys_linear),
         cmocka_unit_test(test_randomseed_deterministic),
         cmocka_unit_test(test_slow_c_work_counted),
