@@ -458,7 +458,8 @@ static int sandbox_xpcall(lua_State *L)
  * then) and a result over the memory cap is refused before the loop; the
  * loop then copies at least one byte per turn into a string under the cap,
  * so its time is bounded by the cap (32 MiB: about 0.1 s). Each call is
- * charged one instruction per 64 bytes made: a loop of large results that
+ * charged one instruction per 16 bytes made (the rules' 20 M instructions
+ * allow 320 MB in all): a loop of large results that
  * are dropped at once (an error caught by pcall) stays under the memory cap
  * and took the whole time limit, 10 s, at a few instructions a turn. */
 static int sandbox_rep(lua_State *L)
@@ -477,7 +478,7 @@ static int sandbox_rep(lua_State *L)
         memory_refused(ps_lua_sandbox_of(L));
         check_limits(L, ps_lua_sandbox_of(L));
     }
-    ps_lua_sandbox_charge(L, ((uint64_t)n * (l + lsep)) / 64);
+    ps_lua_sandbox_charge(L, ((uint64_t)n * (l + lsep)) / 16);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
