@@ -183,18 +183,6 @@ static uint64_t small_planes_flood(const struct sg_small_planes *p, int R,
     return x;
 }
 
-static inline int bits_set(uint64_t x)
-{
-#if defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-#endif
-}
-
 /* Does every column of `unit` that holds a cell of it (`lanes`, each such
  * column's bits) hold one vertical segment? Adding each column's lowest
  * cell carries through its first segment and stops above it, so a cell
@@ -251,7 +239,7 @@ static ps_value clicks_runs_ahead(const struct sg_instance *in,
         uint64_t cols = small_planes_columns(&p, p.colour[k]);
         /* a run starts at a column whose left neighbour lacks colour k */
         uint64_t starts = cols & ~(cols << R);
-        runs += bits_set(starts);
+        runs += popcount_portable(starts);
         /* a run ends at a column whose right neighbour lacks colour k */
         uint64_t ends = cols & ~(cols >> R);
         for (; starts && !one_group; starts &= starts - 1) {

@@ -158,14 +158,6 @@ static int planes_most_frequent(const struct sg_planes *b)
     return top;
 }
 
-static inline int popcount_portable(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-}
-
 #ifdef SG_PLANES_X86
 __attribute__((target("popcnt"))) static inline int popcount_popcnt(uint64_t x)
 {

@@ -1331,6 +1331,16 @@ static const struct ps_gen_options sg_bench_sizes[] = {
     {.seed = 0},
 };
 
+/* The bits set in x, in word operations (no popcount instruction assumed):
+ * clicks.h's bit planes and planes.h's portable playout build share it. */
+static inline int popcount_portable(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
 #include "clicks.h"
 #include "planes.h"
 
