@@ -65,9 +65,11 @@
  * a later round cuts by it as by h. Without the table (--no-memo, or full)
  * the states on the current path are checked instead. The first goal found
  * costs exactly the threshold, the optimum; a round with nothing over the
- * threshold and no goal proves the puzzle unsolvable. Before the rounds a
- * beam gives a first line (cost_beam.h, --dfs-cost-beam): the answer a limit
- * returns, proven optimal once a round's threshold reaches its cost.
+ * threshold and no goal proves the puzzle unsolvable. Once the rounds have
+ * expanded DFS_COST_BEAM_AFTER nodes per unit of its width without an
+ * answer, a beam gives a first line (cost_beam.h, --dfs-cost-beam): the
+ * answer a limit returns, proven optimal once a round's threshold reaches
+ * its cost.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -80,6 +82,8 @@
 #include "table.h"
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
+#define DFS_COST_BEAM_AFTER 32  /* cost games: expansions per unit of the
+                                 * beam's width before it runs */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
 
 /* dfs's own options (its table is at the end of the file) */
@@ -129,6 +133,8 @@ struct dfs {
     bool depth_cut;         /* cost games: --max-depth cut something */
     int32_t round;          /* cost games: the round's number, from 1 */
     struct ps_deepening deep; /* cost games: the round's threshold */
+    uint64_t beam_at;       /* cost games: run the beam at this many
+                             * expanded (UINT64_MAX: never, or done) */
     struct ps_greedy greedy;
 };
 
@@ -887,6 +893,16 @@ static bool on_path(const struct dfs *d, int depth)
     return false;
 }
 
+/* The first line's beam (cost_beam.h) from the start, once: its own
+ * buffers, so the rounds' path and states stay as they are. */
+static void cost_beam_now(struct dfs *d)
+{
+    d->beam_at = UINT64_MAX;
+    int cap = d->g->max_depth(d->inst);
+    ps_cost_beam(d->s, state_at(d, 0), dfs_opt(d->s)->cost_beam,
+                 cap > 0 && cap < 1000 ? cap : 1000);
+}
+
 /* One round below the threshold from the state at `depth`, entered at cost
  * g. Returns COST_FOUND when a goal was found (and offered), else a lower
  * bound on the state's cost to a goal: h, a bound its table entry learned
@@ -952,6 +968,8 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     if (!frames_reach(d, depth + 1))
         return h;
     state = state_at(d, depth);
+    if (s->stats.expanded >= d->beam_at)
+        cost_beam_now(d);
     int n = gm->moves(d->inst, state, moves_at(d, depth), NULL);
     s->stats.expanded++;
     if (ps_search_tracing(s))
@@ -1006,13 +1024,18 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
-    /* A line first, unless a depth cap makes every answer heuristic anyway:
-     * it also bounds the rounds (cost_round). Lines are at most as long as
-     * the game's max_depth, or 1,000 moves. */
-    int cap = d->g->max_depth(d->inst);
-    if (dfs_opt(s)->cost_beam > 0 && !d->max_depth)
-        ps_cost_beam(s, root, dfs_opt(s)->cost_beam,
-                     cap > 0 && cap < 1000 ? cap : 1000);
+    /* A line from the beam once the rounds have spent about what it costs
+     * (a beam of W expands W states per move of its line) without an
+     * answer: an easy puzzle is proven before it would start (on the 70
+     * Water Sort levels a beam first made dfs expand 25 times more, by
+     * geometric mean), a hard one gets a line early. Not under a depth cap,
+     * which makes every answer heuristic anyway. Its line also bounds the
+     * rounds (cost_round). Lines are at most as long as the game's
+     * max_depth, or 1,000 moves. */
+    int width = dfs_opt(s)->cost_beam;
+    d->beam_at = width > 0 && !d->max_depth
+                     ? (uint64_t)width * DFS_COST_BEAM_AFTER
+                     : UINT64_MAX;
     enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
     /* A --max-depth cut leaves no bound behind: longer lines may cost less
      * than the next round's bound. */
@@ -1157,7 +1180,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: first a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "dfs-nrpa",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa),
