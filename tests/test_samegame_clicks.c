@@ -103,7 +103,8 @@ static bool claims_consistent(const char *name)
 
 /* The fewest clicks that empty `state` (UNCLEARABLE when none do). Every
  * heuristic is checked on the way: h(s) <= cost(s), and, where it claims
- * to be, consistent, h(s) <= 1 + h(child). */
+ * to be, consistent, h(s) <= 1 + h(child); so are the floors dfs cuts
+ * children by (child_floors): never above the child's cost. */
 static int exact_cost(struct memo *m, const void *inst, const void *state)
 {
     size_t slot = memo_slot(m, inst, state);
@@ -114,12 +115,17 @@ static int exact_cost(struct memo *m, const void *inst, const void *state)
         best = 0;
     } else {
         ps_move moves[64];
+        ps_value floor[64];
         int n = G->moves(inst, state, moves, NULL);
+        G->child_floors(inst, state, moves, n, floor);
         unsigned char child[256];
         assert_true(m->size <= sizeof child);
         for (int i = 0; i < n; i++) {
             assert_int_equal(G->apply(inst, state, moves[i], child), 1);
             int c = exact_cost(m, inst, child);
+            if (floor[i] > c)
+                fail_msg("child_floors gives %lld > the child's cost %d",
+                         (long long)floor[i], c);
             if (c + 1 < best)
                 best = c + 1;
             for (const struct ps_heuristic *h = G->heuristics; h->name; h++)
@@ -280,6 +286,10 @@ static void test_exact_searches_agree(void **unused)
                         test_option_flag(&o, "no-memo", memo);
                     if (hk > 0)
                         o.heuristic = clicks_heuristics[hk - 1];
+                    /* dfs with its tables and runs-ahead (the default h),
+                     * without the game's floors */
+                    if (hk == 1 && strcmp(algos[a], "dfs") == 0)
+                        test_option_flag(&o, "no-floors", true);
                     ps_value cost;
                     enum ps_status st = run(algos[a], inst, &o, &cost);
                     if (exact == UNCLEARABLE) {
@@ -560,9 +570,26 @@ static void test_runs_ahead_in_bit_planes(void **unused)
                     assert_int_equal(h, runs->fn(inst, s));
                 }
                 ps_move moves[1024];
+                ps_value floor[1024];
                 int n = G->moves(inst, s, moves, NULL);
                 if (n == 0)
                     break;
+                /* the floors: colour-runs - 1 exactly for the clicks that
+                 * empty a unit (boards of up to 64 cells), below it for
+                 * the rest; never above the child's colour-runs */
+                G->child_floors(inst, s, moves, n, floor);
+                ps_value before = runs->fn(inst, s);
+                for (int i = 0; i < n; i++) {
+                    G->apply(inst, s, moves[i], next);
+                    ps_value after = runs->fn(inst, next);
+                    if (floor[i] > after ||
+                        (rows * cols <= 64 &&
+                         (floor[i] == before - 1) != (after == before - 1)))
+                        fail_msg("floor %lld, colour-runs %lld then %lld, "
+                                 "move %u on\n%s", (long long)floor[i],
+                                 (long long)before, (long long)after,
+                                 (unsigned)moves[i], test_print(G, inst, s));
+                }
                 G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)],
                          next);
                 memcpy(s, next, G->state_size(inst));

@@ -100,6 +100,7 @@ struct dfs_options {
                         * first slice */
     int cost_beam;    /* cost games: the width of the first line's beam (0 =
                        * none) */
+    bool no_floors;   /* cost games: the game's child_floors unused */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -126,6 +127,7 @@ struct dfs {
     struct ps_table tt;
     bool memo, table_full, bound;
     bool child_bounds;      /* the bound is the game's: bounded_moves() */
+    bool child_floors;      /* cost games, the game's h: child_floors() */
     bool use_h;             /* cost games: f = g + h (else g alone) */
     bool full_noted;        /* the note says the table filled up */
     int candidates;         /* 0 = all moves */
@@ -970,13 +972,25 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     state = state_at(d, depth);
     if (s->stats.expanded >= d->beam_at)
         cost_beam_now(d);
-    int n = gm->moves(d->inst, state, moves_at(d, depth), NULL);
+    /* The game's floors under its children's costs (child_floors): a child
+     * they put over the threshold is cut before it is made, and its
+     * cost + floor is what the state learns from it. */
+    ps_value *costs = d->child_floors ? gains_at(d, depth) : NULL;
+    ps_value *floors = keys_at(d, depth);
+    int n = gm->moves(d->inst, state, moves_at(d, depth), costs);
+    if (costs)
+        gm->child_floors(d->inst, state, moves_at(d, depth), n, floors);
     s->stats.expanded++;
     if (ps_search_tracing(s))
         ps_search_trace(s, state, depth, g, h, NULL);
     ps_value learned = PS_NO_BOUND; /* no move: no goal below */
     for (int i = 0; i < n; i++) {
         ps_move mv = moves_at(d, depth)[i];
+        if (costs && ps_deepening_cut(&d->deep, s, g + costs[i] + floors[i])) {
+            if (costs[i] + floors[i] < learned)
+                learned = costs[i] + floors[i];
+            continue;
+        }
         ps_value cost = gm->apply(d->inst, state_at(d, depth), mv,
                                   state_at(d, depth + 1));
         s->stats.generated++;
@@ -1110,6 +1124,8 @@ static enum ps_status dfs_run(struct ps_search *s)
     s->used_heuristic = d.bound || d.use_h;
     d.child_bounds = d.bound && !d.candidates && d.g->bounded_moves &&
                      s->heuristic == d.g->upper_bound;
+    d.child_floors = d.use_h && d.g->child_floors &&
+                     !dfs_opt(s)->no_floors && s->heuristic == d.g->heuristic;
     if (!frames_resize(&d, d.g->max_depth(s->inst) + 2) ||
         !ps_greedy_init(&d.greedy, d.g, s->inst)) {
         dfs_free(&d);
@@ -1181,6 +1197,11 @@ static const struct ps_option dfs_options[] = {
      .arg = "W",
      .def = "1000; 0 = none",
      .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+    {.name = "no-floors",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct dfs_options, no_floors),
+     .doc = "cost games: make every child before cutting it (the game's "
+            "child_floors unused; the same answer and expansions)"},
     {.name = "dfs-nrpa",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa),
