@@ -2,7 +2,7 @@
  * bestfirst.c - the best-first engine (see bestfirst.h).
  *
  * Memory per stored state: the ps_table entry, round8(state_size + 16)
- * bytes plus <= 24 bytes of slots, and 24 bytes per open-list entry; both
+ * bytes plus <= 16 bytes of slots, and 24 bytes per open-list entry; both
  * are reserved through ps_memory_reserve(), so --max-memory stops the run
  * instead of the process.
  */

@@ -1083,7 +1083,7 @@ static void dfs_free(struct dfs *d)
     free(d->order);
     free(d->path);
     free(d->pv);
-    if (d->tt.hashes)
+    if (d->tt.slot)
         ps_table_free(&d->tt);
     ps_greedy_free(&d->greedy);
 }
