@@ -94,6 +94,23 @@ static void test_table_insert_find_grow(void **unused)
     assert_int_equal(idx, 5000);
     assert_int_equal(f.s.stats.peak_table, 5001);
     assert_true(f.s.stats.peak_memory >= 5001 * t.entry_size);
+    /* A slot keeps the hash's high 32 bits only (the tag, which also picks
+     * the home slot): 6000 states whose hashes share them, through a
+     * growth of the slots, each found as itself. */
+    for (int i = 0; i < 6000; i++) {
+        int v = 1000000 + i;
+        memcpy(state, &v, sizeof v);
+        idx = ps_table_insert(&t, 0xabcdef0100000000ULL | (uint64_t)i, state,
+                              &added);
+        assert_true(added);
+        assert_int_equal(idx, 5001 + i);
+    }
+    for (int i = 5999; i >= 0; i--) {
+        int v = 1000000 + i;
+        memcpy(state, &v, sizeof v);
+        assert_int_equal(ps_table_find(&t, 0xabcdef0100000000ULL, state),
+                         5001 + i);
+    }
     ps_table_free(&t);
     assert_int_equal(f.s.stats.memory, 0);
     free(state);

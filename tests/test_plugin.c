@@ -234,6 +234,9 @@ static void test_plugin_answers_are_checked(void **state)
             expect_plugin(tmpdir, "heuristic_huge", args, 1,
                           "slot 'heuristic' returned 4611686018427387904");
     }
+    /* dfs alone reads child_floors (API 10) */
+    expect_plugin(tmpdir, "floors_huge", "--game lightsout --algo dfs p.txt",
+                  1, "slot 'child_floors' returned 4611686018427387904");
 }
 
 int main(void)

@@ -103,7 +103,8 @@ static bool claims_consistent(const char *name)
 
 /* The fewest clicks that empty `state` (UNCLEARABLE when none do). Every
  * heuristic is checked on the way: h(s) <= cost(s), and, where it claims
- * to be, consistent, h(s) <= 1 + h(child). */
+ * to be, consistent, h(s) <= 1 + h(child); so are the floors dfs cuts
+ * children by (child_floors): never above the child's cost. */
 static int exact_cost(struct memo *m, const void *inst, const void *state)
 {
     size_t slot = memo_slot(m, inst, state);
@@ -114,12 +115,17 @@ static int exact_cost(struct memo *m, const void *inst, const void *state)
         best = 0;
     } else {
         ps_move moves[64];
+        ps_value floor[64];
         int n = G->moves(inst, state, moves, NULL);
+        G->child_floors(inst, state, moves, n, floor);
         unsigned char child[256];
         assert_true(m->size <= sizeof child);
         for (int i = 0; i < n; i++) {
             assert_int_equal(G->apply(inst, state, moves[i], child), 1);
             int c = exact_cost(m, inst, child);
+            if (floor[i] > c)
+                fail_msg("child_floors gives %lld > the child's cost %d",
+                         (long long)floor[i], c);
             if (c + 1 < best)
                 best = c + 1;
             for (const struct ps_heuristic *h = G->heuristics; h->name; h++)
@@ -221,8 +227,9 @@ static void test_random_boards_3_and_4_colours(void **unused)
 
 /* ---- the searches against the exact cost ---- */
 
-/* The proven lower bound of the last run() (-1: none). */
+/* The proven lower bound of the last run() (-1: none), and its expanded. */
 static ps_value last_lower_bound;
+static uint64_t last_expanded;
 
 static enum ps_status run_limited(const char *algo, void *inst,
                                   struct ps_options *o, uint64_t max_nodes,
@@ -234,6 +241,7 @@ static enum ps_status run_limited(const char *algo, void *inst,
     enum ps_status st = ps_search_run(&s, ps_algorithm_find(algo));
     *cost = s.best.found ? s.best.value : -1;
     last_lower_bound = s.stats.has_lower_bound ? s.stats.lower_bound : -1;
+    last_expanded = s.stats.expanded;
     ps_search_free(&s);
     return st;
 }
@@ -278,16 +286,18 @@ static void test_exact_searches_agree(void **unused)
                         test_option_flag(&o, "no-memo", memo);
                     if (hk > 0)
                         o.heuristic = clicks_heuristics[hk - 1];
+                    /* dfs with its tables and runs-ahead (the default h),
+                     * without the game's floors */
+                    if (hk == 1 && strcmp(algos[a], "dfs") == 0)
+                        test_option_flag(&o, "no-floors", true);
                     ps_value cost;
                     enum ps_status st = run(algos[a], inst, &o, &cost);
                     if (exact == UNCLEARABLE) {
                         assert_int_equal(st, PS_UNSOLVABLE);
                     } else {
-                        /* iterative deepening proves its answer: its
-                         * last bound is the optimum */
-                        bool deepens = strcmp(algos[a], "idastar") == 0 ||
-                                       strcmp(algos[a], "dfs") == 0;
-                        if (deepens && last_lower_bound != exact)
+                        /* every exact search says what it proved: its
+                         * lower bound is the optimum it found */
+                        if (last_lower_bound != exact)
                             fail_msg("%s lower_bound %lld, exact %d",
                                      algos[a], (long long)last_lower_bound,
                                      exact);
@@ -299,6 +309,19 @@ static void test_exact_searches_agree(void **unused)
                                      text, st, (long long)cost, exact);
                     }
                 }
+            /* dfs's beam waits for the rounds to spend 32 expansions per
+             * unit of its width: these small boards are proven before
+             * that, so the default beam adds nothing to the work (it made
+             * dfs expand 25 times more on Water Sort levels when it ran
+             * first) */
+            struct ps_options plain;
+            ps_options_default(&plain);
+            ps_value plain_cost;
+            run("dfs", inst, &plain, &plain_cost);
+            uint64_t with_beam = last_expanded;
+            test_option_int(&plain, "dfs-cost-beam", 0);
+            run("dfs", inst, &plain, &plain_cost);
+            assert_int_equal(with_beam, last_expanded);
             /* dfs's first line from beams too narrow to be optimal: the
              * rounds must still prove the optimum, or find the line is */
             for (int width = 0; width <= 3 && exact != UNCLEARABLE; width++) {
@@ -318,10 +341,11 @@ static void test_exact_searches_agree(void **unused)
     }
 }
 
-/* A deepening search stopped early still says what its rounds proved: a
- * lower bound no higher than the optimum (13 on this 7x9 Former board,
- * `psolve gen --rows 9 --cols 7 --colors 4 --seed 3`) and no lower than h
- * of the start; --max-depth voids it. IDA* is stopped before its bound
+/* A search stopped early still says what it proved: a lower bound no
+ * higher than the optimum (13 on this 7x9 Former board, `psolve gen --rows
+ * 9 --cols 7 --colors 4 --seed 3`) and no lower than h of the start (A*:
+ * the least g + h on its open list; bfs: the least g, so at least 1);
+ * --max-depth voids dfs's. IDA* and A* are stopped before their bound
  * reaches 13 with no line; dfs's first beam gives it one. */
 static void test_stopped_search_keeps_its_lower_bound(void **unused)
 {
@@ -330,8 +354,8 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
     void *inst = test_load(G, rules, "3313221\n3414334\n3111433\n"
                                      "3314434\n1214314\n4232222\n"
                                      "2332322\n4133243\n1433334\n");
-    const char *algos[] = {"idastar", "dfs"};
-    for (int a = 0; a < 2; a++) {
+    const char *algos[] = {"idastar", "dfs", "astar"};
+    for (int a = 0; a < 3; a++) {
         struct ps_options o;
         ps_options_default(&o);
         ps_value cost;
@@ -347,14 +371,18 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
         assert_int_equal(cost, 13);
         assert_int_equal(last_lower_bound, 13);
     }
-    /* dfs's first beam (width 1000) finds a 13-click line here: a run
-     * stopped early returns it, and the rounds prove it optimal once their
-     * bound reaches 13, without a last round (0 expanded in it). Without
-     * the beam the last round searches. */
+    /* dfs's beam (width 1000) runs once the rounds have expanded 32,000
+     * nodes (32 per unit of width) without an answer, and finds a 13-click
+     * line here: a run stopped after it returns that line, one stopped
+     * before has none; the rounds prove it optimal once their bound
+     * reaches 13, without a last round (0 expanded in it). Without the
+     * beam the last round searches. */
     struct ps_options o;
     ps_options_default(&o);
     ps_value cost;
-    assert_int_equal(run_limited("dfs", inst, &o, 20000, &cost), PS_INCOMPLETE);
+    assert_int_equal(run_limited("dfs", inst, &o, 31000, &cost), PS_INCOMPLETE);
+    assert_int_equal(cost, -1);
+    assert_int_equal(run_limited("dfs", inst, &o, 60000, &cost), PS_INCOMPLETE);
     assert_int_equal(cost, 13);
     struct ps_search s;
     struct ps_limits lim = {.seconds = 60};
@@ -369,6 +397,11 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
         ps_search_free(&s);
     }
     ps_options_default(&o);
+    assert_int_equal(run_limited("bfs", inst, &o, 20000, &cost),
+                     PS_INCOMPLETE);
+    if (last_lower_bound < 1 || last_lower_bound >= 13)
+        fail_msg("bfs stopped with lower bound %lld",
+                 (long long)last_lower_bound);
     test_option_int(&o, "max-depth", 20);
     run_limited("dfs", inst, &o, 20000, &cost);
     assert_int_equal(last_lower_bound, -1);
@@ -537,9 +570,26 @@ static void test_runs_ahead_in_bit_planes(void **unused)
                     assert_int_equal(h, runs->fn(inst, s));
                 }
                 ps_move moves[1024];
+                ps_value floor[1024];
                 int n = G->moves(inst, s, moves, NULL);
                 if (n == 0)
                     break;
+                /* the floors: colour-runs - 1 exactly for the clicks that
+                 * empty a unit (boards of up to 64 cells), below it for
+                 * the rest; never above the child's colour-runs */
+                G->child_floors(inst, s, moves, n, floor);
+                ps_value before = runs->fn(inst, s);
+                for (int i = 0; i < n; i++) {
+                    G->apply(inst, s, moves[i], next);
+                    ps_value after = runs->fn(inst, next);
+                    if (floor[i] > after ||
+                        (rows * cols <= 64 &&
+                         (floor[i] == before - 1) != (after == before - 1)))
+                        fail_msg("floor %lld, colour-runs %lld then %lld, "
+                                 "move %u on\n%s", (long long)floor[i],
+                                 (long long)before, (long long)after,
+                                 (unsigned)moves[i], test_print(G, inst, s));
+                }
                 G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)],
                          next);
                 memcpy(s, next, G->state_size(inst));

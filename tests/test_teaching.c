@@ -197,6 +197,12 @@ static void test_agreement_line(void **unused)
     assert_string_equal(agreement(runs, 3),
                         "# no exact answer; did not finish: astar (memory "
                         "limit), idastar (time limit)\n");
+    /* what an unfinished proof got to */
+    runs[0].stats.has_lower_bound = true;
+    runs[0].stats.lower_bound = 29;
+    assert_string_equal(agreement(runs, 3),
+                        "# no exact answer; did not finish: astar (memory "
+                        "limit, lower_bound 29), idastar (time limit)\n");
     runs[0].status = runs[1].status = PS_OPTIMAL;
     runs[1].value = 30;
     assert_non_null(strstr(agreement(runs, 3), "ERROR"));
@@ -246,6 +252,14 @@ static void test_cli_heuristics(void **state)
                                 "peak_memory,seconds,verified,heuristic,h_start,"
                                 "ebf,iterations,stopped,cycles,reexpanded,"));
     assert_non_null(strstr(out, "astar:h=misplaced,optimal,2,2,"));
+    /* ... and ends with what each run proved: the optimum here */
+    assert_non_null(strstr(out, ",lower_bound\n"));
+    assert_non_null(strstr(out, ",2\nidastar,optimal,2,2,"));
+    assert_int_equal(run(state, out, sizeof out, false,
+                         "lab --game npuzzle --algo astar --csv p.txt"),
+                     0);
+    assert_non_null(strstr(out, ",seconds,verified,lower_bound\n"));
+    assert_non_null(strstr(out, ",yes,2\n"));
     /* A lab: a row per puzzle x label and a summary row per label. */
     test_write_file(d->dir, "q.txt", "1 2 3\n4 5 6\n7 0 8\n");
     assert_int_equal(run(state, out, sizeof out, false,

@@ -2,7 +2,7 @@
  * bestfirst.c - the best-first engine (see bestfirst.h).
  *
  * Memory per stored state: the ps_table entry, round8(state_size + 16)
- * bytes plus <= 24 bytes of slots, and 24 bytes per open-list entry; both
+ * bytes plus <= 16 bytes of slots, and 24 bytes per open-list entry; both
  * are reserved through ps_memory_reserve(), so --max-memory stops the run
  * instead of the process.
  */
@@ -335,6 +335,33 @@ static bool bf_expand(struct bf *b, const struct ps_bf_item *popped,
     return true;
 }
 
+/* What the search proved when it ends, for the exact orders (bfs, and A*
+ * with an admissible h; keys g + h): every solution costs at least the
+ * least key on the open list. Until a goal is popped, some state on an
+ * optimal line is open (or being expanded: cut_key) with its optimal g,
+ * since a state is reopened whenever a better g reaches it, and its key is
+ * at most the optimum as h never overestimates. Stale and closed entries
+ * only lower the minimum, which keeps it a bound. A solved run's bound is
+ * the cost it found. */
+static void bf_lower_bound(struct bf *b, bool solved, int64_t cut_key)
+{
+    struct ps_search *s = b->s;
+    int64_t least = cut_key;
+    if (solved) {
+        least = s->best.value;
+    } else {
+        if (s->stop == PS_STOP_NONE)
+            return; /* unsolvable: no solution to bound */
+        for (size_t i = 0; i < b->open.count; i++)
+            if (b->open.items[i].key < least)
+                least = b->open.items[i].key;
+        if (least == INT64_MAX)
+            return; /* stopped before anything was pushed */
+    }
+    s->stats.lower_bound = least;
+    s->stats.has_lower_bound = true;
+}
+
 enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order,
                                 double weight)
 {
@@ -383,6 +410,9 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order,
     if (!bf_reach(&b, cur, 0, NO_PARENT))
         goto done;
     bool solved = false;
+    /* The entry being expanded when a limit stopped the expansion: its
+     * children may be missing from the open list, so it counts there. */
+    int64_t cut_key = INT64_MAX;
     while (b.open.count && !ps_search_stopped(s)) {
         struct ps_bf_item it = ps_bf_heap_pop(&b.open);
         struct bf_node *node = ps_table_value(&b.table, it.entry);
@@ -393,11 +423,18 @@ enum ps_status ps_bestfirst_run(struct ps_search *s, enum ps_bf_order order,
             solved = true;
             break;
         }
-        if (!bf_expand(&b, &it, moves, cur, next))
+        if (!bf_expand(&b, &it, moves, cur, next)) {
+            cut_key = it.key;
             break;
+        }
     }
     if (!solved && s->stop == PS_STOP_NONE)
         st = PS_UNSOLVABLE; /* the open list ran dry: every state was seen */
+    /* A user's inadmissible --heuristic proves nothing (ps_search_run
+     * labels its answer heuristic). */
+    if (st == PS_OPTIMAL && b.gw == 1 &&
+        (!s->used_heuristic || s->heuristic_admissible))
+        bf_lower_bound(&b, solved, cut_key);
 done:
     ps_table_free(&b.table);
     ps_bf_heap_free(s, &b.open);

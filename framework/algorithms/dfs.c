@@ -65,9 +65,11 @@
  * a later round cuts by it as by h. Without the table (--no-memo, or full)
  * the states on the current path are checked instead. The first goal found
  * costs exactly the threshold, the optimum; a round with nothing over the
- * threshold and no goal proves the puzzle unsolvable. Before the rounds a
- * beam gives a first line (cost_beam.h, --dfs-cost-beam): the answer a limit
- * returns, proven optimal once a round's threshold reaches its cost.
+ * threshold and no goal proves the puzzle unsolvable. Once the rounds have
+ * expanded DFS_COST_BEAM_AFTER nodes per unit of its width without an
+ * answer, a beam gives a first line (cost_beam.h, --dfs-cost-beam): the
+ * answer a limit returns, proven optimal once a round's threshold reaches
+ * its cost.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -80,6 +82,8 @@
 #include "table.h"
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
+#define DFS_COST_BEAM_AFTER 32  /* cost games: expansions per unit of the
+                                 * beam's width before it runs */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
 
 /* dfs's own options (its table is at the end of the file) */
@@ -96,6 +100,7 @@ struct dfs_options {
                         * first slice */
     int cost_beam;    /* cost games: the width of the first line's beam (0 =
                        * none) */
+    bool no_floors;   /* cost games: the game's child_floors unused */
 };
 
 static const struct dfs_options *dfs_opt(const struct ps_search *s)
@@ -122,6 +127,7 @@ struct dfs {
     struct ps_table tt;
     bool memo, table_full, bound;
     bool child_bounds;      /* the bound is the game's: bounded_moves() */
+    bool child_floors;      /* cost games, the game's h: child_floors() */
     bool use_h;             /* cost games: f = g + h (else g alone) */
     bool full_noted;        /* the note says the table filled up */
     int candidates;         /* 0 = all moves */
@@ -129,6 +135,8 @@ struct dfs {
     bool depth_cut;         /* cost games: --max-depth cut something */
     int32_t round;          /* cost games: the round's number, from 1 */
     struct ps_deepening deep; /* cost games: the round's threshold */
+    uint64_t beam_at;       /* cost games: run the beam at this many
+                             * expanded (UINT64_MAX: never, or done) */
     struct ps_greedy greedy;
 };
 
@@ -887,6 +895,16 @@ static bool on_path(const struct dfs *d, int depth)
     return false;
 }
 
+/* The first line's beam (cost_beam.h) from the start, once: its own
+ * buffers, so the rounds' path and states stay as they are. */
+static void cost_beam_now(struct dfs *d)
+{
+    d->beam_at = UINT64_MAX;
+    int cap = d->g->max_depth(d->inst);
+    ps_cost_beam(d->s, state_at(d, 0), dfs_opt(d->s)->cost_beam,
+                 cap > 0 && cap < 1000 ? cap : 1000);
+}
+
 /* One round below the threshold from the state at `depth`, entered at cost
  * g. Returns COST_FOUND when a goal was found (and offered), else a lower
  * bound on the state's cost to a goal: h, a bound its table entry learned
@@ -952,13 +970,27 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     if (!frames_reach(d, depth + 1))
         return h;
     state = state_at(d, depth);
-    int n = gm->moves(d->inst, state, moves_at(d, depth), NULL);
+    if (s->stats.expanded >= d->beam_at)
+        cost_beam_now(d);
+    /* The game's floors under its children's costs (child_floors): a child
+     * they put over the threshold is cut before it is made, and its
+     * cost + floor is what the state learns from it. */
+    ps_value *costs = d->child_floors ? gains_at(d, depth) : NULL;
+    ps_value *floors = keys_at(d, depth);
+    int n = gm->moves(d->inst, state, moves_at(d, depth), costs);
+    if (costs)
+        gm->child_floors(d->inst, state, moves_at(d, depth), n, floors);
     s->stats.expanded++;
     if (ps_search_tracing(s))
         ps_search_trace(s, state, depth, g, h, NULL);
     ps_value learned = PS_NO_BOUND; /* no move: no goal below */
     for (int i = 0; i < n; i++) {
         ps_move mv = moves_at(d, depth)[i];
+        if (costs && ps_deepening_cut(&d->deep, s, g + costs[i] + floors[i])) {
+            if (costs[i] + floors[i] < learned)
+                learned = costs[i] + floors[i];
+            continue;
+        }
         ps_value cost = gm->apply(d->inst, state_at(d, depth), mv,
                                   state_at(d, depth + 1));
         s->stats.generated++;
@@ -1006,13 +1038,18 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
-    /* A line first, unless a depth cap makes every answer heuristic anyway:
-     * it also bounds the rounds (cost_round). Lines are at most as long as
-     * the game's max_depth, or 1,000 moves. */
-    int cap = d->g->max_depth(d->inst);
-    if (dfs_opt(s)->cost_beam > 0 && !d->max_depth)
-        ps_cost_beam(s, root, dfs_opt(s)->cost_beam,
-                     cap > 0 && cap < 1000 ? cap : 1000);
+    /* A line from the beam once the rounds have spent about what it costs
+     * (a beam of W expands W states per move of its line) without an
+     * answer: an easy puzzle is proven before it would start (on the 70
+     * Water Sort levels a beam first made dfs expand 25 times more, by
+     * geometric mean), a hard one gets a line early. Not under a depth cap,
+     * which makes every answer heuristic anyway. Its line also bounds the
+     * rounds (cost_round). Lines are at most as long as the game's
+     * max_depth, or 1,000 moves. */
+    int width = dfs_opt(s)->cost_beam;
+    d->beam_at = width > 0 && !d->max_depth
+                     ? (uint64_t)width * DFS_COST_BEAM_AFTER
+                     : UINT64_MAX;
     enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
     /* A --max-depth cut leaves no bound behind: longer lines may cost less
      * than the next round's bound. */
@@ -1046,7 +1083,7 @@ static void dfs_free(struct dfs *d)
     free(d->order);
     free(d->path);
     free(d->pv);
-    if (d->tt.hashes)
+    if (d->tt.slot)
         ps_table_free(&d->tt);
     ps_greedy_free(&d->greedy);
 }
@@ -1087,6 +1124,8 @@ static enum ps_status dfs_run(struct ps_search *s)
     s->used_heuristic = d.bound || d.use_h;
     d.child_bounds = d.bound && !d.candidates && d.g->bounded_moves &&
                      s->heuristic == d.g->upper_bound;
+    d.child_floors = d.use_h && d.g->child_floors &&
+                     !dfs_opt(s)->no_floors && s->heuristic == d.g->heuristic;
     if (!frames_resize(&d, d.g->max_depth(s->inst) + 2) ||
         !ps_greedy_init(&d.greedy, d.g, s->inst)) {
         dfs_free(&d);
@@ -1157,7 +1196,12 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: first a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+    {.name = "no-floors",
+     .type = PS_OPT_FLAG,
+     .offset = offsetof(struct dfs_options, no_floors),
+     .doc = "cost games: make every child before cutting it (the game's "
+            "child_floors unused; the same answer and expansions)"},
     {.name = "dfs-nrpa",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa),

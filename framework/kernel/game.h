@@ -58,8 +58,9 @@
  * state_unpack (states that travel between processes). 8: the slots
  * eval_weights and evaluate_moves_weighted (beam's --beam-weights). 9:
  * struct ps_param's table_rows and table_row (a table by size and colour,
- * SameGame's score(n, colour)); a params array of 8 has a shorter stride. */
-#define PS_API_VERSION 9
+ * SameGame's score(n, colour)); a params array of 8 has a shorter stride.
+ * 10: the slot child_floors (after bounded_moves). */
+#define PS_API_VERSION 10
 #define PS_MAX_EVAL_WEIGHTS 32
 
 typedef uint32_t ps_move;
@@ -302,7 +303,7 @@ struct ps_abstraction {
  *                                       abstraction (pdb:, built by pdb.c)
  *                                       - every algorithm reads the one the
  *                                       driver chose, as ps_search_h()
- *        bounds of the children         bounded_moves (dfs)
+ *        bounds of the children         bounded_moves, child_floors (dfs)
  *        how promising a position is    evaluate, evaluate_moves (beam)
  *        how to play on at random       policies, playout (mc, nmcs, nrpa,
  *                                       beam's playouts, bench)
@@ -481,6 +482,17 @@ struct ps_game {
      * searches (only when the run's bound is the game's upper_bound). */
     int (*bounded_moves)(const void *inst, const void *state, ps_move *moves,
                          ps_value *gains, ps_value *child_bounds);
+    /* [optional, cost games: NULL = dfs makes each child to cut it]
+     * floor[i] = a lower bound on the cost from apply(state, moves[i]) to a
+     * goal (never above it, whatever the heuristic says: a floor that
+     * overestimates makes dfs's answers wrong), for moves of `state` as
+     * moves() lists them, without making the children, each in 0..2^48:
+     * dfs's cost mode cuts a child whose g + cost + floor passes the
+     * round's threshold before making it (only when the run's heuristic is
+     * the game's own). Worth it when it is cheaper than apply + heuristic
+     * per child and often above h of the state minus the move's cost. */
+    void (*child_floors)(const void *inst, const void *state,
+                         const ps_move *moves, int n, ps_value *floor);
 
     /* --- how promising a position is (beam) --- */
     /* [optional: NULL = the score so far alone] How promising a state is for

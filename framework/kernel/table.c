@@ -9,9 +9,30 @@
 
 #define MIN_SLOTS 1024
 
-static uint64_t nonzero(uint64_t h)
+/* A slot is one word, so that a probe reads one cache line: the tag (the
+ * hash's high 32 bits, never 0) above the entry's index, 0 = empty. The
+ * home slot is the tag's low bits, so the table can grow without the full
+ * hash; two states' tags match by chance about once in 2^32, and then the
+ * whole states are compared anyway. */
+static uint32_t tag_of(uint64_t hash)
 {
-    return h ? h : 0x9e3779b97f4a7c15ULL;
+    uint32_t tag = (uint32_t)(hash >> 32);
+    return tag ? tag : 0x9e3779b9u;
+}
+
+static uint64_t slot_of(uint32_t tag, uint32_t index)
+{
+    return (uint64_t)tag << 32 | index;
+}
+
+static uint32_t slot_tag(uint64_t slot)
+{
+    return (uint32_t)(slot >> 32);
+}
+
+static uint32_t slot_index(uint64_t slot)
+{
+    return (uint32_t)slot;
 }
 
 bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
@@ -21,13 +42,12 @@ bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
     t->state_size = s->state_size;
     t->value_size = value_size;
     t->entry_size = (s->state_size + value_size + 7) & ~(size_t)7;
-    size_t bytes = MIN_SLOTS * (sizeof *t->hashes + sizeof *t->index);
+    size_t bytes = MIN_SLOTS * sizeof *t->slot;
     if (!ps_memory_reserve(s, bytes))
         return false;
-    t->hashes = calloc(MIN_SLOTS, sizeof *t->hashes);
-    t->index = malloc(MIN_SLOTS * sizeof *t->index);
-    if (!t->hashes || !t->index) {
-        ps_table_free(t);
+    t->slot = calloc(MIN_SLOTS, sizeof *t->slot);
+    if (!t->slot) {
+        ps_memory_release(s, bytes);
         return false;
     }
     t->slots = MIN_SLOTS;
@@ -37,21 +57,18 @@ bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
 void ps_table_free(struct ps_table *t)
 {
     if (t->search)
-        ps_memory_release(t->search,
-                          t->slots * (sizeof *t->hashes + sizeof *t->index) +
-                              t->capacity * t->entry_size);
-    free(t->hashes);
-    free(t->index);
+        ps_memory_release(t->search, t->slots * sizeof *t->slot +
+                                         t->capacity * t->entry_size);
+    free(t->slot);
     free(t->arena);
-    t->hashes = NULL;
-    t->index = NULL;
+    t->slot = NULL;
     t->arena = NULL;
     t->slots = t->capacity = t->count = 0;
 }
 
 void ps_table_clear(struct ps_table *t)
 {
-    memset(t->hashes, 0, t->slots * sizeof *t->hashes);
+    memset(t->slot, 0, t->slots * sizeof *t->slot);
     t->count = 0;
     t->search->stats.table_entries = 0;
 }
@@ -65,45 +82,39 @@ static bool same_state(const struct ps_table *t, int64_t i, const void *state)
 int64_t ps_table_find(const struct ps_table *t, uint64_t hash,
                       const void *state)
 {
-    hash = nonzero(hash);
+    uint32_t tag = tag_of(hash);
     size_t mask = t->slots - 1;
-    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
-        if (t->hashes[i] == 0)
+    for (size_t i = tag & mask;; i = (i + 1) & mask) {
+        uint64_t sl = t->slot[i];
+        if (sl == 0)
             return PS_TABLE_NONE;
-        if (t->hashes[i] == hash && same_state(t, t->index[i], state))
-            return t->index[i];
+        if (slot_tag(sl) == tag && same_state(t, slot_index(sl), state))
+            return slot_index(sl);
     }
 }
 
 static bool grow_slots(struct ps_table *t)
 {
     size_t slots = t->slots * 2;
-    size_t per_slot = sizeof *t->hashes + sizeof *t->index;
-    if (!ps_memory_reserve(t->search, slots * per_slot))
+    if (!ps_memory_reserve(t->search, slots * sizeof *t->slot))
         return false;
-    uint64_t *hashes = calloc(slots, sizeof *hashes);
-    uint32_t *index = malloc(slots * sizeof *index);
-    if (!hashes || !index) {
-        free(hashes);
-        free(index);
-        ps_memory_release(t->search, slots * per_slot);
+    uint64_t *slot = calloc(slots, sizeof *slot);
+    if (!slot) {
+        ps_memory_release(t->search, slots * sizeof *t->slot);
         return false;
     }
     size_t mask = slots - 1;
     for (size_t i = 0; i < t->slots; i++) {
-        if (!t->hashes[i])
+        if (!t->slot[i])
             continue;
-        size_t j = (size_t)t->hashes[i] & mask;
-        while (hashes[j])
+        size_t j = slot_tag(t->slot[i]) & mask;
+        while (slot[j])
             j = (j + 1) & mask;
-        hashes[j] = t->hashes[i];
-        index[j] = t->index[i];
+        slot[j] = t->slot[i];
     }
-    free(t->hashes);
-    free(t->index);
-    ps_memory_release(t->search, t->slots * per_slot);
-    t->hashes = hashes;
-    t->index = index;
+    free(t->slot);
+    ps_memory_release(t->search, t->slots * sizeof *t->slot);
+    t->slot = slot;
     t->slots = slots;
     return true;
 }
@@ -129,14 +140,15 @@ static bool grow_arena(struct ps_table *t)
 int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
                         bool *added)
 {
-    hash = nonzero(hash);
+    uint32_t tag = tag_of(hash);
     *added = false;
     t->search->stats.table_probes++;
-    size_t mask = t->slots - 1, i = (size_t)hash & mask;
-    for (; t->hashes[i]; i = (i + 1) & mask)
-        if (t->hashes[i] == hash && same_state(t, t->index[i], state)) {
+    size_t mask = t->slots - 1, i = tag & mask;
+    for (; t->slot[i]; i = (i + 1) & mask)
+        if (slot_tag(t->slot[i]) == tag &&
+            same_state(t, slot_index(t->slot[i]), state)) {
             t->search->stats.table_hits++;
-            return t->index[i];
+            return slot_index(t->slot[i]);
         }
     if (t->count == t->capacity && !grow_arena(t))
         return PS_TABLE_FULL;
@@ -144,15 +156,14 @@ int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
         if (!grow_slots(t))
             return PS_TABLE_FULL;
         mask = t->slots - 1;
-        for (i = (size_t)hash & mask; t->hashes[i]; i = (i + 1) & mask)
+        for (i = tag & mask; t->slot[i]; i = (i + 1) & mask)
             ;
     }
     int64_t idx = (int64_t)t->count++;
     memcpy(ps_table_state(t, idx), state, t->state_size);
     memset((unsigned char *)ps_table_state(t, idx) + t->state_size, 0,
            t->entry_size - t->state_size);
-    t->hashes[i] = hash;
-    t->index[i] = (uint32_t)idx;
+    t->slot[i] = slot_of(tag, (uint32_t)idx);
     struct ps_stats *st = &t->search->stats;
     st->table_entries = t->count;
     if (t->count > st->peak_table)

@@ -2,18 +2,19 @@
  * table.h - the exact state table of the search kernel: a closed set or
  * memo keyed by whole states, for millions of entries.
  *
- * Open addressing (linear probing) over two parallel arrays: the 64-bit hash
- * of each slot's state (0 = empty slot) and the index of its entry. Entries
+ * Open addressing (linear probing) over one word per slot: the high 32 bits
+ * of its state's hash (the tag, which also picks the home slot) above the
+ * index of its entry, 0 = empty slot. Entries
  * live in one arena, in insertion order, each the state (state_size bytes)
  * followed by `value_size` bytes of payload for the algorithm (a parent
  * index, a g value, a best remaining score ...). Entry indices are stable, so
  * they serve as parent links; pointers into the arena are not (it grows).
  *
- * A lookup compares the full hash first and the whole state second (with the
+ * A lookup compares the tag first and the whole state second (with the
  * game's equal()), so a hash collision can never merge two states: the table
  * is exact. Memory per entry, documented in docs/architecture.md:
  *   round8(state_size + value_size) bytes in the arena
- *   + 12 bytes per slot, at a load factor of at most 1/2 (<= 24 per entry).
+ *   + 8 bytes per slot, at a load factor of at most 1/2 (<= 16 per entry).
  * Every byte is reserved through ps_memory_reserve(), so --max-memory makes
  * the table refuse to grow (insert returns PS_TABLE_FULL) instead of the
  * process running out of memory.
@@ -33,8 +34,7 @@ struct ps_table {
     size_t state_size;
     size_t value_size;
     size_t entry_size;        /* round8(state_size + value_size) */
-    uint64_t *hashes;         /* per slot, 0 = empty */
-    uint32_t *index;          /* per slot */
+    uint64_t *slot;           /* per slot: tag << 32 | index, 0 = empty */
     size_t slots;             /* a power of two */
     unsigned char *arena;
     size_t count;             /* entries */

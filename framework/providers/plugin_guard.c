@@ -4,8 +4,8 @@
  * moves() that lists more moves than max_moves() said or a negative count,
  * a cost below 0 (bfs, A*, IDA* and dfs would never end) or a value near
  * 2^62 (g + h would overflow). psolve registers a guarded copy of a
- * plug-in's game: its load, moves, bounded_moves, apply, heuristic and
- * upper_bound slots call the plug-in's through a check, and a broken
+ * plug-in's game: its load, moves, bounded_moves, apply, heuristic,
+ * upper_bound and child_floors slots call the plug-in's through a check, and a broken
  * promise becomes an error naming the plug-in's file and the slot (through
  * the fault slot, which stops the search), never a heap overflow. Built-in
  * and Lua games are not guarded: their code is psolve's own. */
@@ -229,6 +229,21 @@ static ps_value guarded_estimate(struct guard *gd, const char *slot,
     return v;
 }
 
+/* Floors are estimates of a cost: each in 0..2^48, or all become 0 (no
+ * cut) and fault() stops the search. */
+static void guarded_floors(struct guard *gd, const void *inst,
+                           const void *state, const ps_move *moves, int n,
+                           ps_value *floor)
+{
+    gd->inner->child_floors(inst, state, moves, n, floor);
+    for (int i = 0; i < n; i++)
+        if (!in_range(floor[i], true)) {
+            breach_value(gd, "child_floors", floor[i], "0..2^48");
+            memset(floor, 0, (size_t)n * sizeof *floor);
+            return;
+        }
+}
+
 static enum ps_fault guarded_fault(struct guard *gd, const void *inst,
                                    struct ps_error *err)
 {
@@ -276,6 +291,11 @@ static enum ps_fault guarded_fault(struct guard *gd, const void *inst,
     {                                                                          \
         return guarded_estimate(&guards[k], "upper_bound",                     \
                                 guards[k].inner->upper_bound(i, s));           \
+    }                                                                          \
+    static void floors_##k(const void *i, const void *s, const ps_move *m,    \
+                           int n, ps_value *f)                                 \
+    {                                                                          \
+        guarded_floors(&guards[k], i, s, m, n, f);                             \
     }
 GUARD_SLOTS(0) GUARD_SLOTS(1) GUARD_SLOTS(2) GUARD_SLOTS(3)
 GUARD_SLOTS(4) GUARD_SLOTS(5) GUARD_SLOTS(6) GUARD_SLOTS(7)
@@ -285,7 +305,7 @@ GUARD_SLOTS(12) GUARD_SLOTS(13) GUARD_SLOTS(14) GUARD_SLOTS(15)
 
 #define SLOTS(k)                                                               \
     {load_##k, moves_##k, bounded_##k, fault_##k, apply_##k, heuristic_##k,    \
-     upper_##k}
+     upper_##k, floors_##k}
 static const struct {
     void *(*load)(const void *, const char *, const char *, size_t,
                   struct ps_error *);
@@ -296,6 +316,8 @@ static const struct {
     ps_value (*apply)(const void *, const void *, ps_move, void *);
     ps_value (*heuristic)(const void *, const void *);
     ps_value (*upper_bound)(const void *, const void *);
+    void (*child_floors)(const void *, const void *, const ps_move *, int,
+                         ps_value *);
 } slots[] = {
     SLOTS(0), SLOTS(1), SLOTS(2),  SLOTS(3),  SLOTS(4),  SLOTS(5),
     SLOTS(6), SLOTS(7), SLOTS(8),  SLOTS(9),  SLOTS(10), SLOTS(11),
@@ -328,5 +350,6 @@ const struct ps_game *ps_plugin_guard(const struct ps_game *g,
     gd->game.apply = slots[k].apply;
     gd->game.heuristic = g->heuristic ? slots[k].heuristic : NULL;
     gd->game.upper_bound = g->upper_bound ? slots[k].upper_bound : NULL;
+    gd->game.child_floors = g->child_floors ? slots[k].child_floors : NULL;
     return &gd->game;
 }

@@ -311,7 +311,7 @@ void ps_lab_print_begin(FILE *out, const struct ps_lab_layout *lay,
     case PS_LAB_CSV:
         fprintf(out, "puzzle,game,rules,algorithm,status,stopped,%s,moves,"
                      "expanded,generated,duplicates,pruned,playouts,peak_table,"
-                     "peak_memory,iterations,seconds,verified\n",
+                     "peak_memory,iterations,seconds,verified,lower_bound\n",
                 lay->value_key);
         break;
     case PS_LAB_JSON:
@@ -388,12 +388,15 @@ static void row_csv(FILE *out, const struct ps_lab_layout *lay,
         fprintf(out, "%lld,%d", (long long)r->value, r->len);
     else
         fprintf(out, ",");
-    fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%.3f,%s\n",
+    fprintf(out, ",%llu,%llu,%llu,%llu,%llu,%llu,%llu,%d,%.3f,%s,",
             (unsigned long long)st->expanded, (unsigned long long)st->generated,
             (unsigned long long)st->duplicates, (unsigned long long)st->pruned,
             (unsigned long long)st->playouts, (unsigned long long)st->peak_table,
             (unsigned long long)st->peak_memory, st->iterations, st->seconds,
             r->found ? (r->verified ? "yes" : "no") : "");
+    if (st->has_lower_bound)
+        fprintf(out, "%lld", (long long)st->lower_bound);
+    fputc('\n', out);
 }
 
 static void row_json(FILE *out, const struct ps_lab_layout *lay,

@@ -430,10 +430,16 @@ void ps_report_agreement(FILE *out, const struct ps_run *runs, int n)
         fprintf(out, "; did not finish:");
         int k = 0;
         for (int i = 0; i < n; i++)
-            if (runs[i].status == PS_INCOMPLETE)
-                fprintf(out, "%s %s (%s)", k++ ? "," : "", runs[i].algo,
+            if (runs[i].status == PS_INCOMPLETE) {
+                fprintf(out, "%s %s (%s", k++ ? "," : "", runs[i].algo,
                         runs[i].stop != PS_STOP_NONE ? ps_stop_name(runs[i].stop)
                                                      : runs[i].note);
+                /* How far its proof got: every solution costs this much. */
+                if (runs[i].stats.has_lower_bound)
+                    fprintf(out, ", lower_bound %lld",
+                            (long long)runs[i].stats.lower_bound);
+                fputc(')', out);
+            }
     }
     fputc('\n', out);
 }
@@ -633,7 +639,8 @@ static void run_cells(const struct ps_run *r, const char *none, int digits,
 
 /* The CSV table: the columns of earlier versions first, in their order
  * (frozen: a script may read them by position), then every other counter
- * of search.h's list, in its order; raw numbers throughout. */
+ * of search.h's list, in its order, then lower_bound (empty when the run
+ * proved none); raw numbers throughout. */
 static const char *const csv_frozen[] = {
     "expanded", "generated", "duplicates", "pruned", "playouts",
     "peak_table", "peak_memory", "seconds", "verified", "heuristic",
@@ -685,7 +692,7 @@ static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
         fprintf(out, "," #name);
     PS_STATS(CSV_HEAD)
 #undef CSV_HEAD
-    fputc('\n', out);
+    fputs(",lower_bound\n", out);
     for (int i = 0; i < n; i++) {
         const struct ps_run *r = &runs[i];
         struct run_cells c;
@@ -703,6 +710,9 @@ static void table_csv(FILE *out, const char *vk, const struct ps_run *runs,
     }
         PS_STATS(CSV_REST)
 #undef CSV_REST
+        fputc(',', out);
+        if (r->stats.has_lower_bound)
+            fprintf(out, "%lld", (long long)r->stats.lower_bound);
         fputc('\n', out);
     }
 }

@@ -1372,6 +1372,7 @@ const struct ps_game samegame_game = {
     .heuristic = sg_h_runs_ahead,
     .upper_bound = sg_bound_dead_cells,
     .bounded_moves = sg_bounded_moves,
+    .child_floors = sg_child_floors,
     .print_state = sg_print_state,
     .format_move = sg_format_move,
     .move_help = "'row col', 0-based, row 0 = top, of the board before the "

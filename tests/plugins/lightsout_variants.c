@@ -109,6 +109,15 @@ static ps_value variant_heuristic_huge(const void *inst, const void *state)
     return (ps_value)1 << 62;
 }
 
+/* A floor under the children's costs (dfs cuts by it) near 2^62. */
+static void variant_floors_huge(const void *inst, const void *state,
+                                const ps_move *moves, int n, ps_value *floor)
+{
+    (void)inst, (void)state, (void)moves;
+    for (int i = 0; i < n; i++)
+        floor[i] = (ps_value)1 << 62;
+}
+
 static const struct ps_preset variant_presets[] = {
     {"broken", "a preset without apply", NULL},
     {NULL, NULL, NULL},
@@ -154,12 +163,14 @@ const struct ps_plugin *psolve_plugin(void)
     game.apply = variant_cost_huge;
 #elif defined(VARIANT_heuristic_huge)
     game.heuristic = variant_heuristic_huge;
+#elif defined(VARIANT_floors_huge)
+    game.child_floors = variant_floors_huge;
 #endif
     (void)variant_presets, (void)variant_load_silent, (void)variant_state_zero,
         (void)variant_state_huge, (void)variant_minus_five, (void)variant_one,
         (void)variant_moves_negative, (void)variant_unsolvable,
         (void)variant_cost_negative, (void)variant_cost_huge,
-        (void)variant_heuristic_huge;
+        (void)variant_heuristic_huge, (void)variant_floors_huge;
     return &plugin;
 }
 #endif
