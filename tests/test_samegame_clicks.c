@@ -95,10 +95,11 @@ static void memo_put(struct memo *m, const void *inst, const void *state,
 }
 
 /* The heuristics whose docs (docs/samegame.md, clicks.h) call them
- * consistent; runs-ahead is only admissible. */
+ * consistent; runs-ahead and empty-chain are only admissible. */
 static bool claims_consistent(const char *name)
 {
-    return strcmp(name, "runs-ahead") != 0;
+    return strcmp(name, "runs-ahead") != 0 &&
+           strcmp(name, "empty-chain") != 0;
 }
 
 /* The fewest clicks that empty `state` (UNCLEARABLE when none do). Every
@@ -253,7 +254,8 @@ static enum ps_status run(const char *algo, void *inst, struct ps_options *o,
 }
 
 static const char *const clicks_heuristics[] = {
-    "runs-ahead", "colour-runs", "column-strings", "colours-left"};
+    "runs-ahead", "empty-chain", "colour-runs", "column-strings",
+    "colours-left"};
 
 /* bfs, astar, idastar and dfs prove the same optimum as the plain search,
  * with their tables and pruning and without (--no-memo); a board that
@@ -275,7 +277,7 @@ static void test_exact_searches_agree(void **unused)
             int exact = board_cost(inst);
             for (int a = 0; a < 4; a++)
                 for (int memo = 0; memo < 2; memo++)
-                for (int hk = 0; hk < 5; hk++) {
+                for (int hk = 0; hk < 6; hk++) {
                     /* bfs reads no heuristic: the default once; each
                      * heuristic with the tables, the default without */
                     if (hk > 0 && (memo || strcmp(algos[a], "bfs") == 0))
@@ -475,6 +477,37 @@ static void test_runs_ahead_by_hand(void **unused)
     test_release(G, inst, s, rules);
 }
 
+/* empty-chain adds a click when no order of clicks that each empty a whole
+ * unit clears the board. The column 1,2,1,2 under a 3 (bottom to top):
+ * the 3 is one group (runs-ahead adds nothing), but without it no unit is
+ * one group: 4 clicks, as the exact cost says. On 23/22/31 the first unit
+ * that is one group (the 1) leads nowhere, but the 2s first, then the 1,
+ * then the 3s clear it: the search must try every order, not the first,
+ * or it would claim 4 where 3 clicks do. */
+static void test_empty_chain_by_hand(void **unused)
+{
+    (void)unused;
+    const struct ps_heuristic *chain = ps_heuristic_find(G, "empty-chain");
+    const struct ps_heuristic *ahead = ps_heuristic_find(G, "runs-ahead");
+    assert_non_null(chain);
+    const struct {
+        const char *board;
+        int ahead, chain, cost;
+    } cases[] = {{"3\n2\n1\n2\n1\n", 3, 4, 4},
+                 {"23\n22\n31\n", 3, 3, 3},
+                 {"12\n21\n", 3, 3, 3},
+                 {"11\n21\n", 2, 2, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *rules = clicks_rules(1, SHIFT_NONE);
+        void *inst = test_load(G, rules, cases[i].board);
+        void *s = test_initial(G, inst);
+        assert_int_equal(ahead->fn(inst, s), cases[i].ahead);
+        assert_int_equal(chain->fn(inst, s), cases[i].chain);
+        assert_int_equal(board_cost(inst), cases[i].cost);
+        test_release(G, inst, s, rules);
+    }
+}
+
 /* runs-ahead by a plain reading of the printed board: colour-runs'
  * units (colour, run of adjacent columns holding it), + 1 when no unit's
  * cells are one group by a flood fill over the grid. */
@@ -543,6 +576,7 @@ static void test_runs_ahead_in_bit_planes(void **unused)
     (void)unused;
     const struct ps_heuristic *ahead = ps_heuristic_find(G, "runs-ahead");
     const struct ps_heuristic *runs = ps_heuristic_find(G, "colour-runs");
+    const struct ps_heuristic *chain = ps_heuristic_find(G, "empty-chain");
     const int shapes[][2] = {{9, 7}, {7, 9}, {8, 8}, {16, 4}, {4, 16},
                              {1, 32}, {32, 2}, {2, 32}, {5, 5}, {9, 8}};
     struct ps_rng rng;
@@ -559,6 +593,12 @@ static void test_runs_ahead_in_bit_planes(void **unused)
             assert_non_null(next);
             for (;;) {
                 ps_value h = ahead->fn(inst, s);
+                /* empty-chain: runs-ahead, or colour-runs + 1 */
+                ps_value hc = chain->fn(inst, s);
+                if (hc < h || hc > runs->fn(inst, s) + 1)
+                    fail_msg("empty-chain %lld, runs-ahead %lld on\n%s",
+                             (long long)hc, (long long)h,
+                             test_print(G, inst, s));
                 if (rows * cols <= 64) {
                     int want = reference_runs_ahead(test_print(G, inst, s),
                                                     rows, cols);
@@ -574,17 +614,14 @@ static void test_runs_ahead_in_bit_planes(void **unused)
                 int n = G->moves(inst, s, moves, NULL);
                 if (n == 0)
                     break;
-                /* the floors: colour-runs - 1 exactly for the clicks that
-                 * empty a unit (boards of up to 64 cells), below it for
-                 * the rest; never above the child's colour-runs */
+                /* the floors: the child's colour-runs exactly (boards of
+                 * up to 64 cells), else 0 */
                 G->child_floors(inst, s, moves, n, floor);
                 ps_value before = runs->fn(inst, s);
                 for (int i = 0; i < n; i++) {
                     G->apply(inst, s, moves[i], next);
                     ps_value after = runs->fn(inst, next);
-                    if (floor[i] > after ||
-                        (rows * cols <= 64 &&
-                         (floor[i] == before - 1) != (after == before - 1)))
+                    if (floor[i] != (rows * cols <= 64 ? after : 0))
                         fail_msg("floor %lld, colour-runs %lld then %lld, "
                                  "move %u on\n%s", (long long)floor[i],
                                  (long long)before, (long long)after,
@@ -654,6 +691,7 @@ int main(void)
         cmocka_unit_test(test_colour_runs_by_hand),
         cmocka_unit_test(test_runs_ahead_by_hand),
         cmocka_unit_test(test_runs_ahead_in_bit_planes),
+        cmocka_unit_test(test_empty_chain_by_hand),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),

@@ -123,7 +123,7 @@ static void test_variant_bad_input(void **unused)
                    "zero,misplaced,manhattan,linear-conflict", "too many runs");
     expect_refused(&samegame_game, "dfs", "manhattan",
                    "(choices: dead-cells, colours, column-strings, "
-                   "runs-ahead, colour-runs, colours-left)");
+                   "empty-chain, runs-ahead, colour-runs, colours-left)");
 }
 
 /* An exact algorithm run with an entry not marked admissible says

@@ -276,6 +276,128 @@ static ps_value clicks_runs_ahead(const struct sg_instance *in,
     return runs + (runs > 0 && !one_group);
 }
 
+/* empty-chain: whether some order of clicks that each empty a whole unit
+ * clears the board. A line with no other click pays exactly colour-runs
+ * clicks, so when no such order exists every line pays at least one more.
+ * While only whole units go, the board is fixed by which units are gone
+ * (each column keeps its other cells, in order, fallen down; the units
+ * left keep their columns), so the search is over sets of units, each set
+ * looked at once. The set of sets is capped (CHAIN_SEEN): past the cap
+ * the answer is "maybe", which only weakens the bound. */
+enum { CHAIN_UNITS = 64, CHAIN_SEEN = 16 };
+
+struct chain {
+    const struct sg_small_planes *p;
+    int R, units;
+    const uint8_t *height;
+    uint64_t all;             /* a bit per unit */
+    uint8_t unit_at[64];      /* the unit of the cell at index c*R + r,
+                                 filled when first needed (unit_at_ready) */
+    bool unit_at_ready;
+    const uint64_t *start;    /* plane[u] on the board as it is */
+    uint64_t lanes[CHAIN_UNITS], joints[CHAIN_UNITS];
+    uint64_t seen[CHAIN_SEEN]; /* the sets looked at */
+    int nseen;
+    bool full;                /* seen[] ran out: the answer is "maybe" */
+};
+
+/* Has the set `gone` been looked at? Marks it if not. */
+static bool chain_seen(struct chain *ch, uint64_t gone)
+{
+    for (int i = 0; i < ch->nseen; i++)
+        if (ch->seen[i] == gone)
+            return true;
+    if (ch->nseen == CHAIN_SEEN) {
+        ch->full = true;
+        return true;
+    }
+    ch->seen[ch->nseen++] = gone;
+    return false;
+}
+
+/* Can the units not in `gone` be emptied one whole unit at a time? plane[u]
+ * is unit u's cells on the board without the units gone. */
+static bool chain_clears(struct chain *ch, uint64_t gone,
+                         const uint64_t *plane)
+{
+    if (gone == ch->all)
+        return true;
+    if (chain_seen(ch, gone))
+        return ch->full;
+    const int R = ch->R;
+    for (int u = 0; u < ch->units; u++) {
+        if ((gone >> u & 1) ||
+            !unit_is_one_group(ch->p, R, plane[u], ch->lanes[u],
+                               ch->joints[u]))
+            continue;
+        if (!ch->unit_at_ready) {
+            for (int v = 0; v < ch->units; v++)
+                for (uint64_t b = ch->start[v]; b; b &= b - 1)
+                    ch->unit_at[__builtin_ctzll(b)] = (uint8_t)v;
+            ch->unit_at_ready = true;
+        }
+        /* Without u only u's columns change: each is laid out again from
+         * its cells, fallen down past the gone units' cells. */
+        uint64_t next[CHAIN_UNITS], left = gone | 1ull << u;
+        for (int v = 0; v < ch->units; v++)
+            next[v] = plane[v] & ~ch->lanes[u];
+        for (uint64_t tops = ch->lanes[u] & ch->p->top; tops;
+             tops &= tops - 1) {
+            int c = __builtin_ctzll(tops) / R, row = 0;
+            for (int r = 0; r < ch->height[c]; r++) {
+                int v = ch->unit_at[c * R + r];
+                if (!(left >> v & 1))
+                    next[v] |= 1ull << (c * R + row++);
+            }
+        }
+        if (chain_clears(ch, left, next))
+            return true;
+    }
+    return false;
+}
+
+/* colour-runs + 1 when no order of whole-unit clicks clears the board
+ * (so at least one click must take part of a unit). It is at least
+ * runs-ahead: when no unit is one group no order can start. Gravity, no
+ * shift, at most 64 cells; otherwise runs-ahead's answer. */
+static ps_value clicks_empty_chain(const struct sg_instance *in,
+                                   const void *state)
+{
+    if (!in->rules.gravity || in->rules.shift != SG_SHIFT_NONE ||
+        !small_planes_fit(in))
+        return clicks_runs_ahead(in, state);
+    if (has_dead_colour(in, state))
+        return dead_board_cost(in);
+    struct sg_small_planes p;
+    small_planes_read(in, state, &p);
+    struct chain ch;
+    ch.p = &p;
+    ch.R = in->rows;
+    ch.units = 0;
+    ch.height = C_HEIGHTS(in, state);
+    ch.nseen = 0;
+    ch.full = false;
+    ch.unit_at_ready = false;
+    uint64_t plane[CHAIN_UNITS];
+    ch.start = plane;
+    for (int k = 1; k <= in->colours; k++) {
+        struct sg_runs r = runs_of(&p, p.colour[k], ch.R);
+        for (; r.starts; r.starts &= r.starts - 1) {
+            uint64_t t = r.starts & -r.starts, e = r.ends & ~(t - 1);
+            e &= -e;
+            uint64_t lanes = (e << 1) - (t >> (ch.R - 1));
+            int u = ch.units++;
+            ch.lanes[u] = lanes;
+            ch.joints[u] = r.cols & lanes & ~e;
+            plane[u] = p.colour[k] & lanes;
+        }
+    }
+    if (ch.units == 0)
+        return 0;
+    ch.all = ch.units == 64 ? ~0ull : (1ull << ch.units) - 1;
+    return ch.units + !chain_clears(&ch, 0, plane);
+}
+
 /* The fewest deletions that empty the string s[0..m) when one deletion
  * removes a block of equal letters and the letters around it then meet
  * (the "strange printer" recurrence): delete s[0] alone, or delete what
@@ -357,16 +479,16 @@ static bool counts_clicks(const struct sg_instance *in)
     return in->rules.objective == SG_OBJ_FEWEST_CLICKS;
 }
 
-/* The child_floors slot: a floor under each child's cost to clear. A click
- * on a whole unit (colour, run) that is one group leaves colour-runs - 1
- * units; any other click leaves at least colour-runs (it removes part of a
- * unit, which can only split it, and no other colour's columns change).
- * colour-runs is admissible, so these are floors, read from the parent's
- * planes without making the children. At a node where g + colour-runs is
- * the round's threshold, dfs then makes only the clicks that empty a unit:
- * on the seed-3 7x9 board 71% of the children it made were other clicks
- * cut there. Boards of more than 64 cells, a column shift or a score
- * objective: floors of 0 (nothing cut). */
+/* The child_floors slot: a floor under each child's cost to clear, its
+ * colour-runs exactly, read from the parent's planes without making it:
+ * the click's group is a flood from its cell in its colour's plane, and
+ * only that colour's columns change (cells fall inside their column).
+ * colour-runs is admissible, so these are floors. A click that empties a
+ * unit leaves colour-runs - 1; one that splits a unit leaves more. With
+ * the default heuristic, empty-chain, dfs expands a node only below the
+ * threshold by its extra click, so what the floors cut there are the
+ * clicks that split a unit. Boards of more than 64 cells, a column shift
+ * or a score objective: floors of 0 (nothing cut). */
 static void sg_child_floors(const void *p, const void *state,
                             const ps_move *moves, int n, ps_value *floor)
 {
@@ -381,32 +503,38 @@ static void sg_child_floors(const void *p, const void *state,
         struct sg_small_planes pl;
         small_planes_read(in, state, &pl);
         const int R = in->rows;
-        ps_value runs = 0;
-        uint64_t whole = 0; /* the cells of the units that are one group */
+        ps_value runs = 0, runs_of_colour[SG_MAX_COLORS + 1] = {0};
         for (int k = 1; k <= in->colours; k++) {
-            struct sg_runs r = runs_of(&pl, pl.colour[k], R);
-            runs += popcount_portable(r.starts);
-            uint64_t lanes;
-            for (; r.starts; r.starts &= r.starts - 1)
-                if (first_run_is_one_group(&pl, R, pl.colour[k], &r, &lanes))
-                    whole |= pl.colour[k] & lanes;
+            runs_of_colour[k] =
+                popcount_portable(runs_of(&pl, pl.colour[k], R).starts);
+            runs += runs_of_colour[k];
         }
         /* a move is the index of a cell of its group, its bit in a plane */
-        for (int i = 0; i < n; i++)
-            floor[i] = runs - (ps_value)((whole >> moves[i]) & 1);
+        for (int i = 0; i < n; i++) {
+            uint64_t bit = 1ull << moves[i];
+            int k = 1;
+            while (k < in->colours && !(pl.colour[k] & bit))
+                k++;
+            uint64_t left = pl.colour[k] &
+                            ~small_planes_flood(&pl, R, bit, pl.colour[k]);
+            floor[i] = runs - runs_of_colour[k] +
+                       popcount_portable(runs_of(&pl, left, R).starts);
+        }
         return;
     }
     for (int i = 0; i < n; i++)
         floor[i] = all;
 }
 
-/* The default: runs-ahead (colour-runs + 1 when no unit is one group)
- * made dfs prove 7x9 Former boards in fewer expansions and less time than
- * colour-runs (docs/samegame.md); column-strings saved IDA* 10 of 650,947
- * nodes (board seed 3) and cost 20% more time. */
+/* The default: empty-chain (colour-runs + 1 when no order of whole-unit
+ * clicks clears the board). dfs proves 7x9 Former boards in fewer
+ * expansions than with runs-ahead, which beat colour-runs
+ * (docs/samegame.md); column-strings saved IDA* 10 of 650,947 nodes
+ * (board seed 3) and cost 20% more time. The game's heuristic slot is
+ * sg_h_empty_chain, the table's entry, so that runs name it. */
 static ps_value sg_clicks_default(const void *p, const void *state)
 {
-    return clicks_runs_ahead(p, state);
+    return clicks_empty_chain(p, state);
 }
 
 static ps_value sg_h_column_strings(const void *p, const void *state)
@@ -414,6 +542,13 @@ static ps_value sg_h_column_strings(const void *p, const void *state)
     if (!counts_clicks(p))
         return sg_upper_bound(p, state);
     return clicks_column_strings(p, state);
+}
+
+static ps_value sg_h_empty_chain(const void *p, const void *state)
+{
+    if (!counts_clicks(p))
+        return sg_upper_bound(p, state);
+    return clicks_empty_chain(p, state);
 }
 
 static ps_value sg_h_runs_ahead(const void *p, const void *state)
@@ -462,6 +597,9 @@ static const struct ps_heuristic sg_estimates[] = {
                        "column wide costed as deletions of their column's "
                        "string (\"1212\": 3)",
      true, sg_h_column_strings},
+    {"empty-chain", "fewest_clicks: colour-runs + 1 when no order of "
+                    "clicks that each empty a whole run clears the board",
+     true, sg_h_empty_chain},
     {"runs-ahead", "fewest_clicks: colour-runs + 1 when no run is one "
                    "group (the next click cannot empty one)",
      true, sg_h_runs_ahead},
