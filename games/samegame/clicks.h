@@ -230,6 +230,21 @@ static inline struct sg_runs runs_of(const struct sg_small_planes *p,
     return (struct sg_runs){cols, cols & ~(cols << R), cols & ~(cols >> R)};
 }
 
+/* The lanes (every bit of its columns) of the run that starts at the
+ * lowest bit of r->starts; *joints, the top bits of its columns but the
+ * last. From the start t to the first end e at or after it: bits from t's
+ * lane bottom to e's top, (e << 1) - (t >> (R-1)), which wraps right for
+ * an e at bit 63. */
+static inline uint64_t first_run_lanes(const struct sg_runs *r, int R,
+                                       uint64_t *joints)
+{
+    uint64_t t = r->starts & -r->starts, e = r->ends & ~(t - 1);
+    e &= -e;
+    uint64_t lanes = (e << 1) - (t >> (R - 1));
+    *joints = r->cols & lanes & ~e;
+    return lanes;
+}
+
 /* Is the run that starts at the lowest bit of r->starts one group of the
  * cells `plane`? Its lanes (every bit of its columns) go to *lanes. */
 static inline bool first_run_is_one_group(const struct sg_small_planes *p,
@@ -237,14 +252,9 @@ static inline bool first_run_is_one_group(const struct sg_small_planes *p,
                                           const struct sg_runs *r,
                                           uint64_t *lanes)
 {
-    /* from the start t to the first end e at or after it: bits from t's
-     * lane bottom to e's top, (e << 1) - (t >> (R-1)), which wraps right
-     * for an e at bit 63 */
-    uint64_t t = r->starts & -r->starts, e = r->ends & ~(t - 1);
-    e &= -e;
-    *lanes = (e << 1) - (t >> (R - 1));
-    return unit_is_one_group(p, R, plane & *lanes, *lanes,
-                             r->cols & *lanes & ~e);
+    uint64_t joints;
+    *lanes = first_run_lanes(r, R, &joints);
+    return unit_is_one_group(p, R, plane & *lanes, *lanes, joints);
 }
 
 /* colour-runs + 1 when no run is one group yet. The count of (colour, run)
@@ -320,8 +330,6 @@ static bool chain_seen(struct chain *ch, uint64_t gone)
 static bool chain_clears(struct chain *ch, uint64_t gone,
                          const uint64_t *plane)
 {
-    if (gone == ch->all)
-        return true;
     if (chain_seen(ch, gone))
         return ch->full;
     const int R = ch->R;
@@ -330,6 +338,9 @@ static bool chain_clears(struct chain *ch, uint64_t gone,
             !unit_is_one_group(ch->p, R, plane[u], ch->lanes[u],
                                ch->joints[u]))
             continue;
+        uint64_t left = gone | 1ull << u;
+        if (left == ch->all) /* the last unit: nothing to lay out */
+            return true;
         if (!ch->unit_at_ready) {
             for (int v = 0; v < ch->units; v++)
                 for (uint64_t b = ch->start[v]; b; b &= b - 1)
@@ -338,7 +349,7 @@ static bool chain_clears(struct chain *ch, uint64_t gone,
         }
         /* Without u only u's columns change: each is laid out again from
          * its cells, fallen down past the gone units' cells. */
-        uint64_t next[CHAIN_UNITS], left = gone | 1ull << u;
+        uint64_t next[CHAIN_UNITS];
         for (int v = 0; v < ch->units; v++)
             next[v] = plane[v] & ~ch->lanes[u];
         for (uint64_t tops = ch->lanes[u] & ch->p->top; tops;
@@ -383,13 +394,9 @@ static ps_value clicks_empty_chain(const struct sg_instance *in,
     for (int k = 1; k <= in->colours; k++) {
         struct sg_runs r = runs_of(&p, p.colour[k], ch.R);
         for (; r.starts; r.starts &= r.starts - 1) {
-            uint64_t t = r.starts & -r.starts, e = r.ends & ~(t - 1);
-            e &= -e;
-            uint64_t lanes = (e << 1) - (t >> (ch.R - 1));
             int u = ch.units++;
-            ch.lanes[u] = lanes;
-            ch.joints[u] = r.cols & lanes & ~e;
-            plane[u] = p.colour[k] & lanes;
+            ch.lanes[u] = first_run_lanes(&r, ch.R, &ch.joints[u]);
+            plane[u] = p.colour[k] & ch.lanes[u];
         }
     }
     if (ch.units == 0)
