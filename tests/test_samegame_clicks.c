@@ -343,6 +343,12 @@ static void test_exact_searches_agree(void **unused)
     }
 }
 
+/* A 7x9 Former board, `psolve gen --rows 9 --cols 7 --colors 4 --seed 3`:
+ * 13 clicks at best. */
+#define SEED3_BOARD                                                        \
+    "3313221\n3414334\n3111433\n3314434\n1214314\n4232222\n2332322\n"  \
+    "4133243\n1433334\n"
+
 /* A search stopped early still says what it proved: a lower bound no
  * higher than the optimum (13 on this 7x9 Former board, `psolve gen --rows
  * 9 --cols 7 --colors 4 --seed 3`) and no lower than h of the start (A*:
@@ -353,9 +359,7 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
 {
     (void)unused;
     void *rules = clicks_rules(1, SHIFT_NONE);
-    void *inst = test_load(G, rules, "3313221\n3414334\n3111433\n"
-                                     "3314434\n1214314\n4232222\n"
-                                     "2332322\n4133243\n1433334\n");
+    void *inst = test_load(G, rules, SEED3_BOARD);
     const char *algos[] = {"idastar", "dfs", "astar"};
     for (int a = 0; a < 3; a++) {
         struct ps_options o;
@@ -407,6 +411,30 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
     test_option_int(&o, "max-depth", 20);
     run_limited("dfs", inst, &o, 20000, &cost);
     assert_int_equal(last_lower_bound, -1);
+    test_release(G, inst, NULL, rules);
+}
+
+/* dfs's beams grow: after the first (--dfs-cost-beam W, once the rounds
+ * have expanded 32 W nodes) comes one four times wider once they have
+ * expanded 256 nodes per unit of its width. From width 1 on the seed-3
+ * board of the test above: a 15-click line from the first beam (after 32
+ * expansions), 13 from the second (4 wide, after 1,024), before the
+ * rounds prove 13 (about 60,000 expansions). */
+static void test_dfs_beams_grow(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    void *inst = test_load(G, rules, SEED3_BOARD);
+    struct ps_options o;
+    ps_options_default(&o);
+    test_option_int(&o, "dfs-cost-beam", 1);
+    ps_value cost;
+    assert_int_equal(run_limited("dfs", inst, &o, 1000, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, 15);
+    assert_int_equal(run_limited("dfs", inst, &o, 1500, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, 13);
     test_release(G, inst, NULL, rules);
 }
 
@@ -692,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_runs_ahead_by_hand),
         cmocka_unit_test(test_runs_ahead_in_bit_planes),
         cmocka_unit_test(test_empty_chain_by_hand),
+        cmocka_unit_test(test_dfs_beams_grow),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),

@@ -67,9 +67,9 @@
  * costs exactly the threshold, the optimum; a round with nothing over the
  * threshold and no goal proves the puzzle unsolvable. Once the rounds have
  * expanded DFS_COST_BEAM_AFTER nodes per unit of its width without an
- * answer, a beam gives a first line (cost_beam.h, --dfs-cost-beam): the
- * answer a limit returns, proven optimal once a round's threshold reaches
- * its cost.
+ * answer, a beam gives a first line (cost_beam.h, --dfs-cost-beam), and
+ * wider beams later ones: the best is the answer a limit returns, proven
+ * optimal once a round's threshold reaches its cost.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -83,7 +83,9 @@
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
 #define DFS_COST_BEAM_AFTER 32  /* cost games: expansions per unit of the
-                                 * beam's width before it runs */
+                                 * first beam's width before it runs */
+#define DFS_COST_BEAM_LATER 256 /* ... and of each wider one's */
+#define DFS_COST_BEAM_MAX_WIDTH (1 << 18) /* cost games: the widest beam */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
 
 /* dfs's own options (its table is at the end of the file) */
@@ -137,6 +139,7 @@ struct dfs {
     struct ps_deepening deep; /* cost games: the round's threshold */
     uint64_t beam_at;       /* cost games: run the beam at this many
                              * expanded (UINT64_MAX: never, or done) */
+    int beam_width;         /* ... that many states per depth */
     struct ps_greedy greedy;
 };
 
@@ -895,14 +898,23 @@ static bool on_path(const struct dfs *d, int depth)
     return false;
 }
 
-/* The first line's beam (cost_beam.h) from the start, once: its own
- * buffers, so the rounds' path and states stay as they are. */
+/* The lines' beam (cost_beam.h) from the start: its own buffers, so the
+ * rounds' path and states stay as they are. Then the next one, four times
+ * wider, once the rounds have expanded DFS_COST_BEAM_LATER nodes per unit
+ * of its width (each beam costs about its width per move of its line, so
+ * the beams take a few per cent of a long proof), up to
+ * DFS_COST_BEAM_MAX_WIDTH states or what --max-memory refuses. */
 static void cost_beam_now(struct dfs *d)
 {
     d->beam_at = UINT64_MAX;
     int cap = d->g->max_depth(d->inst);
-    ps_cost_beam(d->s, state_at(d, 0), dfs_opt(d->s)->cost_beam,
+    ps_cost_beam(d->s, state_at(d, 0), d->beam_width,
                  cap > 0 && cap < 1000 ? cap : 1000);
+    if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
+        d->s->stop != PS_STOP_NONE)
+        return;
+    d->beam_width *= 4;
+    d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_LATER;
 }
 
 /* One round below the threshold from the state at `depth`, entered at cost
@@ -1047,6 +1059,7 @@ static enum ps_status cost_run(struct dfs *d)
      * rounds (cost_round). Lines are at most as long as the game's
      * max_depth, or 1,000 moves. */
     int width = dfs_opt(s)->cost_beam;
+    d->beam_width = width;
     d->beam_at = width > 0 && !d->max_depth
                      ? (uint64_t)width * DFS_COST_BEAM_AFTER
                      : UINT64_MAX;
@@ -1196,7 +1209,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h; its line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h, then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
