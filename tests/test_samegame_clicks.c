@@ -419,7 +419,7 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
  * expanded 256 nodes per unit of its width. From width 1 on the seed-3
  * board of the test above: a 15-click line from the first beam (after 32
  * expansions), 13 from the second (4 wide, after 1,024), before the
- * rounds prove 13 (about 60,000 expansions). */
+ * rounds prove 13 (after more than 60,000 expansions). */
 static void test_dfs_beams_grow(void **unused)
 {
     (void)unused;
