@@ -517,11 +517,10 @@ static void sg_child_floors(const void *p, const void *state,
             runs += runs_of_colour[k];
         }
         /* a move is the index of a cell of its group, its bit in a plane */
+        const uint8_t *cell = C_CELLS(in, state);
         for (int i = 0; i < n; i++) {
             uint64_t bit = 1ull << moves[i];
-            int k = 1;
-            while (k < in->colours && !(pl.colour[k] & bit))
-                k++;
+            int k = cell[moves[i]];
             uint64_t left = pl.colour[k] &
                             ~small_planes_flood(&pl, R, bit, pl.colour[k]);
             floor[i] = runs - runs_of_colour[k] +
