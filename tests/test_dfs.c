@@ -612,7 +612,8 @@ static void test_node_limit_keeps_verified_best(void **state)
 
 /* A memory limit stops the table, not the search: still optimal. The board
  * is the first random 5x5 one with more states than a 70000-byte table
- * holds (the table starts with 1024 slots and 1024 entries). */
+ * holds (the table starts with 1024 slots and 1024 entries of 24 bytes, an
+ * 8-byte key and the payload; the 1025th doubles both past the limit). */
 static void test_memory_limit_searches_on(void **state)
 {
     (void)state;
@@ -630,7 +631,7 @@ static void test_memory_limit_searches_on(void **state)
         inst = test_load(g, rules, text);
         struct ps_search s;
         run_dfs(&s, g, inst, &o, NULL);
-        if (s.stats.peak_table < 600) {
+        if (s.stats.peak_table < 1100) {
             g->free_instance(inst);
             inst = NULL;
         }

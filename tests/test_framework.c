@@ -6,6 +6,7 @@
 
 #include "support.h"
 
+#include "conformance.h"
 #include "replay.h"
 #include "search.h"
 #include "table.h"
@@ -44,12 +45,24 @@ struct fixture {
     struct ps_search s;
 };
 
+/* min_group 0: the default rules; else that min_group and no shift (a
+ * single cell may go, as in Former). */
+static void fixture_open_rules(struct fixture *f, const char *board,
+                               const struct ps_limits *limits, int min_group)
+{
+    f->rules = test_rules(&samegame_game, NULL);
+    if (min_group) {
+        test_set_param(&samegame_game, f->rules, "min_group", min_group);
+        test_set_param(&samegame_game, f->rules, "shift", 2 /* none */);
+    }
+    f->inst = test_load(&samegame_game, f->rules, board);
+    ps_search_init(&f->s, &samegame_game, f->inst, limits, NULL);
+}
+
 static void fixture_open(struct fixture *f, const char *board,
                          const struct ps_limits *limits)
 {
-    f->rules = test_rules(&samegame_game, NULL);
-    f->inst = test_load(&samegame_game, f->rules, board);
-    ps_search_init(&f->s, &samegame_game, f->inst, limits, NULL);
+    fixture_open_rules(f, board, limits, 0);
 }
 
 static void fixture_close(struct fixture *f)
@@ -144,6 +157,112 @@ static void test_table_respects_memory_limit(void **unused)
     assert_true(f.s.stats.peak_memory <= limits.max_memory);
     ps_table_free(&t);
     free(state);
+    fixture_close(&f);
+}
+
+/* States of a 7x9 four-colour board reached by random clicks (no two
+ * alike is not promised: equal states come up by other paths). */
+#define KEYED_WALKS 200
+static int walk_states(struct fixture *f, unsigned char *out, int cap)
+{
+    const struct ps_game *g = &samegame_game;
+    size_t size = f->s.state_size;
+    ps_move moves[64];
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 5);
+    int n = 0;
+    for (int w = 0; w < KEYED_WALKS && n < cap; w++) {
+        g->initial_state(f->inst, out + (size_t)n * size);
+        for (int m; n + 1 < cap &&
+                    (m = g->moves(f->inst, out + (size_t)n * size, moves,
+                                  NULL)) > 0;
+             n++)
+            g->apply(f->inst, out + (size_t)n * size,
+                     moves[ps_rng_below(&rng, (uint32_t)m)],
+                     out + (size_t)(n + 1) * size);
+        n++;
+    }
+    return n;
+}
+
+/* A keyed table (SameGame's 3-bit cells: 24 bytes for a 7x9 board of four
+ * colours, against 80 for the state) finds and adds exactly what a table
+ * of whole states does, on states met by random clicks, many of them
+ * alike; a key that merged two states, or split one, would differ. */
+static void test_table_keyed_matches_states(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    fixture_open_rules(&f,
+                 "3313221\n3414334\n3111433\n3314434\n1214314\n"
+                 "4232222\n2332322\n4133243\n1433334\n",
+                 NULL, 1);
+    enum { CAP = 6000 };
+    unsigned char *states = calloc(CAP, f.s.state_size);
+    assert_non_null(states);
+    int n = walk_states(&f, states, CAP);
+    assert_true(n > 2000);
+    struct ps_table whole, keyed;
+    assert_true(ps_table_init(&whole, &f.s, 8));
+    assert_true(ps_table_init_keyed(&keyed, &f.s, 8));
+    assert_int_equal(keyed.state_size, 24);
+    assert_true(keyed.entry_size < whole.entry_size);
+    int repeats = 0;
+    for (int i = 0; i < n; i++) {
+        const unsigned char *st = states + (size_t)i * f.s.state_size;
+        uint64_t h = samegame_game.hash(f.inst, st);
+        bool a1, a2;
+        int64_t i1 = ps_table_insert(&whole, h, st, &a1);
+        int64_t i2 = ps_table_insert(&keyed, h, st, &a2);
+        assert_int_equal(i1, i2);
+        assert_int_equal(a1, a2);
+        assert_int_equal(ps_table_find(&keyed, h, st), i2);
+        repeats += !a1;
+    }
+    assert_true(repeats > 100); /* every walk starts alike, at least */
+    /* Every state against every other's key, not only its own hash: a
+     * cell changed is another key. */
+    unsigned char k1[24], k2[24];
+    samegame_game.state_key(f.inst, states, k1);
+    for (int i = 1; i < n; i++) {
+        const unsigned char *st = states + (size_t)i * f.s.state_size;
+        samegame_game.state_key(f.inst, st, k2);
+        assert_int_equal(memcmp(k1, k2, 24) == 0,
+                         samegame_game.equal
+                             ? samegame_game.equal(f.inst, states, st)
+                             : memcmp(states, st, f.s.state_size) == 0);
+    }
+    ps_table_free(&whole);
+    ps_table_free(&keyed);
+    free(states);
+    fixture_close(&f);
+}
+
+/* psolve check-game's walk catches a key that merges states: SameGame
+ * with a key that keeps the left column alone fails, SameGame as it is
+ * passes. */
+static void key_of_left_column(const void *inst, const void *state, void *key)
+{
+    samegame_game.state_key(inst, state, key);
+    unsigned char *k = key;
+    k[0] &= 0x3f; /* 2 bits a cell (two colours): the first 3 cells */
+    memset(k + 1, 0, samegame_game.key_size(inst) - 1);
+}
+
+static void test_conformance_checks_keys(void **unused)
+{
+    (void)unused;
+    struct fixture f;
+    fixture_open(&f, "112\n122\n211\n", NULL);
+    struct ps_error err;
+    ps_error_clear(&err);
+    assert_true(ps_game_conforms(&samegame_game, f.rules, f.inst, 200, 1,
+                                 &err));
+    struct ps_game broken = samegame_game;
+    broken.state_key = key_of_left_column;
+    ps_error_clear(&err);
+    assert_false(ps_game_conforms(&broken, f.rules, f.inst, 200, 1, &err));
+    assert_non_null(strstr(err.msg, "one key"));
     fixture_close(&f);
 }
 
@@ -285,6 +404,8 @@ int main(void)
         cmocka_unit_test(test_rng_is_fixed_and_in_range),
         cmocka_unit_test(test_table_insert_find_grow),
         cmocka_unit_test(test_table_respects_memory_limit),
+        cmocka_unit_test(test_table_keyed_matches_states),
+        cmocka_unit_test(test_conformance_checks_keys),
         cmocka_unit_test(test_line_reader),
         cmocka_unit_test(test_text_file_rejections),
         cmocka_unit_test(test_error_format),

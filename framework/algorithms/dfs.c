@@ -1145,9 +1145,11 @@ static enum ps_status dfs_run(struct ps_search *s)
         s->stop = PS_STOP_MEMORY;
         return PS_INCOMPLETE;
     }
-    /* No room even for an empty table: go without. */
+    /* No room even for an empty table: go without. The table never gives
+     * a state back, so it keeps the game's keys when they are smaller. */
     d.memo = !dfs_opt(s)->no_memo &&
-             ps_table_init(&d.tt, s, score ? DFS_ENTRY_SIZE : DFS_COST_ENTRY_SIZE);
+             ps_table_init_keyed(&d.tt, s,
+                                 score ? DFS_ENTRY_SIZE : DFS_COST_ENTRY_SIZE);
     note_heuristic(&d);
     if (s->root_state)
         memcpy(state_at(&d, 0), s->root_state, d.ss);

@@ -56,8 +56,32 @@ static uint64_t print_hash(struct walk *w, const unsigned char *state)
     return h;
 }
 
-/* Equal states hash equal; unequal ones print differently (a print that
- * leaves out part of the position cannot load back as that position). */
+/* Two states have one key (key_size, state_key) exactly when they are
+ * equal: a key that merges two states would make dfs's table take one for
+ * the other. */
+static bool keys_agree(struct walk *w, const unsigned char *a,
+                       const unsigned char *b, bool equal)
+{
+    size_t n = ps_game_key_size(w->g, w->inst);
+    if (!n)
+        return true;
+    unsigned char *ka = calloc(2, n);
+    if (!ka)
+        return true; /* nothing to check with */
+    w->g->state_key(w->inst, a, ka);
+    w->g->state_key(w->inst, b, ka + n);
+    bool same = memcmp(ka, ka + n, n) == 0;
+    free(ka);
+    if (same == equal)
+        return true;
+    return broken(w, equal ? "two equal states have different keys "
+                             "(state_key)"
+                           : "two different states have one key (state_key)");
+}
+
+/* Equal states hash equal and share a key; unequal ones print differently
+ * (a print that leaves out part of the position cannot load back as that
+ * position). */
 static bool remember(struct walk *w, const unsigned char *state)
 {
     uint64_t h = w->g->hash(w->inst, state), p = print_hash(w, state);
@@ -65,9 +89,11 @@ static bool remember(struct walk *w, const unsigned char *state)
     memcpy(copy, state, w->size);
     if (w->g->hash(w->inst, copy) != h)
         return broken(w, "a copy of a state hashes differently");
+    if (!keys_agree(w, copy, state, true))
+        return false;
     for (int i = 0; i < w->nseen; i++) {
-        bool equal = ps_game_equal(w->g, w->inst,
-                                   w->seen + (size_t)i * w->size, state);
+        const unsigned char *seen = w->seen + (size_t)i * w->size;
+        bool equal = ps_game_equal(w->g, w->inst, seen, state);
         if (equal && w->seen_hash[i] != h)
             return broken(w, "two equal states hash differently (%llx, %llx)",
                           (unsigned long long)w->seen_hash[i],
@@ -75,6 +101,8 @@ static bool remember(struct walk *w, const unsigned char *state)
         if (!equal && w->seen_print[i] == p)
             return broken(w, "print_state() prints two different positions "
                              "alike (a printed state must load as itself)");
+        if (!keys_agree(w, seen, state, equal))
+            return false;
     }
     if (w->nseen < SEEN_MAX) {
         memcpy(w->seen + (size_t)w->nseen * w->size, state, w->size);

@@ -32,6 +32,14 @@ bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
     return memcmp(a, b, g->state_size(inst)) == 0;
 }
 
+size_t ps_game_key_size(const struct ps_game *g, const void *inst)
+{
+    if (!g->key_size || !g->state_key)
+        return 0;
+    size_t n = g->key_size(inst);
+    return n < g->state_size(inst) ? n : 0;
+}
+
 enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
                             struct ps_error *err)
 {
@@ -367,6 +375,8 @@ static bool check_knowledge(const struct ps_game *g, struct ps_error *err)
                       g->move_code_space != NULL, "move_code_space", err) ||
         !slots_paired(name, g->state_pack != NULL, "state_pack",
                       g->state_unpack != NULL, "state_unpack", err) ||
+        !slots_paired(name, g->key_size != NULL, "key_size",
+                      g->state_key != NULL, "state_key", err) ||
         !slots_paired(name, g->eval_weights != NULL, "eval_weights",
                       g->evaluate_moves_weighted != NULL,
                       "evaluate_moves_weighted", err))

@@ -59,8 +59,9 @@
  * eval_weights and evaluate_moves_weighted (beam's --beam-weights). 9:
  * struct ps_param's table_rows and table_row (a table by size and colour,
  * SameGame's score(n, colour)); a params array of 8 has a shorter stride.
- * 10: the slot child_floors (after bounded_moves). */
-#define PS_API_VERSION 10
+ * 10: the slot child_floors (after bounded_moves). 11: the slots key_size
+ * and state_key (after equal). */
+#define PS_API_VERSION 11
 #define PS_MAX_EVAL_WEIGHTS 32
 
 typedef uint32_t ps_move;
@@ -378,6 +379,15 @@ struct ps_game {
     uint64_t (*hash)(const void *inst, const void *state);
     /* [optional: NULL = memcmp over state_size bytes] */
     bool (*equal)(const void *inst, const void *a, const void *b);
+    /* [optional, together: NULL = tables keep whole states] A state's key:
+     * key_size(inst) bytes (0: this instance has none) that two states
+     * share exactly when they are equal, compared by memcmp. dfs's table
+     * keeps keys instead of states, so a key smaller than the state holds
+     * more states in the same --max-memory (SameGame: 3 bits a cell).
+     * Tables that give states back (A*, bfs) keep whole states. Use
+     * ps_game_key_size. */
+    size_t (*key_size)(const void *inst);
+    void (*state_key)(const void *inst, const void *state, void *key);
     /* [required] Fill moves[] (and gains[] if not NULL: the value apply()
      * would return) and return how many. Order is the game's preferred
      * order. */
@@ -656,6 +666,9 @@ bool ps_game_may_score(const struct ps_game *g);
 bool ps_game_may_cost(const struct ps_game *g);
 bool ps_game_equal(const struct ps_game *g, const void *inst, const void *a,
                    const void *b);
+/* The size of the instance's state keys (key_size), or 0 when it has none
+ * or they are no smaller than its states (then a table keeps states). */
+size_t ps_game_key_size(const struct ps_game *g, const void *inst);
 /* The instance's fault (PS_FAULT_NONE when the game has no fault slot). */
 enum ps_fault ps_game_fault(const struct ps_game *g, const void *inst,
                             struct ps_error *err);

@@ -1,6 +1,6 @@
 /*
  * table.c - the exact state table (table.h): hashed slots over an arena of
- * whole states.
+ * whole states, or of their keys.
  */
 #include "table.h"
 
@@ -35,13 +35,15 @@ static uint32_t slot_index(uint64_t slot)
     return (uint32_t)slot;
 }
 
-bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
+/* A table of entries of `stored` bytes (a state, or a key) and a payload. */
+static bool table_init(struct ps_table *t, struct ps_search *s, size_t stored,
+                       size_t value_size)
 {
     memset(t, 0, sizeof *t);
     t->search = s;
-    t->state_size = s->state_size;
+    t->state_size = stored;
     t->value_size = value_size;
-    t->entry_size = (s->state_size + value_size + 7) & ~(size_t)7;
+    t->entry_size = (stored + value_size + 7) & ~(size_t)7;
     size_t bytes = MIN_SLOTS * sizeof *t->slot;
     if (!ps_memory_reserve(s, bytes))
         return false;
@@ -54,6 +56,27 @@ bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
     return true;
 }
 
+bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size)
+{
+    return table_init(t, s, s->state_size, value_size);
+}
+
+bool ps_table_init_keyed(struct ps_table *t, struct ps_search *s,
+                         size_t value_size)
+{
+    size_t key = ps_game_key_size(s->game, s->inst);
+    if (!key)
+        return ps_table_init(t, s, value_size);
+    if (!table_init(t, s, key, value_size))
+        return false;
+    t->key = malloc(key);
+    if (!t->key) {
+        ps_table_free(t);
+        return false;
+    }
+    return true;
+}
+
 void ps_table_free(struct ps_table *t)
 {
     if (t->search)
@@ -61,8 +84,10 @@ void ps_table_free(struct ps_table *t)
                                          t->capacity * t->entry_size);
     free(t->slot);
     free(t->arena);
+    free(t->key);
     t->slot = NULL;
     t->arena = NULL;
+    t->key = NULL;
     t->slots = t->capacity = t->count = 0;
 }
 
@@ -73,15 +98,30 @@ void ps_table_clear(struct ps_table *t)
     t->search->stats.table_entries = 0;
 }
 
+/* Is entry i `state`? `state` is the state asked, or in a keyed table its
+ * key (what_is_stored). */
 static bool same_state(const struct ps_table *t, int64_t i, const void *state)
 {
+    if (t->key)
+        return memcmp(ps_table_state(t, i), state, t->state_size) == 0;
     const struct ps_search *s = t->search;
     return ps_game_equal(s->game, s->inst, ps_table_state(t, i), state);
+}
+
+/* What an entry for `state` keeps: the state, or its key. */
+static const void *what_is_stored(const struct ps_table *t, const void *state)
+{
+    if (!t->key)
+        return state;
+    const struct ps_search *s = t->search;
+    s->game->state_key(s->inst, state, t->key);
+    return t->key;
 }
 
 int64_t ps_table_find(const struct ps_table *t, uint64_t hash,
                       const void *state)
 {
+    state = what_is_stored(t, state);
     uint32_t tag = tag_of(hash);
     size_t mask = t->slots - 1;
     for (size_t i = tag & mask;; i = (i + 1) & mask) {
@@ -140,6 +180,7 @@ static bool grow_arena(struct ps_table *t)
 int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
                         bool *added)
 {
+    state = what_is_stored(t, state);
     uint32_t tag = tag_of(hash);
     *added = false;
     t->search->stats.table_probes++;

@@ -11,9 +11,11 @@
  * they serve as parent links; pointers into the arena are not (it grows).
  *
  * A lookup compares the tag first and the whole state second (with the
- * game's equal()), so a hash collision can never merge two states: the table
- * is exact. Memory per entry, documented in docs/architecture.md:
- *   round8(state_size + value_size) bytes in the arena
+ * game's equal(), or its keys by memcmp in a keyed table), so a hash
+ * collision can never merge two states: the table is exact. Memory per
+ * entry, documented in docs/architecture.md:
+ *   round8(state_size + value_size) bytes in the arena (key_size for
+ *   state_size in a keyed table)
  *   + 8 bytes per slot, at a load factor of at most 1/2 (<= 16 per entry).
  * Every byte is reserved through ps_memory_reserve(), so --max-memory makes
  * the table refuse to grow (insert returns PS_TABLE_FULL) instead of the
@@ -31,7 +33,8 @@
 
 struct ps_table {
     struct ps_search *search; /* memory accounting, game, equal() */
-    size_t state_size;
+    size_t state_size;        /* what an entry keeps: a state, or its key */
+    unsigned char *key;       /* keyed tables: the key of the state asked */
     size_t value_size;
     size_t entry_size;        /* round8(state_size + value_size) */
     uint64_t *slot;           /* per slot: tag << 32 | index, 0 = empty */
@@ -42,6 +45,12 @@ struct ps_table {
 };
 
 bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size);
+/* The same, but entries keep the game's key of each state (its key_size
+ * and state_key slots) when it has smaller ones: find and insert take
+ * states as before and compare keys, and ps_table_state gives an entry's
+ * key, not its state. For tables that never give states back. */
+bool ps_table_init_keyed(struct ps_table *t, struct ps_search *s,
+                         size_t value_size);
 void ps_table_free(struct ps_table *t);
 /* Drop all entries, keep the memory. */
 void ps_table_clear(struct ps_table *t);

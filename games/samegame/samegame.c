@@ -566,6 +566,41 @@ static uint64_t sg_hash(const void *p, const void *state)
     return ps_hash_bytes(state, ((const struct sg_instance *)p)->state_size);
 }
 
+/* A state's key (dfs's table keeps keys): its cells alone, the bits of a
+ * colour each, 64 / bits cells to a word. The header and the heights
+ * follow from the cells, so two states have one key exactly when they are
+ * equal. A 7x9 board of 4 colours: 24 bytes against 80. */
+static int key_bits(const struct sg_instance *in)
+{
+    int bits = 1;
+    while ((1 << bits) <= in->colours)
+        bits++;
+    return bits;
+}
+
+static size_t sg_key_size(const void *p)
+{
+    const struct sg_instance *in = p;
+    int per_word = 64 / key_bits(in);
+    return (size_t)((in->ncells + per_word - 1) / per_word) * 8;
+}
+
+static void sg_state_key(const void *p, const void *state, void *key)
+{
+    const struct sg_instance *in = p;
+    const uint8_t *cell = C_CELLS(in, state);
+    const int bits = key_bits(in), per_word = 64 / bits;
+    unsigned char *out = key;
+    for (int i = 0; i < in->ncells; i += per_word) {
+        uint64_t word = 0;
+        int n = in->ncells - i < per_word ? in->ncells - i : per_word;
+        for (int k = 0; k < n; k++)
+            word |= (uint64_t)cell[i + k] << (k * bits);
+        memcpy(out, &word, sizeof word);
+        out += sizeof word;
+    }
+}
+
 /*
  * Group finding works on a padded copy of the board: each column gets one
  * empty sentinel cell on top, and an empty column stands left and right of
@@ -1364,6 +1399,8 @@ const struct ps_game samegame_game = {
     .max_moves = sg_max_moves,
     .max_depth = sg_max_depth,
     .hash = sg_hash,
+    .key_size = sg_key_size,
+    .state_key = sg_state_key,
     .moves = sg_moves,
     .apply = sg_apply,
     .end_value = sg_end_value,
