@@ -377,16 +377,16 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
         assert_int_equal(cost, 13);
         assert_int_equal(last_lower_bound, 13);
     }
-    /* dfs's beam (width 1000) runs once the rounds have expanded 32,000
-     * nodes (32 per unit of width) without an answer, and finds a 13-click
-     * line here: a run stopped after it returns that line, one stopped
-     * before has none; the rounds prove it optimal once their bound
-     * reaches 13, without a last round (0 expanded in it). Without the
-     * beam the last round searches. */
+    /* dfs's beams (a quick one of 62, then 1000 wide) run once the rounds
+     * have expanded 32 nodes per unit of width without an answer, and find
+     * a 13-click line here (test_dfs_quick_beam): a run stopped after the
+     * first returns that line, one stopped before has none; the rounds
+     * prove it optimal once their bound reaches 13, without a last round
+     * (0 expanded in it). Without the beams the last round searches. */
     struct ps_options o;
     ps_options_default(&o);
     ps_value cost;
-    assert_int_equal(run_limited("dfs", inst, &o, 31000, &cost), PS_INCOMPLETE);
+    assert_int_equal(run_limited("dfs", inst, &o, 1900, &cost), PS_INCOMPLETE);
     assert_int_equal(cost, -1);
     assert_int_equal(run_limited("dfs", inst, &o, 60000, &cost), PS_INCOMPLETE);
     assert_int_equal(cost, 13);
@@ -416,7 +416,8 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
 
 /* dfs's beams grow: after the first (--dfs-cost-beam W, once the rounds
  * have expanded 32 W nodes) comes one four times wider once they have
- * expanded 256 nodes per unit of its width. From width 1 on the seed-3
+ * expanded 256 nodes per unit of its width. From width 1 (too narrow for
+ * a quick beam before it: test_dfs_quick_beam) on the seed-3
  * board of the test above: a 15-click line from the first beam (after 32
  * expansions), 13 from the second (4 wide, after 1,024), before the
  * rounds prove 13 (after more than 60,000 expansions). */
@@ -435,6 +436,32 @@ static void test_dfs_beams_grow(void **unused)
     assert_int_equal(run_limited("dfs", inst, &o, 1500, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, 13);
+    test_release(G, inst, NULL, rules);
+}
+
+/* A quick beam comes first, 16 times narrower than --dfs-cost-beam and
+ * after 16 times fewer expansions: at the default (1,000) one of 62 after
+ * 1,984, whose line on the seed-3 board is already the optimum, 13; with
+ * no beams (0) there is no line yet at 3,000 expansions, nor was there
+ * before the quick beam (the first beam waited for 32,000). */
+static void test_dfs_quick_beam(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    void *inst = test_load(G, rules, SEED3_BOARD);
+    struct ps_options o;
+    ps_options_default(&o);
+    ps_value cost;
+    assert_int_equal(run_limited("dfs", inst, &o, 1900, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, -1);
+    assert_int_equal(run_limited("dfs", inst, &o, 3000, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, 13);
+    test_option_int(&o, "dfs-cost-beam", 0);
+    assert_int_equal(run_limited("dfs", inst, &o, 3000, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, -1);
     test_release(G, inst, NULL, rules);
 }
 
@@ -721,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_runs_ahead_in_bit_planes),
         cmocka_unit_test(test_empty_chain_by_hand),
         cmocka_unit_test(test_dfs_beams_grow),
+        cmocka_unit_test(test_dfs_quick_beam),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),

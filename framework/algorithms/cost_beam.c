@@ -54,7 +54,7 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
 }
 
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len)
+                  int max_len, uint64_t budget)
 {
     const struct ps_game *gm = s->game;
     const size_t ss = s->state_size, w = (size_t)width;
@@ -82,10 +82,11 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     g[0] = 0;
     int n = 1;
     ps_value best = 0;
+    const uint64_t stop_at = s->stats.expanded + budget;
     for (int depth = 0; depth < max_len && n > 0; depth++) {
         size_t nc = 0;
         for (int i = 0; i < n; i++) {
-            if (ps_search_stopped(s))
+            if (ps_search_stopped(s) || s->stats.expanded >= stop_at)
                 goto done;
             const unsigned char *st = cur + (size_t)i * ss;
             int m = gm->moves(s->inst, st, legal, NULL);

@@ -14,8 +14,10 @@
  * order made; a state met twice in a depth (equal hashes) is kept once. Goes at most `max_len` moves deep. Offers the
  * cheapest goal it meets (ps_search_offer) and returns true when it met
  * one; its expansions count in s->stats. Stops with the search (limits,
- * Ctrl-C). A heuristic: the line may cost more than the optimum. */
+ * Ctrl-C), and after `budget` expansions of its own (a beam that finds no
+ * goal, on a game whose moves can undo each other, would walk on to
+ * max_len). A heuristic: the line may cost more than the optimum. */
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len);
+                  int max_len, uint64_t budget);
 
 #endif

@@ -85,6 +85,8 @@
 #define DFS_COST_BEAM_AFTER 32  /* cost games: expansions per unit of the
                                  * first beam's width before it runs */
 #define DFS_COST_BEAM_LATER 256 /* ... and of each wider one's */
+#define DFS_COST_BEAM_QUICK 16  /* cost games: the quick first beam is this
+                                 * many times narrower than --dfs-cost-beam */
 #define DFS_COST_BEAM_MAX_WIDTH (1 << 18) /* cost games: the widest beam */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
 
@@ -899,20 +901,30 @@ static bool on_path(const struct dfs *d, int depth)
 }
 
 /* The lines' beam (cost_beam.h) from the start: its own buffers, so the
- * rounds' path and states stay as they are. Then the next one, four times
- * wider, once the rounds have expanded DFS_COST_BEAM_LATER nodes per unit
- * of its width (each beam costs about its width per move of its line, so
- * the beams take a few per cent of a long proof), up to
- * DFS_COST_BEAM_MAX_WIDTH states or what --max-memory refuses. */
+ * rounds' path and states stay as they are. After the quick one (cost_run)
+ * comes one of --dfs-cost-beam W states at DFS_COST_BEAM_AFTER expansions
+ * per unit of W; then the next, four times wider, once the rounds have
+ * expanded DFS_COST_BEAM_LATER nodes per unit of its width (each beam
+ * costs about its width per move of its line, so the beams take a few per
+ * cent of a long proof), up to DFS_COST_BEAM_MAX_WIDTH states or what
+ * --max-memory refuses. */
 static void cost_beam_now(struct dfs *d)
 {
     d->beam_at = UINT64_MAX;
     int cap = d->g->max_depth(d->inst);
+    /* As much as the rounds have spent: a beam costs its width per move of
+     * its line, much less, unless it walks on without meeting a goal. */
     ps_cost_beam(d->s, state_at(d, 0), d->beam_width,
-                 cap > 0 && cap < 1000 ? cap : 1000);
+                 cap > 0 && cap < 1000 ? cap : 1000, d->s->stats.expanded);
+    int width = dfs_opt(d->s)->cost_beam;
     if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
         d->s->stop != PS_STOP_NONE)
         return;
+    if (d->beam_width < width) { /* that was the quick one */
+        d->beam_width = width;
+        d->beam_at = (uint64_t)width * DFS_COST_BEAM_AFTER;
+        return;
+    }
     d->beam_width *= 4;
     d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_LATER;
 }
@@ -1050,18 +1062,22 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
-    /* A line from the beam once the rounds have spent about what it costs
+    /* A line from a beam once the rounds have spent about what it costs
      * (a beam of W expands W states per move of its line) without an
      * answer: an easy puzzle is proven before it would start (on the 70
      * Water Sort levels a beam first made dfs expand 25 times more, by
-     * geometric mean), a hard one gets a line early. Not under a depth cap,
-     * which makes every answer heuristic anyway. Its line also bounds the
-     * rounds (cost_round). Lines are at most as long as the game's
-     * max_depth, or 1,000 moves. */
+     * geometric mean), a hard one gets a line early. First a quick beam,
+     * DFS_COST_BEAM_QUICK times narrower than W, which waits as many times
+     * less (a Former board has a line after about 2,000 expansions instead
+     * of 32,000), then W's (cost_beam_now). Not under a depth cap, which
+     * makes every answer heuristic anyway. Its line also bounds the rounds
+     * (cost_round). Lines are at most as long as the game's max_depth, or
+     * 1,000 moves. */
     int width = dfs_opt(s)->cost_beam;
-    d->beam_width = width;
+    d->beam_width = width >= DFS_COST_BEAM_QUICK ? width / DFS_COST_BEAM_QUICK
+                                                 : width;
     d->beam_at = width > 0 && !d->max_depth
-                     ? (uint64_t)width * DFS_COST_BEAM_AFTER
+                     ? (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER
                      : UINT64_MAX;
     enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
     /* A --max-depth cut leaves no bound behind: longer lines may cost less
@@ -1211,7 +1227,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h, then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W over g + h (after a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
