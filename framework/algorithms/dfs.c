@@ -142,6 +142,7 @@ struct dfs {
     uint64_t beam_at;       /* cost games: run the beam at this many
                              * expanded (UINT64_MAX: never, or done) */
     int beam_width;         /* ... that many states per depth */
+    int deepest;            /* cost games: the rounds' deepest node */
     struct ps_greedy greedy;
 };
 
@@ -912,10 +913,15 @@ static void cost_beam_now(struct dfs *d)
 {
     d->beam_at = UINT64_MAX;
     int cap = d->g->max_depth(d->inst);
-    /* As much as the rounds have spent: a beam costs its width per move of
-     * its line, much less, unless it walks on without meeting a goal. */
+    /* A beam costs its width per move of its line, unless it walks on
+     * without meeting a goal: it may spend what the rounds have spent, or
+     * twice its width per depth the rounds reached (a line about as long
+     * as theirs), whichever is more. */
+    uint64_t spent = d->s->stats.expanded,
+             line = 2 * (uint64_t)d->beam_width * (uint64_t)(d->deepest + 1);
     ps_cost_beam(d->s, state_at(d, 0), d->beam_width,
-                 cap > 0 && cap < 1000 ? cap : 1000, d->s->stats.expanded);
+                 cap > 0 && cap < 1000 ? cap : 1000,
+                 spent > line ? spent : line);
     int width = dfs_opt(d->s)->cost_beam;
     if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
         d->s->stop != PS_STOP_NONE)
@@ -994,6 +1000,8 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     if (!frames_reach(d, depth + 1))
         return h;
     state = state_at(d, depth);
+    if (depth > d->deepest)
+        d->deepest = depth;
     if (s->stats.expanded >= d->beam_at)
         cost_beam_now(d);
     /* The game's floors under its children's costs (child_floors): a child
