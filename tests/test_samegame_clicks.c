@@ -462,6 +462,17 @@ static void test_dfs_quick_beam(void **unused)
     assert_int_equal(run_limited("dfs", inst, &o, 3000, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, -1);
+    test_release(G, inst, NULL, NULL);
+    /* The beams rank a state by 2 f + its legal moves (cost_beam.c): on
+     * `psolve gen --rows 9 --cols 7 --colors 4 --seed 3037` the quick
+     * beam's line has 14 clicks; ranked by f, then by fewer moves, 16. */
+    inst = test_load(G, rules,
+                     "3332121\n3123143\n3433111\n2333232\n1213232\n"
+                     "3442142\n3344332\n3212211\n4324231\n");
+    ps_options_default(&o);
+    assert_int_equal(run_limited("dfs", inst, &o, 3500, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, 14);
     test_release(G, inst, NULL, rules);
 }
 

@@ -30,16 +30,21 @@ static int by_state(const void *a, const void *b)
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
-/* By f, then fewer legal moves, then the order made: the game's own order
- * decides the rest, never its hash (two games with the same moves and
- * another hash, like the Lua and C n-puzzles, keep the same beam). */
+/* By 2 f + the legal moves (a unit of f is worth two moves: fewer moves
+ * left mean bigger groups made, on SameGame), then by f, then the order
+ * made: the game's own order decides the rest, never its hash (two games
+ * with the same moves and another hash, like the Lua and C n-puzzles, keep
+ * the same beam). Measured on Former's first lines (7x9 boards of 4
+ * colours, gen seeds 3001-3040): the first beam of 1,000 556 clicks in all
+ * by f then moves, 552 so; the quick one of 62, 577 and 567. */
 static int by_f(const void *a, const void *b)
 {
     const struct cand *x = a, *y = b;
+    ps_value kx = 2 * x->f + x->options, ky = 2 * y->f + y->options;
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
     if (x->f != y->f)
         return x->f < y->f ? -1 : 1;
-    if (x->options != y->options)
-        return x->options < y->options ? -1 : 1;
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
