@@ -914,7 +914,8 @@ static void test_progress_line(void **state)
  * moves below, each with its cost; halving is free, so there are zero-cost
  * cycles (1 -> 0 -> 0 ...) and transpositions everywhere. The heuristic (if
  * enabled) is half the true distance, precomputed by Bellman-Ford: admissible
- * but not consistent. */
+ * but not consistent. `scale` multiplies every cost (0 = 1): at 2^33 the
+ * costs and bounds pass what dfs's table entries keep in 32 bits. */
 enum { CG_INC, CG_DEC, CG_DOUBLE, CG_HALF, CG_ADD5, CG_NMOVES };
 static const ps_value cg_cost[CG_NMOVES] = {1, 1, 3, 0, 2};
 
@@ -923,6 +924,7 @@ struct cg_instance {
     bool allowed[CG_NMOVES];
     bool use_h;
     bool score;        /* the score variant: see counter_score_game */
+    ps_value scale;    /* every cost times this (0 = 1) */
     ps_value dist[64]; /* true distance to the target, -1 = unreachable */
 };
 
@@ -936,6 +938,11 @@ static int cg_next(const struct cg_instance *in, int v, int m)
     case CG_ADD5: return v + 5 < in->size ? v + 5 : -1;
     }
     return -1;
+}
+
+static ps_value cg_cost_of(const struct cg_instance *in, int m)
+{
+    return cg_cost[m] * (in->scale ? in->scale : 1);
 }
 
 static unsigned cg_flags(const void *p)
@@ -968,7 +975,7 @@ static int cg_moves(const void *p, const void *s, ps_move *moves, ps_value *gain
     for (int m = 0; m < CG_NMOVES; m++)
         if (in->allowed[m] && cg_next(in, (int)cg_get(s), m) >= 0) {
             if (gains)
-                gains[n] = cg_cost[m];
+                gains[n] = cg_cost_of(in, m);
             moves[n++] = (ps_move)m;
         }
     return n;
@@ -977,7 +984,7 @@ static ps_value cg_apply(const void *p, const void *s, ps_move m, void *out)
 {
     uint32_t v = (uint32_t)cg_next(p, (int)cg_get(s), (int)m);
     memcpy(out, &v, sizeof v);
-    return cg_cost[m];
+    return cg_cost_of(p, (int)m);
 }
 static bool cg_goal(const void *p, const void *s)
 {
@@ -1145,7 +1152,7 @@ static void cg_distances(struct cg_instance *in)
                 int w = in->allowed[m] ? cg_next(in, v, m) : -1;
                 if (w < 0 || in->dist[w] < 0)
                     continue;
-                ps_value d = in->dist[w] + cg_cost[m];
+                ps_value d = in->dist[w] + cg_cost_of(in, m);
                 if (in->dist[v] < 0 || d < in->dist[v]) {
                     in->dist[v] = d;
                     changed = true;
@@ -1154,14 +1161,17 @@ static void cg_distances(struct cg_instance *in)
     }
 }
 
+/* dfs's cost mode against Bellman-Ford on 200 counters, with and without
+ * the heuristic and the table, at costs of 1-3 and at 2^33 times that. */
 static void test_cost_iddfs_matches_brute_force(void **state)
 {
     (void)state;
     struct ps_rng rng;
     ps_rng_seed(&rng, 31);
     int unsolvable = 0, solved = 0;
-    for (int i = 0; i < 200; i++) {
+    for (int i = 0; i < 400; i++) {
         struct cg_instance in = {0};
+        in.scale = i % 2 ? (ps_value)1 << 33 : 1;
         in.size = 8 + (int)ps_rng_below(&rng, 40);
         in.start = (int)ps_rng_below(&rng, (uint32_t)in.size);
         in.target = (int)ps_rng_below(&rng, (uint32_t)in.size);

@@ -863,29 +863,45 @@ static enum ps_status score_run(struct dfs *d)
  * round `round`, and a lower bound on its cost to a goal learned by earlier
  * searches below it (at least h). The table is kept from round to round, so
  * a subtree that a round proved to need more than the next round's
- * threshold allows is cut at its root, not searched again. */
+ * threshold allows is cut at its root, not searched again.
+ *
+ * Stored in 12 bytes, three int32s, not 20: with SameGame's 24-byte keys
+ * an entry takes 40 bytes instead of 48, so --max-memory holds a fifth more
+ * states (the long Former proofs fill their tables). Costs past 2^31 - 2
+ * lose precision only where that stays sound: a bound is stored as at most
+ * COST_LB_MAX (a smaller lower bound is still one), and a g that does not
+ * fit as COST_G_UNKNOWN, which is never taken for a duplicate (that state
+ * is searched again; cost_node checks the path for cycles instead). */
 struct cost_entry {
     ps_value g, lb;
     int32_t round;
 };
-#define DFS_COST_ENTRY_SIZE 20 /* payload: int64 g, int64 lb, int32 round */
+#define DFS_COST_ENTRY_SIZE 12 /* payload: int32 g, int32 lb, int32 round */
+#define COST_LB_NONE INT32_MAX        /* lb PS_NO_BOUND: no goal below */
+#define COST_LB_MAX (INT32_MAX - 1)   /* larger bounds are stored as this */
+#define COST_G_UNKNOWN PS_NO_BOUND    /* g as read back when it did not fit */
 
 static struct cost_entry cost_entry_get(const struct dfs *d, int64_t i)
 {
     const unsigned char *p = ps_table_value(&d->tt, i);
-    struct cost_entry e;
-    memcpy(&e.g, p, sizeof e.g);
-    memcpy(&e.lb, p + 8, sizeof e.lb);
-    memcpy(&e.round, p + 16, sizeof e.round);
-    return e;
+    int32_t g, lb, round;
+    memcpy(&g, p, sizeof g);
+    memcpy(&lb, p + 4, sizeof lb);
+    memcpy(&round, p + 8, sizeof round);
+    return (struct cost_entry){g == INT32_MAX ? COST_G_UNKNOWN : g,
+                               lb == COST_LB_NONE ? PS_NO_BOUND : lb, round};
 }
 
 static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
 {
     unsigned char *p = ps_table_value(&d->tt, i);
-    memcpy(p, &e.g, sizeof e.g);
-    memcpy(p + 8, &e.lb, sizeof e.lb);
-    memcpy(p + 16, &e.round, sizeof e.round);
+    int32_t g = e.g >= 0 && e.g < INT32_MAX ? (int32_t)e.g : INT32_MAX;
+    int32_t lb = e.lb == PS_NO_BOUND  ? COST_LB_NONE
+                 : e.lb > COST_LB_MAX ? COST_LB_MAX
+                                      : (int32_t)e.lb;
+    memcpy(p, &g, sizeof g);
+    memcpy(p + 4, &lb, sizeof lb);
+    memcpy(p + 8, &e.round, sizeof e.round);
 }
 
 /* cost_node's answer when it found a goal (its bounds are never negative:
@@ -965,6 +981,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
         return h;
     }
     int64_t idx = PS_TABLE_NONE;
+    bool stored_g_unknown = false; /* the entry's g did not fit its field */
     if (d->memo) {
         bool added;
         idx = table_insert(d, gm->hash(d->inst, state), state, &added);
@@ -972,6 +989,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
             struct cost_entry e = {g, h, d->round};
             if (!added) {
                 e = cost_entry_get(d, idx);
+                stored_g_unknown = e.g == COST_G_UNKNOWN;
                 if (e.lb < h)
                     e.lb = h;
                 if (e.round == d->round && e.g <= g) {
@@ -992,7 +1010,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
                 return h;
         }
     }
-    if (idx < 0 && on_path(d, depth)) {
+    if ((idx < 0 || stored_g_unknown) && on_path(d, depth)) {
         s->stats.duplicates++;
         s->stats.cycles++;
         return h;
