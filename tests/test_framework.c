@@ -163,6 +163,7 @@ static void test_table_respects_memory_limit(void **unused)
 /* States of a 7x9 four-colour board reached by random clicks; some are
  * alike (every walk starts from the same board). */
 #define KEYED_WALKS 200
+#define SG_TEST_KEY_MAX 64 /* bytes: the largest key tested below */
 static int walk_states(struct fixture *f, unsigned char *out, int cap)
 {
     const struct ps_game *g = &samegame_game;
@@ -185,18 +186,22 @@ static int walk_states(struct fixture *f, unsigned char *out, int cap)
     return n;
 }
 
-/* A keyed table (SameGame's 3-bit cells: 24 bytes for a 7x9 board of four
- * colours, against 80 for the state) finds and adds exactly what a table
- * of whole states does, on states met by random clicks, many of them
- * alike; a key that merged two states, or split one, would differ. */
-static void test_table_keyed_matches_states(void **unused)
+/* A keyed table finds and adds exactly what a table of whole states does,
+ * on states met by random clicks, many of them alike; a key that merged
+ * two states, or split one, would differ. Every key is also set against
+ * the start's, whatever the hashes: the same key exactly when the same
+ * state. Run on each of SameGame's key layouts (samegame.c,
+ * sg_prepare_key), `key_bytes` long. */
+static void check_keyed_matches_states(const char *board, bool gravity,
+                                       size_t key_bytes)
 {
-    (void)unused;
     struct fixture f;
-    fixture_open_rules(&f,
-                 "3313221\n3414334\n3111433\n3314434\n1214314\n"
-                 "4232222\n2332322\n4133243\n1433334\n",
-                 NULL, 1);
+    f.rules = test_rules(&samegame_game, NULL);
+    test_set_param(&samegame_game, f.rules, "min_group", 1);
+    test_set_param(&samegame_game, f.rules, "shift", 2 /* none */);
+    test_set_param(&samegame_game, f.rules, "gravity", gravity);
+    f.inst = test_load(&samegame_game, f.rules, board);
+    ps_search_init(&f.s, &samegame_game, f.inst, NULL, NULL);
     enum { CAP = 6000 };
     unsigned char *states = calloc(CAP, f.s.state_size);
     assert_non_null(states);
@@ -205,7 +210,7 @@ static void test_table_keyed_matches_states(void **unused)
     struct ps_table whole, keyed;
     assert_true(ps_table_init(&whole, &f.s, 8));
     assert_true(ps_table_init_keyed(&keyed, &f.s, 8));
-    assert_int_equal(keyed.state_size, 24);
+    assert_int_equal(keyed.state_size, key_bytes);
     assert_true(keyed.entry_size < whole.entry_size);
     int repeats = 0;
     for (int i = 0; i < n; i++) {
@@ -220,14 +225,13 @@ static void test_table_keyed_matches_states(void **unused)
         repeats += !a1;
     }
     assert_true(repeats > 100); /* every walk starts alike, at least */
-    /* Every state's key against the start's, whatever the hashes: the
-     * same key exactly when the same state. */
-    unsigned char k1[24], k2[24];
+    unsigned char k1[SG_TEST_KEY_MAX], k2[SG_TEST_KEY_MAX];
+    assert_true(key_bytes <= sizeof k1);
     samegame_game.state_key(f.inst, states, k1);
     for (int i = 1; i < n; i++) {
         const unsigned char *st = states + (size_t)i * f.s.state_size;
         samegame_game.state_key(f.inst, st, k2);
-        assert_int_equal(memcmp(k1, k2, 24) == 0,
+        assert_int_equal(memcmp(k1, k2, key_bytes) == 0,
                          ps_game_equal(&samegame_game, f.inst, states, st));
     }
     ps_table_free(&whole);
@@ -236,14 +240,32 @@ static void test_table_keyed_matches_states(void **unused)
     fixture_close(&f);
 }
 
+static void test_table_keyed_matches_states(void **unused)
+{
+    (void)unused;
+    /* 7x9, four colours (Former): by column, a column in a word: 7 columns
+     * of 9 x 2 + 1 bits = 17 bytes (by cell: 24; the state: 80) */
+    const char *former = "3313221\n3414334\n3111433\n3314434\n1214314\n"
+                         "4232222\n2332322\n4133243\n1433334\n";
+    check_keyed_matches_states(former, true, 17);
+    /* without gravity a column may hold gaps: by cell, 3 bits */
+    check_keyed_matches_states(former, false, 24);
+    /* 12 rows of 5 colours: 12 x 3 + 1 = 37 bits a column, past a word:
+     * by column, a cell at a time, 6 x 37 bits = 28 bytes (by cell: 32) */
+    check_keyed_matches_states("512345\n234515\n345152\n451523\n515234\n"
+                               "152345\n523451\n234512\n345125\n451253\n"
+                               "512534\n125345\n",
+                               true, 28);
+}
+
 /* psolve check-game's walk catches a key that merges states: SameGame
- * with a key that keeps the left column alone fails, SameGame as it is
- * passes. */
+ * with a key that keeps two cells of the left column fails, SameGame as
+ * it is passes. */
 static void key_of_left_column(const void *inst, const void *state, void *key)
 {
     samegame_game.state_key(inst, state, key);
     unsigned char *k = key;
-    k[0] &= 0x3f; /* 2 bits a cell (two colours): the first 3 cells */
+    k[0] &= 0x03; /* its first 2 bits: the left column's bottom 2 cells */
     memset(k + 1, 0, samegame_game.key_size(inst) - 1);
 }
 

@@ -73,7 +73,14 @@ struct sg_instance {
      * of row 0, of the top row, and of the even columns; 0 on larger
      * boards. */
     uint64_t plane_bottom, plane_top, plane_even_columns;
+    /* The layout of a state's key (sg_prepare_key): by column or by cell,
+     * its bits per cell, its bytes. */
+    bool key_by_column;
+    int key_cell_bits;
+    size_t key_size;
 };
+
+static void sg_prepare_key(struct sg_instance *in);
 
 /* ---- rules ---- */
 
@@ -526,6 +533,7 @@ static void *sg_load(const void *rules, const char *path, const char *text,
         goto fail;
     sg_prepare_bound(in);
     sg_prepare_evaluate(in);
+    sg_prepare_key(in);
     in->engine = planes_engine_choice(in);
     free(gr.cell);
     free(gr.col_of_cell);
@@ -566,30 +574,101 @@ static uint64_t sg_hash(const void *p, const void *state)
     return ps_hash_bytes(state, ((const struct sg_instance *)p)->state_size);
 }
 
-/* A state's key (dfs's table keeps keys): its cells alone, the bits of a
- * colour each, 64 / bits cells to a word. The header and the heights
- * follow from the cells, so two states have one key exactly when they are
- * equal. A 7x9 board of 4 colours: 24 bytes against 80. */
-static int key_bits(const struct sg_instance *in)
+/* A state's key (dfs's table keeps keys): bytes two states share exactly
+ * when they are equal (the header and the heights follow from the cells).
+ * Two layouts; sg_prepare_key takes the smaller at load:
+ * - by cell (any rules): every cell in the bits a colour or 0 needs, 64 /
+ *   bits cells to a word;
+ * - by column (gravity: a column's cells rest on each other, so it is its
+ *   height and its colours): per column its cells' colours less one, b bits
+ *   each, then a 1, then 0s to R * b + 1 bits, the columns one after the
+ *   other in a string of bits. The 1 tells the height.
+ * A 7x9 board of 4 colours: 17 bytes by column, 24 by cell, 80 the state. */
+static int bits_for(int values) /* the bits that hold 0..values-1 (>= 1) */
 {
     int bits = 1;
-    while ((1 << bits) <= in->colours)
+    while ((1 << bits) < values)
         bits++;
     return bits;
 }
 
+static void sg_prepare_key(struct sg_instance *in)
+{
+    int by_cell_bits = bits_for(in->colours + 1),
+        per_word = 64 / by_cell_bits;
+    size_t by_cell = (size_t)((in->ncells + per_word - 1) / per_word) * 8;
+    int column_bits = bits_for(in->colours);
+    size_t by_column =
+        ((size_t)in->cols * (size_t)(in->rows * column_bits + 1) + 7) / 8;
+    in->key_by_column = in->rules.gravity && by_column < by_cell;
+    in->key_cell_bits = in->key_by_column ? column_bits : by_cell_bits;
+    in->key_size = in->key_by_column ? by_column : by_cell;
+}
+
 static size_t sg_key_size(const void *p)
 {
-    const struct sg_instance *in = p;
-    int per_word = 64 / key_bits(in);
-    return (size_t)((in->ncells + per_word - 1) / per_word) * 8;
+    return ((const struct sg_instance *)p)->key_size;
+}
+
+/* A string of bits written to *out: put_bits appends the low `n` (<= 32)
+ * bits of v, and writes 32 of them at a time (in the machine's byte order:
+ * a key only has to be the same for the same state in one process). */
+struct bit_writer {
+    unsigned char *out;
+    uint64_t acc;
+    int n; /* bits in acc, < 32 between calls */
+};
+
+static inline void put_bits(struct bit_writer *w, uint64_t v, int n)
+{
+    w->acc |= v << w->n;
+    w->n += n;
+    if (w->n >= 32) {
+        uint32_t low = (uint32_t)w->acc;
+        memcpy(w->out, &low, sizeof low);
+        w->out += sizeof low;
+        w->acc >>= 32;
+        w->n -= 32;
+    }
+}
+
+/* The bits left in the writer, in whole bytes. */
+static void flush_bits(struct bit_writer *w)
+{
+    for (; w->n > 0; w->n -= 8) {
+        *w->out++ = (unsigned char)w->acc;
+        w->acc >>= 8;
+    }
 }
 
 static void sg_state_key(const void *p, const void *state, void *key)
 {
     const struct sg_instance *in = p;
     const uint8_t *cell = C_CELLS(in, state);
-    const int bits = key_bits(in), per_word = 64 / bits;
+    const int bits = in->key_cell_bits;
+    if (in->key_by_column) {
+        const uint8_t *height = C_HEIGHTS(in, state);
+        struct bit_writer w = {key, 0, 0}; /* writes every byte */
+        const int width = in->rows * bits + 1;
+        for (int c = 0; c < in->cols; c++) {
+            const uint8_t *col = cell + c * in->rows;
+            if (width <= 32) { /* the column in one word (7x9: 19 bits) */
+                uint64_t code = 1ull << (height[c] * bits);
+                for (int r = 0; r < height[c]; r++)
+                    code |= (uint64_t)(col[r] - 1u) << (r * bits);
+                put_bits(&w, code, width);
+                continue;
+            }
+            for (int r = 0; r < height[c]; r++)
+                put_bits(&w, col[r] - 1u, bits);
+            put_bits(&w, 1, 1);
+            for (int pad = (in->rows - height[c]) * bits; pad > 0; pad -= 8)
+                put_bits(&w, 0, pad < 8 ? pad : 8);
+        }
+        flush_bits(&w);
+        return;
+    }
+    const int per_word = 64 / bits;
     unsigned char *out = key;
     for (int i = 0; i < in->ncells; i += per_word) {
         uint64_t word = 0;
