@@ -130,6 +130,42 @@ static void test_table_insert_find_grow(void **unused)
     fixture_close(&f);
 }
 
+/* Near --max-memory the table takes what is left: slots up to a load of
+ * 3/4 where doubling them does not fit, the arena by a smaller step where
+ * doubling it does not. On every limit of a range, the full table holds at
+ * least 3/4 of the bytes the limit leaves it (doubling alone left up to
+ * half of them unused). */
+static void test_table_fills_memory_limit(void **unused)
+{
+    (void)unused;
+    for (int kb = 100; kb <= 1600; kb += 50) {
+        struct ps_limits limits = {.max_memory = (uint64_t)kb * 1024};
+        struct fixture f;
+        fixture_open(&f, "1234\n1234\n", &limits);
+        uint64_t before = f.s.stats.memory;
+        struct ps_table t;
+        assert_true(ps_table_init(&t, &f.s, 8));
+        unsigned char *state = calloc(1, f.s.state_size);
+        int64_t last = 0;
+        for (int i = 0; last != PS_TABLE_FULL; i++) {
+            memcpy(state, &i, sizeof i);
+            bool added;
+            last = ps_table_insert(&t, (uint64_t)i * 0xff51afd7ed558ccdULL,
+                                   state, &added);
+        }
+        uint64_t left = limits.max_memory - before,
+                 used = t.slots * sizeof *t.slot + t.count * t.entry_size;
+        if (4 * used < 3 * left)
+            fail_msg("--max-memory %d KB: a full table used %llu of %llu "
+                     "bytes", kb, (unsigned long long)used,
+                     (unsigned long long)left);
+        assert_true(4 * t.count <= 3 * t.slots);
+        ps_table_free(&t);
+        free(state);
+        fixture_close(&f);
+    }
+}
+
 static void test_table_respects_memory_limit(void **unused)
 {
     (void)unused;
@@ -425,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_table_insert_find_grow),
         cmocka_unit_test(test_table_respects_memory_limit),
         cmocka_unit_test(test_table_keyed_matches_states),
+        cmocka_unit_test(test_table_fills_memory_limit),
         cmocka_unit_test(test_conformance_checks_keys),
         cmocka_unit_test(test_line_reader),
         cmocka_unit_test(test_text_file_rejections),

@@ -159,10 +159,9 @@ static bool grow_slots(struct ps_table *t)
     return true;
 }
 
-static bool grow_arena(struct ps_table *t)
+static bool resize_arena(struct ps_table *t, size_t cap)
 {
-    size_t cap = t->capacity ? t->capacity * 2 : 1024;
-    if (cap > UINT32_MAX)
+    if (cap > UINT32_MAX) /* a slot keeps a 32-bit index */
         return false;
     size_t extra = (cap - t->capacity) * t->entry_size;
     if (!ps_memory_reserve(t->search, extra))
@@ -175,6 +174,20 @@ static bool grow_arena(struct ps_table *t)
     t->arena = arena;
     t->capacity = cap;
     return true;
+}
+
+/* Twice the entries, or where --max-memory refuses that, the most of a
+ * half, a quarter ... a sixteenth more that it allows: near the limit the
+ * table takes what is left, where doubling alone left up to half of it
+ * unused (long dfs proofs fill their tables). */
+static bool grow_arena(struct ps_table *t)
+{
+    if (!t->capacity)
+        return resize_arena(t, 1024);
+    for (int shift = 0; shift <= 4; shift++)
+        if (resize_arena(t, t->capacity + (t->capacity >> shift)))
+            return true;
+    return false;
 }
 
 int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
@@ -191,15 +204,20 @@ int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
             t->search->stats.table_hits++;
             return slot_index(t->slot[i]);
         }
+    /* Slots are doubled past a load of 1/2; where --max-memory refuses
+     * that, they fill up to 3/4 (longer probes, more entries) before the
+     * table is full. */
+    if (2 * (t->count + 1) > t->slots) {
+        if (grow_slots(t)) {
+            mask = t->slots - 1;
+            for (i = tag & mask; t->slot[i]; i = (i + 1) & mask)
+                ;
+        } else if (4 * (t->count + 1) > 3 * t->slots) {
+            return PS_TABLE_FULL;
+        }
+    }
     if (t->count == t->capacity && !grow_arena(t))
         return PS_TABLE_FULL;
-    if (2 * (t->count + 1) > t->slots) {
-        if (!grow_slots(t))
-            return PS_TABLE_FULL;
-        mask = t->slots - 1;
-        for (i = tag & mask; t->slot[i]; i = (i + 1) & mask)
-            ;
-    }
     int64_t idx = (int64_t)t->count++;
     memcpy(ps_table_state(t, idx), state, t->state_size);
     memset((unsigned char *)ps_table_state(t, idx) + t->state_size, 0,

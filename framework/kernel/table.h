@@ -16,7 +16,9 @@
  * entry, documented in docs/architecture.md:
  *   round8(state_size + value_size) bytes in the arena (key_size for
  *   state_size in a keyed table)
- *   + 8 bytes per slot, at a load factor of at most 1/2 (<= 16 per entry).
+ *   + 8 bytes per slot, at a load factor of at most 1/2 (<= 16 per entry;
+ *   3/4 where --max-memory refuses to double the slots, and the arena then
+ *   grows by what the limit allows, down to a sixteenth).
  * Every byte is reserved through ps_memory_reserve(), so --max-memory makes
  * the table refuse to grow (insert returns PS_TABLE_FULL) instead of the
  * process running out of memory.
