@@ -196,15 +196,17 @@ static void test_table_respects_memory_limit(void **unused)
     fixture_close(&f);
 }
 
-/* States of a 7x9 four-colour board reached by random clicks; some are
- * alike (every walk starts from the same board). */
+/* States of the fixture's board reached by random clicks; some are alike
+ * (every walk starts from the same board). */
 #define KEYED_WALKS 200
 #define SG_TEST_KEY_MAX 64 /* bytes: the largest key tested below */
+#define SG_TEST_MAX_MOVES 128 /* groups: one a cell on the boards below */
 static int walk_states(struct fixture *f, unsigned char *out, int cap)
 {
     const struct ps_game *g = &samegame_game;
     size_t size = f->s.state_size;
-    ps_move moves[64];
+    ps_move moves[SG_TEST_MAX_MOVES];
+    assert_true(g->max_moves(f->inst) <= SG_TEST_MAX_MOVES);
     struct ps_rng rng;
     ps_rng_seed(&rng, 5);
     int n = 0;
