@@ -865,9 +865,10 @@ static enum ps_status score_run(struct dfs *d)
  * a subtree that a round proved to need more than the next round's
  * threshold allows is cut at its root, not searched again.
  *
- * Stored in 12 bytes, three int32s, not 20: with SameGame's 24-byte keys
- * an entry takes 40 bytes instead of 48, so --max-memory holds a fifth more
- * states (the long Former proofs fill their tables). Costs past 2^31 - 2
+ * Stored in 12 bytes, three int32s, not 20: a Former entry (a 17-byte
+ * key and this, rounded to 8) takes 32 bytes instead of 40, so
+ * --max-memory holds a fifth more states (the long Former proofs fill
+ * their tables). Costs past 2^31 - 2
  * lose precision only where that stays sound: a bound is stored as at most
  * COST_LB_MAX (a smaller lower bound is still one), and a g that does not
  * fit as COST_G_UNKNOWN, which is never taken for a duplicate (that state
