@@ -166,6 +166,98 @@ static void test_table_fills_memory_limit(void **unused)
     }
 }
 
+/* ps_table_insert_evicting's test worth: the payload's first byte, 0xff
+ * (pinned) never given away. */
+static int64_t worth_of_first_byte(const void *value, void *arg)
+{
+    (void)arg;
+    unsigned char b = *(const unsigned char *)value;
+    return b == 0xff ? -1 : b;
+}
+
+/* A full table gives a new state the entry of least worth on its probe
+ * path: the new state is found, the old one is not, every other state is
+ * still found with its payload (the probe paths stay whole), a pinned
+ * entry is never taken, and with only pinned entries near it the insert
+ * says PS_TABLE_FULL. */
+static void test_table_evicts_least_worth(void **unused)
+{
+    (void)unused;
+    struct ps_limits limits = {.max_memory = 120 * 1024};
+    struct fixture f;
+    fixture_open(&f, "1234\n1234\n", &limits);
+    struct ps_table t;
+    assert_true(ps_table_init(&t, &f.s, 8));
+    unsigned char *state = calloc(1, f.s.state_size);
+    int n = 0;
+    for (;; n++) {
+        memcpy(state, &n, sizeof n);
+        bool added;
+        int64_t i = ps_table_insert(&t, (uint64_t)n * 0xff51afd7ed558ccdULL,
+                                    state, &added);
+        if (i == PS_TABLE_FULL)
+            break;
+        /* worth: n % 7; every fifth entry pinned */
+        *(unsigned char *)ps_table_value(&t, i) =
+            n % 5 == 0 ? 0xff : (unsigned char)(n % 7);
+    }
+    assert_true(n > 1000);
+    size_t count = t.count;
+    bool *gone = calloc((size_t)n + 2000, sizeof *gone);
+    for (int k = n; k < n + 2000; k++) {
+        memcpy(state, &k, sizeof k);
+        bool added;
+        int64_t i = ps_table_insert_evicting(
+            &t, (uint64_t)k * 0xff51afd7ed558ccdULL, state, &added,
+            worth_of_first_byte, NULL);
+        if (i == PS_TABLE_FULL) {
+            gone[k] = true;
+            continue;
+        }
+        assert_true(added);
+        assert_int_equal(*(unsigned char *)ps_table_value(&t, i), 0);
+        *(unsigned char *)ps_table_value(&t, i) = 0xff; /* kept from now */
+        assert_int_equal(ps_table_find(&t, (uint64_t)k * 0xff51afd7ed558ccdULL,
+                                       state), i);
+    }
+    assert_int_equal(t.count, count); /* no entry more: only taken over */
+    assert_true(t.evicted > 1000);
+    /* Each new state took an old one's entry: the pinned old ones all
+     * stay, the others that stay keep their payload. */
+    size_t found = 0;
+    for (int k = 0; k < n + 2000; k++) {
+        memcpy(state, &k, sizeof k);
+        int64_t i = ps_table_find(&t, (uint64_t)k * 0xff51afd7ed558ccdULL,
+                                  state);
+        if (k >= n) {
+            assert_true(gone[k] ? i == PS_TABLE_NONE : i >= 0);
+            continue;
+        }
+        if (k % 5 == 0)
+            assert_true(i >= 0);
+        if (i < 0)
+            continue;
+        found++;
+        assert_int_equal(*(unsigned char *)ps_table_value(&t, i),
+                         k % 5 == 0 ? 0xff : k % 7);
+    }
+    assert_int_equal((size_t)n - found, (size_t)t.evicted);
+    /* Only pinned entries left on a path: the insert refuses. */
+    for (size_t i = 0; i < t.count; i++)
+        *(unsigned char *)ps_table_value(&t, (int64_t)i) = 0xff;
+    int k = n + 5000;
+    memcpy(state, &k, sizeof k);
+    bool added;
+    assert_int_equal(ps_table_insert_evicting(
+                         &t, (uint64_t)k * 0xff51afd7ed558ccdULL, state,
+                         &added, worth_of_first_byte, NULL),
+                     PS_TABLE_FULL);
+    free(gone);
+    ps_table_free(&t);
+    free(state);
+    fixture_close(&f);
+}
+
 static void test_table_respects_memory_limit(void **unused)
 {
     (void)unused;
@@ -464,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_table_respects_memory_limit),
         cmocka_unit_test(test_table_keyed_matches_states),
         cmocka_unit_test(test_table_fills_memory_limit),
+        cmocka_unit_test(test_table_evicts_least_worth),
         cmocka_unit_test(test_conformance_checks_keys),
         cmocka_unit_test(test_line_reader),
         cmocka_unit_test(test_text_file_rejections),

@@ -95,6 +95,7 @@ void ps_table_clear(struct ps_table *t)
 {
     memset(t->slot, 0, t->slots * sizeof *t->slot);
     t->count = 0;
+    t->evicted = 0;
     t->search->stats.table_entries = 0;
 }
 
@@ -227,6 +228,42 @@ int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
     st->table_entries = t->count;
     if (t->count > st->peak_table)
         st->peak_table = t->count;
+    *added = true;
+    return idx;
+}
+
+int64_t ps_table_insert_evicting(struct ps_table *t, uint64_t hash,
+                                 const void *state, bool *added,
+                                 ps_table_worth worth, void *arg)
+{
+    int64_t idx = ps_table_insert(t, hash, state, added);
+    if (idx != PS_TABLE_FULL)
+        return idx;
+    /* The state is new (insert looked for it) and its probe path ends at
+     * an empty slot (the load stays at most 3/4): a slot on the path that
+     * takes it is found again by the same walk, and every other state's
+     * walk still passes an occupied slot there. */
+    state = what_is_stored(t, state);
+    uint32_t tag = tag_of(hash);
+    size_t mask = t->slots - 1, victim = SIZE_MAX;
+    int64_t least = INT64_MAX;
+    size_t i = tag & mask;
+    for (int seen = 0; t->slot[i] && seen < PS_TABLE_EVICT_WINDOW;
+         seen++, i = (i + 1) & mask) {
+        int64_t w = worth(ps_table_value(t, slot_index(t->slot[i])), arg);
+        if (w >= 0 && w < least) {
+            least = w;
+            victim = i;
+        }
+    }
+    if (victim == SIZE_MAX)
+        return PS_TABLE_FULL;
+    idx = slot_index(t->slot[victim]);
+    memcpy(ps_table_state(t, idx), state, t->state_size);
+    memset((unsigned char *)ps_table_state(t, idx) + t->state_size, 0,
+           t->entry_size - t->state_size);
+    t->slot[victim] = slot_of(tag, (uint32_t)idx);
+    t->evicted++;
     *added = true;
     return idx;
 }

@@ -21,7 +21,8 @@
  *   grows by what the limit allows, down to a sixteenth).
  * Every byte is reserved through ps_memory_reserve(), so --max-memory makes
  * the table refuse to grow (insert returns PS_TABLE_FULL) instead of the
- * process running out of memory.
+ * process running out of memory; ps_table_insert_evicting then gives a new
+ * state the entry of least worth near its home slot.
  */
 #ifndef PS_TABLE_H
 #define PS_TABLE_H
@@ -44,6 +45,7 @@ struct ps_table {
     unsigned char *arena;
     size_t count;             /* entries */
     size_t capacity;          /* entries the arena holds */
+    uint64_t evicted;         /* entries given to a new state when full */
 };
 
 bool ps_table_init(struct ps_table *t, struct ps_search *s, size_t value_size);
@@ -66,6 +68,22 @@ int64_t ps_table_find(const struct ps_table *t, uint64_t hash,
  * search. */
 int64_t ps_table_insert(struct ps_table *t, uint64_t hash, const void *state,
                         bool *added);
+
+/* What an entry is worth keeping, from its payload: where the table is
+ * full, ps_table_insert_evicting gives the least worth entry near the new
+ * state's home slot to it; a negative worth is never given away. */
+typedef int64_t (*ps_table_worth)(const void *value, void *arg);
+
+/* ps_table_insert, and where that says PS_TABLE_FULL, the new state takes
+ * over the entry of least worth among the first PS_TABLE_EVICT_WINDOW
+ * occupied slots of its probe path (its payload zeroed, *added set; the
+ * old state is no longer found). PS_TABLE_FULL only when every one of
+ * them is worth < 0. An entry index held across other inserts may then
+ * hold another state, unless its worth is negative meanwhile. */
+#define PS_TABLE_EVICT_WINDOW 8
+int64_t ps_table_insert_evicting(struct ps_table *t, uint64_t hash,
+                                 const void *state, bool *added,
+                                 ps_table_worth worth, void *arg);
 
 static inline void *ps_table_state(const struct ps_table *t, int64_t i)
 {
