@@ -439,6 +439,41 @@ static void test_dfs_beams_grow(void **unused)
     test_release(G, inst, NULL, rules);
 }
 
+/* A table full under --max-memory gives old entries to new states
+ * (dfs.c, cost_entry_worth): on the seed-3 board (13 clicks, about 62,000
+ * expansions and 12 MB without a limit) the rounds alone (no beam's line
+ * to fall back on) still prove 13 in tables of 0.2 to 1.6 MB, with
+ * `empty-chain` and the weaker `runs-ahead` (more states). An entry taken
+ * from a state still on the path would get the bound learned below that
+ * state, and a bound on the wrong state cuts the optimal line. */
+static void test_full_table_gives_entries_to_new_states(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    void *inst = test_load(G, rules, SEED3_BOARD);
+    const char *hs[] = {"empty-chain", "runs-ahead"};
+    for (int h = 0; h < 2; h++)
+        for (int kb = 200; kb <= 1600; kb *= 2) {
+            struct ps_options o;
+            ps_options_default(&o);
+            o.heuristic = hs[h];
+            test_option_int(&o, "dfs-cost-beam", 0);
+            struct ps_limits lim = {.seconds = 60,
+                                    .max_memory = (uint64_t)kb * 1024};
+            struct ps_search s;
+            ps_search_init(&s, G, inst, &lim, &o);
+            enum ps_status st = ps_search_run(&s, ps_algorithm_find("dfs"));
+            if (st != PS_OPTIMAL || s.best.value != 13 ||
+                !strstr(s.note, "taken over by newer states"))
+                fail_msg("--heuristic %s --max-memory %d KB: status %d, "
+                         "cost %lld, note \"%s\"", hs[h], kb, st,
+                         (long long)s.best.value, s.note);
+            assert_true(s.stats.peak_memory <= lim.max_memory);
+            ps_search_free(&s);
+        }
+    test_release(G, inst, NULL, rules);
+}
+
 /* A quick beam comes first, 16 times narrower than --dfs-cost-beam and
  * after 16 times fewer expansions: at the default (1,000) one of 62 after
  * 1,984, whose line on the seed-3 board is already the optimum, 13; with
@@ -760,6 +795,7 @@ int main(void)
         cmocka_unit_test(test_empty_chain_by_hand),
         cmocka_unit_test(test_dfs_beams_grow),
         cmocka_unit_test(test_dfs_quick_beam),
+        cmocka_unit_test(test_full_table_gives_entries_to_new_states),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),

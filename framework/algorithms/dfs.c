@@ -62,7 +62,10 @@
  * it is a duplicate (this also stops cycles). It also keeps, from round to
  * round, a lower bound on each state's cost to a goal that the searches
  * below it learned (the least cost + bound over its children, at least h):
- * a later round cuts by it as by h. Without the table (--no-memo, or full)
+ * a later round cuts by it as by h. Once the table is full, a new state
+ * takes over the entry of the deepest state near its home slot, never a
+ * shallower one nor one on the current path (cost_entry_worth). Without
+ * the table (--no-memo)
  * the states on the current path are checked instead. The first goal found
  * costs exactly the threshold, the optimum; a round with nothing over the
  * threshold and no goal proves the puzzle unsolvable. Once the rounds have
@@ -71,6 +74,7 @@
  * wider beams later ones: the best is the answer a limit returns, proven
  * optimal once a round's threshold reaches its cost.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +138,10 @@ struct dfs {
     bool child_floors;      /* cost games, the game's h: child_floors() */
     bool use_h;             /* cost games: f = g + h (else g alone) */
     bool full_noted;        /* the note says the table filled up */
+    ps_table_worth evict;   /* cost games: a full table gives entries of
+                             * least worth to new states (NULL: stores
+                             * no more) */
+    int32_t evict_g;        /* ... the g of the state inserted */
     int candidates;         /* 0 = all moves */
     int max_depth;          /* 0 = none */
     bool depth_cut;         /* cost games: --max-depth cut something */
@@ -246,9 +254,13 @@ static int64_t table_insert(struct dfs *d, uint64_t hash, const void *state,
     *added = false;
     if (d->table_full)
         return ps_table_find(&d->tt, hash, state);
-    int64_t i = ps_table_insert(&d->tt, hash, state, added);
+    int64_t i = d->evict ? ps_table_insert_evicting(&d->tt, hash, state,
+                                                    added, d->evict, &d->evict_g)
+                         : ps_table_insert(&d->tt, hash, state, added);
     if (i != PS_TABLE_FULL)
         return i;
+    if (d->evict)
+        return PS_TABLE_NONE; /* every entry near it is on the path */
     d->table_full = true; /* the table stops growing, not the search */
     if (d->full_noted)
         return PS_TABLE_NONE;
@@ -876,8 +888,11 @@ static enum ps_status score_run(struct dfs *d)
 struct cost_entry {
     ps_value g, lb;
     int32_t round;
+    bool on_path; /* being searched: never given to another state */
 };
-#define DFS_COST_ENTRY_SIZE 12 /* payload: int32 g, int32 lb, int32 round */
+#define DFS_COST_ENTRY_SIZE 12 /* payload: int32 g, int32 lb, int32 round
+                                * (bit 30: on_path) */
+#define COST_ON_PATH (1 << 30)
 #define COST_LB_NONE INT32_MAX        /* lb PS_NO_BOUND: no goal below */
 #define COST_LB_MAX (INT32_MAX - 1)   /* larger bounds are stored as this */
 #define COST_G_UNKNOWN PS_NO_BOUND    /* g as read back when it did not fit */
@@ -890,7 +905,9 @@ static struct cost_entry cost_entry_get(const struct dfs *d, int64_t i)
     memcpy(&lb, p + 4, sizeof lb);
     memcpy(&round, p + 8, sizeof round);
     return (struct cost_entry){g == INT32_MAX ? COST_G_UNKNOWN : g,
-                               lb == COST_LB_NONE ? PS_NO_BOUND : lb, round};
+                               lb == COST_LB_NONE ? PS_NO_BOUND : lb,
+                               round & ~COST_ON_PATH,
+                               (round & COST_ON_PATH) != 0};
 }
 
 static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
@@ -902,7 +919,37 @@ static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
                                       : (int32_t)e.lb;
     memcpy(p, &g, sizeof g);
     memcpy(p + 4, &lb, sizeof lb);
-    memcpy(p + 8, &e.round, sizeof e.round);
+    int32_t round = e.round | (e.on_path ? COST_ON_PATH : 0);
+    memcpy(p + 8, &round, sizeof round);
+}
+
+/* Where the table is full, a new state (its g in *arg) takes over the
+ * entry of the deepest state near its home slot, the largest g, then the
+ * oldest round (ps_table_insert_evicting). A deep state heads a small
+ * subtree, cheap to search again; a shallow one keeps a bound that cuts a
+ * large one, so no entry of a smaller g than the new state's is given
+ * away (taking the oldest round's entries first gave away the bounds
+ * learned near the root: 43% more expansions than storing no more, on
+ * Former board 10 at --max-memory 30, where this saves 16%). Entries on
+ * the path stay whatever their g: cost_node holds their index across its
+ * children and writes the bound it learns there. */
+static int64_t cost_entry_worth(const void *value, void *arg)
+{
+    int32_t g, round;
+    memcpy(&g, value, sizeof g);
+    memcpy(&round, (const unsigned char *)value + 8, sizeof round);
+    if (round & COST_ON_PATH || g < *(const int32_t *)arg)
+        return -1;
+    return (int64_t)(INT32_MAX - g) << 31 | round;
+}
+
+static void cost_entry_pin(struct dfs *d, int64_t i, bool on_path)
+{
+    unsigned char *p = ps_table_value(&d->tt, i);
+    int32_t round;
+    memcpy(&round, p + 8, sizeof round);
+    round = on_path ? round | COST_ON_PATH : round & ~COST_ON_PATH;
+    memcpy(p + 8, &round, sizeof round);
 }
 
 /* cost_node's answer when it found a goal (its bounds are never negative:
@@ -985,9 +1032,10 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     bool stored_g_unknown = false; /* the entry's g did not fit its field */
     if (d->memo) {
         bool added;
+        d->evict_g = g < INT32_MAX ? (int32_t)g : INT32_MAX;
         idx = table_insert(d, gm->hash(d->inst, state), state, &added);
         if (idx >= 0) {
-            struct cost_entry e = {g, h, d->round};
+            struct cost_entry e = {g, h, d->round, false};
             if (!added) {
                 e = cost_entry_get(d, idx);
                 stored_g_unknown = e.g == COST_G_UNKNOWN;
@@ -1035,6 +1083,8 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     if (ps_search_tracing(s))
         ps_search_trace(s, state, depth, g, h, NULL);
     ps_value learned = PS_NO_BOUND; /* no move: no goal below */
+    if (idx >= 0)
+        cost_entry_pin(d, idx, true);
     for (int i = 0; i < n; i++) {
         ps_move mv = moves_at(d, depth)[i];
         if (costs && ps_deepening_cut(&d->deep, s, g + costs[i] + floors[i])) {
@@ -1054,17 +1104,19 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
         if (below != PS_NO_BOUND && cost + below < learned)
             learned = cost + below;
     }
-    if (learned > h && idx >= 0) {
+    if (idx >= 0) {
         struct cost_entry e = cost_entry_get(d, idx);
-        e.lb = learned;
+        if (learned > h)
+            e.lb = learned;
+        e.on_path = false;
         cost_entry_set(d, idx, e);
     }
     return learned > h ? learned : h;
 }
 
 /* One round of ps_deepen. The table is kept: its g's count only in their
- * own round, its bounds in every round. A table that filled up is cleared
- * instead: the new round's states matter more than old bounds. */
+ * own round, its bounds in every round (a full one gives old entries to
+ * new states as they come). */
 static enum ps_round cost_round(void *arg)
 {
     struct dfs *d = arg;
@@ -1075,10 +1127,6 @@ static enum ps_round cost_round(void *arg)
         return PS_ROUND_FOUND;
     d->depth_cut = false;
     d->round++;
-    if (d->memo && d->table_full) {
-        ps_table_clear(&d->tt);
-        d->table_full = false;
-    }
     if (cost_node(d, 0, 0) == COST_FOUND)
         return PS_ROUND_FOUND;
     return d->s->stop != PS_STOP_NONE ? PS_ROUND_STOPPED : PS_ROUND_NOT_FOUND;
@@ -1100,6 +1148,7 @@ static enum ps_status cost_run(struct dfs *d)
      * makes every answer heuristic anyway. Its line also bounds the rounds
      * (cost_round). Lines are at most as long as the game's max_depth, or
      * 1,000 moves. */
+    d->evict = cost_entry_worth;
     int width = dfs_opt(s)->cost_beam;
     d->beam_width = width >= DFS_COST_BEAM_QUICK ? width / DFS_COST_BEAM_QUICK
                                                  : width;
@@ -1107,6 +1156,13 @@ static enum ps_status cost_run(struct dfs *d)
                      ? (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER
                      : UINT64_MAX;
     enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
+    if (d->tt.evicted) {
+        size_t used = strlen(s->note);
+        snprintf(s->note + used, sizeof s->note - used,
+                 "%stable full at %zu entries: %" PRIu64
+                 " taken over by newer states",
+                 used ? "; " : "", d->tt.count, d->tt.evicted);
+    }
     /* A --max-depth cut leaves no bound behind: longer lines may cost less
      * than the next round's bound. */
     if (d->max_depth)
