@@ -51,7 +51,8 @@
  *
  * Memory: when --max-memory refuses to let the table grow, the search goes
  * on without storing new states (existing entries are still read and
- * updated), so it stays exact and within the limit; the note says so.
+ * updated), so it stays exact and within the limit; the note says so. (In
+ * cost mode new states take over old entries instead: below.)
  *
  * Cost games: iterative deepening on f = g + h (h = heuristic() with
  * PS_HAS_HEURISTIC, else 0; IDA* then, else depth-first iterative deepening
@@ -247,7 +248,8 @@ static void entry_set(struct dfs *d, int64_t i, struct dfs_entry e)
     memcpy(p + 8, &packed, sizeof packed);
 }
 
-/* Insert `state`; on a full table, note it and carry on without storing. */
+/* Insert `state`; on a full table, give it an entry of least d->evict
+ * worth (cost mode), or note it and carry on without storing. */
 static int64_t table_insert(struct dfs *d, uint64_t hash, const void *state,
                             bool *added)
 {

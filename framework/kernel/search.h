@@ -467,7 +467,7 @@ void ps_search_unnest(struct ps_search *s, struct ps_search *sub);
 /* Table memory accounting against --max-memory. False when the reservation
  * would pass the limit: the caller must not allocate, and decides whether
  * that ends the search (set s->stop = PS_STOP_MEMORY) or not (dfs searches
- * on without storing). The first time a search's reserved memory passes
+ * on, storing no more or giving old entries to new states). The first time a search's reserved memory passes
  * PS_MEMORY_NOTE_BYTES, a note on stderr says how much it holds, its cap
  * and how to lower it (--max-memory). */
 #define PS_MEMORY_NOTE_BYTES ((uint64_t)2 << 30)
