@@ -2,10 +2,14 @@
  * table.c - the exact state table (table.h): hashed slots over an arena of
  * whole states, or of their keys.
  */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define MIN_SLOTS 1024
 
@@ -33,6 +37,26 @@ static uint32_t slot_tag(uint64_t slot)
 static uint32_t slot_index(uint64_t slot)
 {
     return (uint32_t)slot;
+}
+
+/* Asks for huge pages under the large arrays (Linux's transparent huge
+ * pages, which Debian gives only on request): a table of gigabytes probed
+ * at random otherwise misses the TLB on nearly every probe, and takes a
+ * page fault per 4 KB as it fills. Only whole pages inside the block are
+ * advised; where the call is unknown or refused nothing changes. */
+static void advise_huge_pages(void *block, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+    const uintptr_t page = 4096, huge = (uintptr_t)2 << 20;
+    if (bytes < 2 * huge)
+        return;
+    uintptr_t start = ((uintptr_t)block + page - 1) & ~(page - 1),
+              end = ((uintptr_t)block + bytes) & ~(page - 1);
+    (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)block;
+    (void)bytes;
+#endif
 }
 
 /* A table of entries of `stored` bytes (a state, or a key) and a payload. */
@@ -144,6 +168,7 @@ static bool grow_slots(struct ps_table *t)
         ps_memory_release(t->search, slots * sizeof *t->slot);
         return false;
     }
+    advise_huge_pages(slot, slots * sizeof *slot);
     size_t mask = slots - 1;
     for (size_t i = 0; i < t->slots; i++) {
         if (!t->slot[i])
@@ -172,6 +197,7 @@ static bool resize_arena(struct ps_table *t, size_t cap)
         ps_memory_release(t->search, extra);
         return false;
     }
+    advise_huge_pages(arena, cap * t->entry_size);
     t->arena = arena;
     t->capacity = cap;
     return true;
