@@ -130,6 +130,14 @@ static void test_table_insert_find_grow(void **unused)
     fixture_close(&f);
 }
 
+/* The table tests' states: number k in the first bytes of `state`; returns
+ * its hash (a multiplicative one: home slots spread, clusters form). */
+static uint64_t number_state(unsigned char *state, int k)
+{
+    memcpy(state, &k, sizeof k);
+    return (uint64_t)k * 0xff51afd7ed558ccdULL;
+}
+
 /* Near --max-memory the table takes what is left: slots up to a load of
  * 3/4 where doubling them does not fit, the arena by a smaller step where
  * doubling it does not. On every limit of a range, the full table holds at
@@ -148,10 +156,8 @@ static void test_table_fills_memory_limit(void **unused)
         unsigned char *state = calloc(1, f.s.state_size);
         int64_t last = 0;
         for (int i = 0; last != PS_TABLE_FULL; i++) {
-            memcpy(state, &i, sizeof i);
             bool added;
-            last = ps_table_insert(&t, (uint64_t)i * 0xff51afd7ed558ccdULL,
-                                   state, &added);
+            last = ps_table_insert(&t, number_state(state, i), state, &added);
         }
         uint64_t left = limits.max_memory - before,
                  used = t.slots * sizeof *t.slot + t.count * t.entry_size;
@@ -191,10 +197,8 @@ static void test_table_evicts_least_worth(void **unused)
     unsigned char *state = calloc(1, f.s.state_size);
     int n = 0;
     for (;; n++) {
-        memcpy(state, &n, sizeof n);
         bool added;
-        int64_t i = ps_table_insert(&t, (uint64_t)n * 0xff51afd7ed558ccdULL,
-                                    state, &added);
+        int64_t i = ps_table_insert(&t, number_state(state, n), state, &added);
         if (i == PS_TABLE_FULL)
             break;
         /* worth: n % 7; every fifth entry pinned */
@@ -205,11 +209,9 @@ static void test_table_evicts_least_worth(void **unused)
     size_t count = t.count;
     bool *gone = calloc((size_t)n + 2000, sizeof *gone);
     for (int k = n; k < n + 2000; k++) {
-        memcpy(state, &k, sizeof k);
         bool added;
-        int64_t i = ps_table_insert_evicting(
-            &t, (uint64_t)k * 0xff51afd7ed558ccdULL, state, &added,
-            worth_of_first_byte, NULL);
+        int64_t i = ps_table_insert_evicting(&t, number_state(state, k), state,
+                                             &added, worth_of_first_byte, NULL);
         if (i == PS_TABLE_FULL) {
             gone[k] = true;
             continue;
@@ -217,8 +219,7 @@ static void test_table_evicts_least_worth(void **unused)
         assert_true(added);
         assert_int_equal(*(unsigned char *)ps_table_value(&t, i), 0);
         *(unsigned char *)ps_table_value(&t, i) = 0xff; /* kept from now */
-        assert_int_equal(ps_table_find(&t, (uint64_t)k * 0xff51afd7ed558ccdULL,
-                                       state), i);
+        assert_int_equal(ps_table_find(&t, number_state(state, k), state), i);
     }
     assert_int_equal(t.count, count); /* no entry more: only taken over */
     assert_true(t.evicted > 1000);
@@ -226,9 +227,7 @@ static void test_table_evicts_least_worth(void **unused)
      * stay, the others that stay keep their payload. */
     size_t found = 0;
     for (int k = 0; k < n + 2000; k++) {
-        memcpy(state, &k, sizeof k);
-        int64_t i = ps_table_find(&t, (uint64_t)k * 0xff51afd7ed558ccdULL,
-                                  state);
+        int64_t i = ps_table_find(&t, number_state(state, k), state);
         if (k >= n) {
             assert_true(gone[k] ? i == PS_TABLE_NONE : i >= 0);
             continue;
@@ -245,12 +244,10 @@ static void test_table_evicts_least_worth(void **unused)
     /* Only pinned entries left on a path: the insert refuses. */
     for (size_t i = 0; i < t.count; i++)
         *(unsigned char *)ps_table_value(&t, (int64_t)i) = 0xff;
-    int k = n + 5000;
-    memcpy(state, &k, sizeof k);
     bool added;
-    assert_int_equal(ps_table_insert_evicting(
-                         &t, (uint64_t)k * 0xff51afd7ed558ccdULL, state,
-                         &added, worth_of_first_byte, NULL),
+    assert_int_equal(ps_table_insert_evicting(&t, number_state(state, n + 5000),
+                                              state, &added,
+                                              worth_of_first_byte, NULL),
                      PS_TABLE_FULL);
     free(gone);
     ps_table_free(&t);
@@ -270,10 +267,8 @@ static void test_table_respects_memory_limit(void **unused)
     int64_t last = 0;
     int i;
     for (i = 0; i < 1000000; i++) {
-        memcpy(state, &i, sizeof i);
         bool added;
-        last = ps_table_insert(&t, (uint64_t)i * 0xff51afd7ed558ccdULL, state,
-                               &added);
+        last = ps_table_insert(&t, number_state(state, i), state, &added);
         if (last == PS_TABLE_FULL)
             break;
     }
