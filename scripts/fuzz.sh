@@ -56,19 +56,22 @@ for game in samegame watersort npuzzle; do
   done
 done
 cp scripts/rules/*.lua tests/fuzz/corpus/rules/*.lua "$seeds/rules/"
-# Checkpoints: real ones of the harness's run (fuzz_checkpoint.c: the 10x10
-# example, one thread, seed 3), each as the algorithm's byte and the payload
-# after the key (the header is 240 bytes, then the key's length and text).
+# Checkpoints: real ones of the harness's runs (fuzz_checkpoint.c: the 10x10
+# example, or the 15-puzzle 15-36 for dfs; one thread, seed 3), each as the
+# run's byte and the payload after the key (the header is 240 bytes, then
+# the key's length and text).
 i=0
-for run in "nrpa --level 1" "nmcs --level 1" "beam --beam-width 10"; do
+for run in "nrpa --level 1" "nmcs --level 1" "beam --beam-width 10" "dfs"; do
   algo=${run%% *}
+  board=games/samegame/examples/samegame-10x10.txt
+  [ "$algo" = dfs ] && board=games/npuzzle/examples/15-36.txt
   for nodes in 300 3000 30000; do
     ck=$seeds/ck.bin
     # shellcheck disable=SC2086 # $run is the algorithm and its option
     ASAN_OPTIONS=detect_leaks=0 "$build/psolve" solve --algo $run \
       --threads 1 --seed 3 --max-nodes $nodes --quiet \
       --checkpoint "$ck" --checkpoint-every 0.001 \
-      games/samegame/examples/samegame-10x10.txt >/dev/null 2>&1 || true
+      "$board" >/dev/null 2>&1 || true
     [ -s "$ck" ] || continue
     klen=$(od -An -t u8 -j 240 -N 8 "$ck" | tr -d ' ')
     { printf "\\$(printf %03o $i)"; tail -c +$((240 + 8 + klen + 1)) "$ck"; } \

@@ -2,7 +2,8 @@
  * test_checkpoint.c - --checkpoint and --resume (docs/checkpoint.md): a run
  * stopped by a node budget and resumed under a larger one ends exactly as
  * the run that was never stopped (nrpa, nmcs, beam; psolve-mpi's dnrpa in
- * test_mpi.c); a checkpoint of another run, a truncated
+ * test_mpi.c), and dfs's proof of a cost game with the same optimum; a
+ * checkpoint of another run, a truncated
  * one and a missing one are refused with exit 2 and the file named.
  * Budgets only: nothing here depends on the clock.
  */
@@ -124,6 +125,87 @@ static void test_beam_resume(void **state)
     assert_int_equal(counter(out, "expanded"), counter(again, "expanded"));
 }
 
+/* dfs on a cost game keeps its place in a round (dfs_place.h): ARGS on
+ * BOARD stopped by budgets from 40 nodes up to the whole proof, in every
+ * round and at every depth, and resumed without a limit: each run proves
+ * the uninterrupted run's optimum. A resume starts with an empty table,
+ * so the line and the counters may differ; the cost and the status may
+ * not. Returns the uninterrupted run's expansions. */
+static long long dfs_resumes_to_the_optimum(const char *dir, const char *args,
+                                            const char *board)
+{
+    test_psolve(dir, out, sizeof out, false, "--quiet %s --algo dfs %s", args,
+                board);
+    assert_non_null(strstr(out, "# status: optimal"));
+    long long cost = counter(out, "cost"), total = counter(out, "expanded");
+    assert_true(cost > 0 && total > 1000);
+    for (long long budget = 40; budget < total; budget = budget * 2) {
+        /* stopped by the budget: 0 with a line, 4 before the first */
+        int rc = test_psolve(dir, out, sizeof out, false,
+                             "--quiet %s --algo dfs --max-nodes %lld "
+                             "--checkpoint ckd.bin --checkpoint-every 0.001 %s",
+                             args, budget, board);
+        assert_true(rc == 0 || rc == 4);
+        test_psolve(dir, again, sizeof again, false,
+                    "--quiet %s --algo dfs --resume ckd.bin %s", args, board);
+        if (!strstr(again, "# status: optimal") ||
+            counter(again, "cost") != cost)
+            fail_msg("%s %s stopped at %lld nodes and resumed: cost %lld, "
+                     "the optimum is %lld\n%s",
+                     args, board, budget, counter(again, "cost"), cost, again);
+    }
+    return total;
+}
+
+/* No lines' beam: the rounds must find the goal themselves (a beam's line
+ * that costs the round's bound would end a resumed run at once). */
+#define NO_BEAM "--dfs-cost-beam 0"
+
+static void test_dfs_resume_keeps_the_optimum(void **state)
+{
+    struct test_dir *f = *state;
+    /* 6x6 Former boards (gen) of 3,710 to 27,880 expansions in 4 to 6
+     * rounds, and two 15-puzzles */
+    const int seeds[] = {5, 9, 10};
+    for (size_t b = 0; b < sizeof seeds / sizeof *seeds; b++) {
+        char board[32];
+        snprintf(board, sizeof board, "f%d.txt", seeds[b]);
+        test_psolve(f->dir, out, sizeof out, false,
+                    "gen --rules former --rows 6 --cols 6 --seed %d > %s",
+                    seeds[b], board);
+        dfs_resumes_to_the_optimum(f->dir, "--rules former " NO_BEAM, board);
+    }
+    const char *puzzle = PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-36.txt";
+    dfs_resumes_to_the_optimum(
+        f->dir, NO_BEAM, PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-40.txt");
+    long long total = dfs_resumes_to_the_optimum(f->dir, NO_BEAM, puzzle);
+    /* It goes on from the file's place, not from its round's start: 15-36
+     * (54,518 nodes, the last round 35,976) stopped late in its last round
+     * (a place at `from` nodes), the rest costs about what the
+     * uninterrupted run had left, not a whole round. */
+    test_psolve(f->dir, out, sizeof out, false,
+                "--quiet --algo dfs " NO_BEAM " --max-nodes 50000 "
+                "--checkpoint ckd.bin --checkpoint-every 0.001 %s",
+                puzzle);
+    test_psolve(f->dir, again, sizeof again, false,
+                "--quiet --algo dfs " NO_BEAM " --max-nodes 1 --resume ckd.bin %s",
+                puzzle);
+    long long from = counter(again, "expanded");
+    assert_true(from >= 45000 && from < total);
+    test_psolve(f->dir, again, sizeof again, false,
+                "--quiet --algo dfs " NO_BEAM " --resume ckd.bin %s", puzzle);
+    long long rest = counter(again, "expanded") - from;
+    if (rest > 2 * (total - from) + 2048)
+        fail_msg("resumed at %lld of %lld nodes, the rest took %lld", from,
+                 total, rest);
+    /* A score game: dfs keeps no checkpoint there. */
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
+                                 "--quiet --algo dfs --checkpoint x.bin %s",
+                                 BOARD),
+                     2);
+    assert_non_null(strstr(out, "only on a cost game"));
+}
+
 /* Each refusal: exit 2, the checkpoint file named, the reason said. */
 static void refused(const char *dir, const char *args, const char *why)
 {
@@ -178,7 +260,7 @@ static void test_refusals(void **state)
                      0);
     /* An algorithm that keeps no checkpoint says so. */
     assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
-                                 "--quiet --algo dfs --checkpoint x.bin %s",
+                                 "--quiet --algo greedy --checkpoint x.bin %s",
                                  BOARD),
                      2);
     assert_non_null(strstr(out, "keeps no checkpoint"));
@@ -411,6 +493,51 @@ static void test_forged(void **state)
  * 8 bytes past the file and the next part's bound wrap around: a hang that
  * fuzz_checkpoint found. The buffer is exactly the file, so a sanitizer
  * sees any read past it. */
+/* dfs's place on a cost game (dfs_place.h), forged: a best line with a
+ * move code no game lists (the 15-puzzle formatted it, reading outside
+ * the board, until the replay named such moves by their code), a path
+ * move at an index the game does not have, a next bound under the
+ * round's, rounds said to be unsound. */
+#define DFS15 "--algo dfs " PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-36.txt"
+
+static void test_forged_dfs(void **state)
+{
+    struct test_dir *f = *state;
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --max-nodes 30000 --checkpoint "
+                                 "dfs.bin --checkpoint-every 0.001 " DFS15),
+                     0); /* the lines' beam has given a line */
+    struct ps_savefile_header h;
+    struct ckpt_map m;
+    map_read(f->dir, "dfs.bin", &h, &m);
+    assert_int_equal(at_u64(m.p, m.best), 1);
+    honest_resumes(f->dir, "--max-nodes 40000 --resume dfs.bin " DFS15);
+    unsigned char *honest = malloc(m.len);
+    assert_non_null(honest);
+    memcpy(honest, m.p, m.len);
+    /* the place: bound, next bound, depth cut, sound, beam width, beam at,
+     * len, then (index, move) per depth */
+    size_t place = line_end(m.p, part_line(&m, 0, false));
+    assert_true(at_u64(m.p, place + 48) >= 1); /* a place below the root */
+    put_u32(m.p, m.best + 24, 4000000000u);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--resume f.bin " DFS15, "does not replay");
+    memcpy(m.p, honest, m.len);
+    put_u64(m.p, place + 56, 7);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--resume f.bin " DFS15, "dfs's path is corrupt");
+    memcpy(m.p, honest, m.len);
+    put_u64(m.p, place + 8, at_u64(m.p, place));
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--resume f.bin " DFS15, "dfs's round is corrupt");
+    memcpy(m.p, honest, m.len);
+    put_u64(m.p, place + 24, 0);
+    map_write(f->dir, "f.bin", &h, &m);
+    forged_refused(f->dir, "--resume f.bin " DFS15, "not admissible");
+    free(honest);
+    free(m.p);
+}
+
 static void test_counted_bytes_stay_inside(void **state)
 {
     (void)state;
@@ -443,8 +570,10 @@ int main(void)
         cmocka_unit_test(test_nrpa_resume),
         cmocka_unit_test(test_nmcs_resume),
         cmocka_unit_test(test_beam_resume),
+        cmocka_unit_test(test_dfs_resume_keeps_the_optimum),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_forged),
+        cmocka_unit_test(test_forged_dfs),
         cmocka_unit_test(test_counted_bytes_stay_inside),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);

@@ -8,6 +8,7 @@
 
 #include "support.h"
 
+#include "checkpoint.h"
 #include "replay.h"
 #include "rng.h"
 #include "search.h"
@@ -1264,6 +1265,222 @@ static void test_cost_full_table_matches_brute_force(void **state)
         fail_msg("only %d of 100 runs filled their table", evicting);
 }
 
+/* A checkpoint file's path: in memory where the system has a place for
+ * that, since these runs write (and flush) the file at every place. */
+static void ckpt_path(char *path, size_t len, const char *what)
+{
+    snprintf(path, len, "%s/psolve-test-%s-%d.ckpt",
+             access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", what,
+             (int)getpid());
+}
+
+/* One run of dfs on a cost game (no lines' beam: the rounds find the goal) under
+ * a node budget (0: none), writing its place to `save` or going on from
+ * `resume` (NULL: neither). Returns its status; *value the cost found. */
+static enum ps_status cost_run(const struct ps_game *g, void *in,
+                               uint64_t budget, const char *save,
+                               const char *resume, ps_value *value,
+                               uint64_t *expanded)
+{
+    struct ps_options o;
+    ps_options_default(&o);
+    test_option_int(&o, "dfs-cost-beam", 0);
+    struct ps_limits lim = {.max_nodes = budget};
+    struct ps_search s;
+    ps_search_init(&s, g, in, &lim, &o);
+    static struct ps_checkpoint ck;
+    if (save || resume) {
+        char key[sizeof ck.key];
+        ps_checkpoint_key(&s, dfs_algo(), NULL, 0, key, sizeof key);
+        ps_checkpoint_init(&ck, save, 1e-9, key); /* at each safe point */
+        ck.resumed = resume;
+        struct ps_error err;
+        if (resume && !ps_checkpoint_load(&ck, &err))
+            fail_msg("cannot resume: %s", err.msg);
+        s.checkpoint = &ck;
+    }
+    enum ps_status st = ps_search_run(&s, dfs_algo());
+    *value = s.best.found ? s.best.value : -1;
+    *expanded = s.stats.expanded;
+    if (save || resume)
+        ps_checkpoint_free(&ck);
+    ps_search_free(&s);
+    return st;
+}
+
+/* ---- a hand-built graph where a resumed round must keep what it had ----
+ * R -1-> A -1-> C -2-> G2 (a goal at 4) and A -2-> G1 (the optimum, 3);
+ * R -1-> B -1-> a binary tree of 255 nodes joined by free edges, each
+ * leaf -10-> a dead end. Depth first visits A's side first. The round of
+ * bound 2 is the first to enter the tree: it cuts 3 and 4 on A's side and
+ * only 12 on B's, and spends most of its nodes in the tree, where a
+ * checkpoint takes its place. A resumed round that forgot the least f cut
+ * before its place (3) would try 12 next and meet G2 first; one that
+ * forgot A's bound would store R's as 12 and do the same; one that stored
+ * A's bound one too high (4) would skip the round of 3 and again meet G2
+ * first. */
+enum { GR_R, GR_A, GR_B, GR_C, GR_G1, GR_G2, GR_TREE, GR_TREE_NODES = 255,
+       GR_DEAD = GR_TREE + GR_TREE_NODES, GR_NODES };
+
+struct gr_instance {
+    int child[GR_NODES][2]; /* -1: none */
+    ps_value cost[GR_NODES][2];
+};
+
+static void gr_build(struct gr_instance *in)
+{
+    for (int v = 0; v < GR_NODES; v++)
+        in->child[v][0] = in->child[v][1] = -1;
+#define GR_EDGE(from, k, to, c) (in->child[from][k] = (to), in->cost[from][k] = (c))
+    GR_EDGE(GR_R, 0, GR_A, 1);
+    GR_EDGE(GR_R, 1, GR_B, 1);
+    GR_EDGE(GR_A, 0, GR_C, 1);
+    GR_EDGE(GR_A, 1, GR_G1, 2);
+    GR_EDGE(GR_C, 0, GR_G2, 2);
+    GR_EDGE(GR_B, 0, GR_TREE, 1);
+    for (int j = 0; j < GR_TREE_NODES; j++) {
+        if (2 * j + 2 < GR_TREE_NODES) {
+            GR_EDGE(GR_TREE + j, 0, GR_TREE + 2 * j + 1, 0);
+            GR_EDGE(GR_TREE + j, 1, GR_TREE + 2 * j + 2, 0);
+        } else {
+            GR_EDGE(GR_TREE + j, 0, GR_DEAD, 10);
+        }
+    }
+#undef GR_EDGE
+}
+
+static void gr_initial(const void *p, void *s)
+{
+    (void)p;
+    uint32_t v = GR_R;
+    memcpy(s, &v, sizeof v);
+}
+static int gr_max_moves(const void *p) { (void)p; return 2; }
+static int gr_max_depth(const void *p) { (void)p; return 16; }
+static int gr_moves(const void *p, const void *s, ps_move *moves, ps_value *gains)
+{
+    const struct gr_instance *in = p;
+    uint32_t v = cg_get(s);
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        if (in->child[v][k] >= 0) {
+            if (gains)
+                gains[n] = in->cost[v][k];
+            moves[n++] = (ps_move)k;
+        }
+    return n;
+}
+static ps_value gr_apply(const void *p, const void *s, ps_move m, void *out)
+{
+    const struct gr_instance *in = p;
+    uint32_t v = cg_get(s), to = (uint32_t)in->child[v][m];
+    memcpy(out, &to, sizeof to);
+    return in->cost[v][m];
+}
+static bool gr_goal(const void *p, const void *s)
+{
+    (void)p;
+    return cg_get(s) == GR_G1 || cg_get(s) == GR_G2;
+}
+
+static const struct ps_game graph_game = {
+    .name = "graph",
+    .summary = "test-only cost game",
+    .state_size = cg_state_size,
+    .initial_state = gr_initial,
+    .max_moves = gr_max_moves,
+    .max_depth = gr_max_depth,
+    .hash = cg_hash,
+    .moves = gr_moves,
+    .apply = gr_apply,
+    .is_goal = gr_goal,
+    .format_move = cg_format,
+    .print_state = cg_print,
+};
+
+static void test_resumed_round_keeps_what_it_had(void **state)
+{
+    (void)state;
+    char path[64];
+    ckpt_path(path, sizeof path, "graph");
+    struct gr_instance *in = malloc(sizeof *in);
+    assert_non_null(in);
+    gr_build(in);
+    ps_value value;
+    uint64_t total, spent;
+    assert_int_equal(cost_run(&graph_game, in, 0, NULL, NULL, &value, &total),
+                     PS_OPTIMAL);
+    assert_int_equal(value, 3);
+    /* rounds 0 and 1 take 4 nodes, round 2 259: stopped at 200, the last
+     * place (every 64 nodes) is in round 2's tree */
+    remove(path);
+    assert_int_equal(cost_run(&graph_game, in, 200, path, NULL, &value, &spent),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost_run(&graph_game, in, 0, NULL, path, &value, &spent),
+                     PS_OPTIMAL);
+    assert_int_equal(value, 3);
+    remove(path);
+    free(in);
+}
+
+/* dfs's checkpoint of a cost game (dfs_place.h) against Bellman-Ford: 60
+ * counters of 200-2,000 states with costs 0-3, each stopped at a fifth,
+ * two fifths ... of its proof and resumed, every resumed run proves the
+ * exact cost (or that there is none). The least f a round cut before its
+ * place, and the bound of the children it had done, are what a resumed
+ * round must keep; with costs this uneven a round's least f often lies on
+ * one side of the place only. */
+static void test_cost_resume_matches_brute_force(void **state)
+{
+    (void)state;
+    char path[64];
+    ckpt_path(path, sizeof path, "counters");
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 41);
+    int resumed = 0;
+    for (int i = 0; i < 60; i++) {
+        struct cg_instance *in = calloc(1, sizeof *in);
+        assert_non_null(in);
+        in->size = 200 + (int)ps_rng_below(&rng, 1800);
+        in->start = (int)ps_rng_below(&rng, (uint32_t)in->size);
+        for (int m = 0; m < CG_NMOVES; m++)
+            in->allowed[m] = ps_rng_below(&rng, 3) != 0;
+        for (int t = 0; t < 100; t++) { /* at most 30 away: seconds, not minutes */
+            in->target = (int)ps_rng_below(&rng, (uint32_t)in->size);
+            cg_distances(in);
+            if (in->dist[in->start] <= 30)
+                break;
+        }
+        in->use_h = i % 2;
+        ps_value value;
+        uint64_t total, spent;
+        cost_run(&counter_game, in, 0, NULL, NULL, &value, &total);
+        for (uint64_t k = 1; k < 5; k++) {
+            remove(path);
+            if (cost_run(&counter_game, in, total * k / 5, path, NULL, &value, &spent) !=
+                    PS_INCOMPLETE ||
+                access(path, F_OK) != 0)
+                continue; /* done within the budget, or no place yet */
+            enum ps_status st = cost_run(&counter_game, in, 0, NULL, path, &value, &spent);
+            resumed++;
+            ps_value want = in->dist[in->start];
+            if (want < 0 ? st != PS_UNSOLVABLE
+                         : st != PS_OPTIMAL || value != want)
+                fail_msg("counter %d of %d to %d (h %d), stopped at %llu of "
+                         "%llu nodes and resumed: status %d, cost %lld, exact "
+                         "%lld",
+                         in->start, in->size, in->target, in->use_h,
+                         (unsigned long long)(total * k / 5),
+                         (unsigned long long)total, st, (long long)value,
+                         (long long)want);
+        }
+        free(in);
+    }
+    remove(path);
+    if (resumed < 100)
+        fail_msg("only %d runs resumed", resumed);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1288,6 +1505,8 @@ int main(void)
         cmocka_unit_test(test_rounds_node_limit_not_optimal),
         cmocka_unit_test(test_nrpa_slices_keep_the_proof),
         cmocka_unit_test(test_progress_line),
+        cmocka_unit_test(test_resumed_round_keeps_what_it_had),
+        cmocka_unit_test(test_cost_resume_matches_brute_force),
         cmocka_unit_test(test_cost_iddfs_matches_brute_force),
         cmocka_unit_test(test_cost_full_table_matches_brute_force),
         cmocka_unit_test(test_cost_depth_cap_is_no_proof),

@@ -81,9 +81,11 @@
 #include <string.h>
 
 #include "beam.h"
+#include "checkpoint.h"
 #include "cost_beam.h"
 #include "greedy.h"
 #include "deepening.h"
+#include "dfs_place.h"
 #include "table.h"
 
 #define DFS_UNCAPPED 0x3fffffff /* the depth budget without --max-depth */
@@ -152,6 +154,9 @@ struct dfs {
                              * expanded (UINT64_MAX: never, or done) */
     int beam_width;         /* ... that many states per depth */
     int deepest;            /* cost games: the rounds' deepest node */
+    struct dfs_place resume; /* cost games: where a resumed round goes on */
+    bool resume_due;        /* ... in the first round */
+    bool resuming;          /* ... while that round walks down to it */
     struct ps_greedy greedy;
 };
 
@@ -1001,6 +1006,37 @@ static void cost_beam_now(struct dfs *d)
     d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_LATER;
 }
 
+/* --checkpoint: the round's place, from the node at `depth` (its children
+ * not yet begun) up (dfs_place.h). Not while a resumed round walks down to
+ * its place: that place is the file's. The child each depth searches is
+ * found here, from its move, not kept by the loop (a store per child cost
+ * 0.5% of a Former proof's instructions). */
+static void cost_checkpoint(struct dfs *d, int depth)
+{
+    struct ps_search *s = d->s;
+    if (d->resuming || !ps_checkpoint_wanted(s, 0))
+        return;
+    int *at = malloc((size_t)depth * sizeof *at + 1);
+    if (!at)
+        return; /* no copy now; the last one stays */
+    for (int k = 0; k < depth; k++) /* path[k] is among depth k's moves */
+        for (at[k] = 0; moves_at(d, k)[at[k]] != d->path[k]; at[k]++)
+            ;
+    struct dfs_place p = {
+        .bound = d->deep.bound,
+        .next_bound = d->deep.next_bound,
+        .depth_cut = d->depth_cut,
+        .sound = !s->used_heuristic || s->heuristic_admissible,
+        .beam_width = d->beam_width,
+        .beam_at = d->beam_at,
+        .len = depth,
+        .at = at,
+        .path = d->path,
+    };
+    dfs_place_save(s, &p);
+    free(at);
+}
+
 /* One round below the threshold from the state at `depth`, entered at cost
  * g. Returns COST_FOUND when a goal was found (and offered), else a lower
  * bound on the state's cost to a goal: h, a bound its table entry learned
@@ -1016,6 +1052,8 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     const struct ps_game *gm = d->g;
     if (ps_search_stopped(s))
         return 0;
+    if (d->resuming && depth >= d->resume.len)
+        d->resuming = false; /* the place: searched from its first child */
     const void *state = state_at(d, depth);
     ps_value h = d->use_h ? ps_search_h(s, state) : 0;
     if (ps_deepening_cut(&d->deep, s, g + h))
@@ -1084,10 +1122,26 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     s->stats.expanded++;
     if (ps_search_tracing(s))
         ps_search_trace(s, state, depth, g, h, NULL);
+    /* every 64 nodes (the clock is read only then), and at each round's
+     * start: a run has a place to resume from as soon as it begins */
+    if (s->checkpoint && ((s->stats.expanded & 63) == 0 || depth == 0))
+        cost_checkpoint(d, depth);
     ps_value learned = PS_NO_BOUND; /* no move: no goal below */
+    int first = 0;
+    bool resumed = d->resuming;
+    if (resumed) {
+        /* On the resumed round's path: the children before the one it was
+         * searching were searched in full within the bound and held no
+         * goal, so each costs more than bound - g from here. */
+        first = d->resume.at[depth] < n ? d->resume.at[depth] : n;
+        if (first > 0 && d->deep.bound - g + 1 < learned)
+            learned = d->deep.bound - g + 1;
+    }
     if (idx >= 0)
         cost_entry_pin(d, idx, true);
-    for (int i = 0; i < n; i++) {
+    for (int i = first; i < n; i++) {
+        if (resumed && i > first) /* past the place's child */
+            resumed = d->resuming = false;
         ps_move mv = moves_at(d, depth)[i];
         if (costs && ps_deepening_cut(&d->deep, s, g + costs[i] + floors[i])) {
             if (costs[i] + floors[i] < learned)
@@ -1125,9 +1179,16 @@ static enum ps_round cost_round(void *arg)
     struct ps_search *s = d->s;
     /* The rounds below found no line cheaper than this bound: the
      * incumbent (the first beam's) that costs no more is optimal. */
+    d->depth_cut = false;
+    if (d->resume_due) { /* the resumed round: what it had before its place */
+        d->resume_due = false;
+        d->deep.next_bound = d->resume.next_bound;
+        d->depth_cut = d->resume.depth_cut;
+        s->stats.iterations = (int)d->resume.iterations;
+        d->resuming = true;
+    }
     if (s->best.found && s->best.value <= d->deep.bound)
         return PS_ROUND_FOUND;
-    d->depth_cut = false;
     d->round++;
     if (cost_node(d, 0, 0) == COST_FOUND)
         return PS_ROUND_FOUND;
@@ -1157,7 +1218,24 @@ static enum ps_status cost_run(struct dfs *d)
     d->beam_at = width > 0 && !d->max_depth
                      ? (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER
                      : UINT64_MAX;
-    enum ps_round r = ps_deepen(s, &d->deep, h0, cost_round, d);
+    /* A resumed run starts in the file's round, at its place (searching
+     * the rounds before it again to rebuild the table's bounds cost more
+     * than it saved: on the 15-puzzle, Korf's 004 stopped at 20 of its
+     * 26.7 million expansions ended at 34.6 million instead of 31.4). */
+    if (dfs_place_load(s, root, !s->used_heuristic || s->heuristic_admissible,
+                       &d->resume)) {
+        d->resume_due = true;
+        if (d->resume.beam_width > 0 &&
+            d->resume.beam_width <= DFS_COST_BEAM_MAX_WIDTH) {
+            d->beam_width = d->resume.beam_width;
+            d->beam_at = d->resume.beam_at;
+        }
+    } else if (s->stop != PS_STOP_NONE) {
+        return PS_INCOMPLETE;
+    }
+    enum ps_round r = ps_deepen(s, &d->deep,
+                                d->resume_due ? d->resume.bound : h0,
+                                cost_round, d);
     if (d->tt.evicted) {
         size_t used = strlen(s->note);
         snprintf(s->note + used, sizeof s->note - used,
@@ -1196,6 +1274,7 @@ static void dfs_free(struct dfs *d)
     free(d->keys);
     free(d->order);
     free(d->path);
+    dfs_place_free(&d->resume);
     free(d->pv);
     if (d->tt.slot)
         ps_table_free(&d->tt);
@@ -1346,6 +1425,7 @@ const struct ps_algorithm ps_algo_dfs = {
     .uses_heuristic = true,
     .uses_bound = true,
     .run = dfs_run,
+    .checkpoint = PS_CHECKPOINT_COST,
     .options = dfs_options,
     .options_size = sizeof(struct dfs_options),
     .options_default = &dfs_defaults,

@@ -109,7 +109,8 @@ const struct ps_option ps_cli_options[] = {
             "step-through of the search (solve, verify and lab)"},
     {.name = "checkpoint", .type = PS_OPT_STRING, .offset = F(checkpoint),
      .arg = "FILE",
-     .doc = "nrpa, nmcs: save the run's state to FILE every "
+     .doc = "nrpa, nmcs, beam, dfs on a cost game: save the run's state to "
+            "FILE every "
             "--checkpoint-every seconds and at its end, Ctrl-C and SIGTERM "
             "included (atomically; docs/checkpoint.md)"},
     {.name = "checkpoint-every", .type = PS_OPT_DOUBLE,

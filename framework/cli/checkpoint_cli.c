@@ -25,7 +25,15 @@ int cli_checkpoint_setup(const struct cli *c, const struct ps_algorithm *a,
     if (a->checkpoint == PS_CHECKPOINT_NONE) {
         fprintf(stderr,
                 "psolve: --checkpoint and --resume: %s keeps no checkpoint "
-                "(nrpa, nmcs, beam and dnrpa do)\n",
+                "(nrpa, nmcs, beam and dnrpa do; dfs on cost games)\n",
+                a->name);
+        return PS_EXIT_USAGE;
+    }
+    if (a->checkpoint == PS_CHECKPOINT_COST && (s->flags & PS_MAXIMISE)) {
+        fprintf(stderr,
+                "psolve: --checkpoint and --resume: %s keeps no checkpoint "
+                "on a score game, only on a cost game (here nrpa, nmcs and "
+                "beam do)\n",
                 a->name);
         return PS_EXIT_USAGE;
     }

@@ -1,6 +1,7 @@
 /*
  * checkpoint.h - --checkpoint FILE and --resume FILE for the long Monte
- * Carlo runs (nrpa, nmcs, beam, dnrpa): the state an algorithm needs to go on,
+ * Carlo runs (nrpa, nmcs, beam, dnrpa) and dfs's proofs of cost games
+ * (dfs_place.h): the state an algorithm needs to go on,
  * saved at its safe points and written to disk every --checkpoint-every
  * seconds and at the end of the run, atomically (savefile.h). The file
  * format is in docs/checkpoint.md.
@@ -48,6 +49,7 @@ enum ps_checkpoint_kind {
     PS_CHECKPOINT_NONE,
     PS_CHECKPOINT_SEARCH,  /* one part; the thread count may change */
     PS_CHECKPOINT_THREADS, /* one part per thread; a resume needs as many */
+    PS_CHECKPOINT_COST,    /* one part, cost games only (dfs's rounds) */
 };
 
 /* An algorithm's state as bytes, in the machine's order (the file's

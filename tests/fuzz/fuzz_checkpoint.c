@@ -1,11 +1,12 @@
 /*
  * fuzz_checkpoint - checkpoint files (--resume, docs/checkpoint.md) whose
  * checksum is right but whose contents are anything. Input: one byte that
- * picks the algorithm (byte % 3: nrpa, nmcs, beam), then the payload after
- * the run's key (elapsed seconds, the best line, the parts). The harness
- * writes the header and the key itself, so every input passes the checksum
- * and the key check and reaches the readers of the parts; the board is the
- * shipped 10x10 SameGame example. A resume runs under a small node budget
+ * picks the run (byte % 4: nrpa, nmcs, beam on the shipped 10x10 SameGame
+ * example, dfs on the shipped 15-puzzle 15-36, a cost game), then the
+ * payload after the run's key (elapsed seconds, the best line, the
+ * parts). The harness writes the header and the key itself, so every
+ * input passes the checksum and the key check and reaches the readers of
+ * the parts. A resume runs under a small node budget
  * on one thread. Oracles: the file is refused or read without a memory
  * error, and a line the run reports replays to the value it claims (a
  * forged score or line is never believed).
@@ -23,23 +24,40 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_BOARD PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-10x10.txt"
+#define FUZZ_SAMEGAME PSOLVE_SOURCE_DIR "/games/samegame/examples/samegame-10x10.txt"
+#define FUZZ_NPUZZLE PSOLVE_SOURCE_DIR "/games/npuzzle/examples/15-36.txt"
 #define FUZZ_MAX_NODES 400
 
-static const char *const algos[] = {"nrpa", "nmcs", "beam"};
+static const struct {
+    const char *algo, *game, *board;
+} runs[] = {
+    {"nrpa", "samegame", FUZZ_SAMEGAME},
+    {"nmcs", "samegame", FUZZ_SAMEGAME},
+    {"beam", "samegame", FUZZ_SAMEGAME},
+    {"dfs", "npuzzle", FUZZ_NPUZZLE},
+};
+#define FUZZ_RUNS (sizeof runs / sizeof *runs)
 
-/* The board, read once. */
-static void *board(struct fuzz_pick *p)
+/* Run k's board, read once, loaded with its game's default rules. */
+static void *board(size_t k, struct fuzz_pick *p)
 {
-    static char *text;
-    static size_t len;
+    static char *text[FUZZ_RUNS];
+    static size_t len[FUZZ_RUNS];
     struct ps_error err;
-    if (!text && !ps_read_text_file(FUZZ_BOARD, &text, &len, &err))
-        fuzz_fail(NULL, "cannot read %s", FUZZ_BOARD);
-    void *inst = fuzz_load(0, text, len, p);
-    if (!inst)
-        fuzz_fail(NULL, "%s does not load", FUZZ_BOARD);
-    return inst;
+    if (!text[k] && !ps_read_text_file(runs[k].board, &text[k], &len[k], &err))
+        fuzz_fail(NULL, "cannot read %s", runs[k].board);
+    for (int byte = 0; byte < 256; byte++) { /* the byte that picks the game */
+        fuzz_pick((uint8_t)byte, p);
+        bool game = strcmp(p->game->name, runs[k].game) == 0 && !p->preset;
+        fuzz_pick_free(p);
+        if (!game)
+            continue;
+        void *inst = fuzz_load((uint8_t)byte, text[k], len[k], p);
+        if (!inst)
+            fuzz_fail(NULL, "%s does not load", runs[k].board);
+        return inst;
+    }
+    fuzz_fail(NULL, "no game %s", runs[k].game);
 }
 
 /* A checkpoint file for the run: the header, the key, then `rest`. */
@@ -75,11 +93,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    const struct ps_algorithm *a = ps_algorithm_find(algos[data[0] % 3]);
+    size_t k = data[0] % FUZZ_RUNS;
+    const struct ps_algorithm *a = ps_algorithm_find(runs[k].algo);
     if (!a)
-        fuzz_fail(NULL, "no algorithm %s", algos[data[0] % 3]);
+        fuzz_fail(NULL, "no algorithm %s", runs[k].algo);
     struct fuzz_pick p;
-    void *inst = board(&p);
+    void *inst = board(k, &p);
     struct ps_limits limits = {.max_nodes = FUZZ_MAX_NODES,
                                .max_memory = (uint64_t)64 << 20};
     struct ps_options opt;
