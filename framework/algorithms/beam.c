@@ -909,7 +909,7 @@ static bool beam_sub_dfs(struct ps_search *s, struct ps_search *sub,
     ps_search_nest(sub, s, dfs);
     free(sub->best.moves); /* the line to beat is none */
     memset(&sub->best, 0, sizeof sub->best);
-    sub->progress = false;
+    sub->progress = sub->progress_log = false;
     sub->stop = PS_STOP_NONE;
     sub->root_state = root;
     /* s's root bound is the start's: from another root a line at that

@@ -220,7 +220,7 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     memset(&w->s.layers, 0, sizeof w->s.layers);
     w->s.opt.layers = false;
     memset(&w->s.late, 0, sizeof w->s.late);
-    w->s.progress = false;
+    w->s.progress = w->s.progress_log = false;
     /* Workers trace and record improvements through the run's own search
      * (ps_worker_offer, ps_worker_trace), one at a time. */
     w->s.opt.trace = 0;

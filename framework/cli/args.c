@@ -47,7 +47,8 @@ const struct ps_option ps_cli_options[] = {
     {.name = "csv", .type = PS_OPT_FLAG, .offset = F(csv),
      .doc = "a side-by-side table or a lab as CSV"},
     {.name = "quiet", .type = PS_OPT_FLAG, .offset = F(quiet),
-     .doc = "no progress lines on stderr"},
+     .doc = "no progress lines on stderr (each second on a terminal, "
+            "else a whole line each minute)"},
     /* (code) any 64-bit number */
     {.name = "seed", .type = PS_OPT_STRING, .arg = "N", .def = "1",
      .doc = "random seed 0..2^64-1 (gen, Monte Carlo)"},

@@ -150,6 +150,7 @@ int cmd_solve(struct cli *c, const struct ps_game *g)
             return crc;
         }
         s.progress = !c->quiet && isatty(STDERR_FILENO);
+        s.progress_log = !c->quiet && !s.progress;
         s.trace.out = trace_file ? trace_file : stderr;
         struct live_files live = {.trace = trace_file, .path = c->best_file};
         if (c->best_file || trace_file) {

@@ -536,7 +536,8 @@ static void print_progress(struct ps_search *s, double now)
 {
     double el = now - s->start;
     uint64_t work = s->stats.expanded + s->stats.playouts;
-    fprintf(stderr, "\r[%s] %.0fs  nodes %llu (%.0f/s)  table %llu  ",
+    fprintf(stderr, "%s[%s] %.0fs  nodes %llu (%.0f/s)  table %llu  ",
+            s->progress ? "\r" : "psolve: ",
             s->algo_name ? s->algo_name : "?", el, (unsigned long long)work,
             el > 0 ? (double)work / el : 0.0,
             (unsigned long long)s->stats.table_entries);
@@ -555,7 +556,11 @@ static void print_progress(struct ps_search *s, double now)
                 (long long)(s->root_bound - s->best.value));
     else if (s->bounded)
         fprintf(stderr, "bound %lld  ", (long long)s->root_bound);
-    fputs(" ", stderr);
+    /* Cost games' rounds: no line cheaper than this exists (the round's
+     * bound), so best - lower_bound is the gap left to prove. */
+    if (!(s->flags & PS_MAXIMISE) && s->stats.has_lower_bound)
+        fprintf(stderr, "lower_bound %lld  ", (long long)s->stats.lower_bound);
+    fputs(s->progress ? " " : "\n", stderr);
     fflush(stderr);
 }
 
@@ -587,11 +592,13 @@ static bool stopped_by_clock(struct ps_search *s, double now)
     /* A line a second; the first four a quarter second apart, so that a
      * watcher (psolve serve's live panel) has a point at once, even from a
      * run shorter than a second. */
-    double every = now - s->start < 1.0 ? 0.25 : 1.0;
-    if (s->progress && now - s->last_progress >= every) {
+    double every = s->progress_log            ? PS_PROGRESS_LOG
+                   : now - s->start < 1.0 ? 0.25
+                                          : 1.0;
+    if ((s->progress || s->progress_log) && now - s->last_progress >= every) {
         s->last_progress = now;
         print_progress(s, now);
-        if (s->on_progress)
+        if (s->on_progress && s->progress)
             s->on_progress(s, s->on_progress_ctx);
     }
     return false;

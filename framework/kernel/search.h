@@ -235,7 +235,12 @@ struct ps_search {
     struct ps_solution late;
     enum ps_stop_reason stop;
     char note[128];       /* e.g. "heuristic: --candidates 8" */
-    bool progress;        /* progress lines on stderr */
+    bool progress;        /* progress lines on stderr (a terminal) */
+    /* stderr is not a terminal (a run in the background, its stderr in a
+     * file): a whole progress line every PS_PROGRESS_LOG seconds instead,
+     * so that an hour-long run says how it goes without filling the file */
+    bool progress_log;
+#define PS_PROGRESS_LOG 60.0
     /* Called with each progress line (about once a second, only while
      * `progress`), NULL = none: the CLI writes --best-file's line and
      * flushes --trace-json's file, for a reader following them. */
