@@ -92,8 +92,13 @@
 #define DFS_COST_BEAM_AFTER 32  /* cost games: expansions per unit of the
                                  * first beam's width before it runs */
 #define DFS_COST_BEAM_LATER 256 /* ... and of each wider one's */
-#define DFS_COST_BEAM_QUICK 16  /* cost games: the quick first beam is this
+#define DFS_COST_BEAM_QUICK 16  /* cost games: the quick beam is this
                                  * many times narrower than --dfs-cost-beam */
+#define DFS_COST_BEAM_FIRST 64  /* cost games: the first beam is this many
+                                 * times narrower than --dfs-cost-beam */
+#define DFS_COST_BEAM_FIRST_AFTER 16 /* ... and runs once the rounds have
+                                     * expanded this many nodes per unit
+                                     * of its width */
 #define DFS_COST_BEAM_MAX_WIDTH (1 << 18) /* cost games: the widest beam */
 #define DFS_ENTRY_SIZE 12       /* payload: int64 value, int32 budget<<1|exact */
 
@@ -153,6 +158,8 @@ struct dfs {
     uint64_t beam_at;       /* cost games: run the beam at this many
                              * expanded (UINT64_MAX: never, or done) */
     int beam_width;         /* ... that many states per depth */
+    bool beam_first;        /* ... the first beam */
+    ps_value h0;            /* cost games: the start's h */
     int deepest;            /* cost games: the rounds' deepest node */
     struct dfs_place resume; /* cost games: where a resumed round goes on */
     bool resume_due;        /* ... in the first round */
@@ -973,10 +980,11 @@ static bool on_path(const struct dfs *d, int depth)
 }
 
 /* The lines' beam (cost_beam.h) from the start: its own buffers, so the
- * rounds' path and states stay as they are. After the quick one (cost_run)
- * comes one of --dfs-cost-beam W states at DFS_COST_BEAM_AFTER expansions
- * per unit of W; then the next, four times wider, once the rounds have
- * expanded DFS_COST_BEAM_LATER nodes per unit of its width (each beam
+ * rounds' path and states stay as they are. After the first one (cost_run)
+ * comes the quick one, DFS_COST_BEAM_QUICK times narrower than
+ * --dfs-cost-beam W, and then W's, each at DFS_COST_BEAM_AFTER expansions
+ * per unit of its width; then the next, four times wider, once the rounds
+ * have expanded DFS_COST_BEAM_LATER nodes per unit of its width (each beam
  * costs about its width per move of its line, so the beams take a few per
  * cent of a long proof), up to DFS_COST_BEAM_MAX_WIDTH states or what
  * --max-memory refuses. */
@@ -984,22 +992,28 @@ static void cost_beam_now(struct dfs *d)
 {
     d->beam_at = UINT64_MAX;
     int cap = d->g->max_depth(d->inst);
+    cap = cap > 0 && cap < 1000 ? cap : 1000;
     /* A beam costs its width per move of its line, unless it walks on
      * without meeting a goal: it may spend what the rounds have spent, or
      * twice its width per depth the rounds reached (a line about as long
-     * as theirs), whichever is more. */
+     * as theirs), whichever is more. The first comes before the rounds
+     * have gone deep: twice its width per unit of the start's h. */
+    int64_t depth = d->deepest;
+    if (d->beam_first && d->h0 > depth)
+        depth = d->h0 < cap ? d->h0 : cap;
     uint64_t spent = d->s->stats.expanded,
-             line = 2 * (uint64_t)d->beam_width * (uint64_t)(d->deepest + 1);
-    ps_cost_beam(d->s, state_at(d, 0), d->beam_width,
-                 cap > 0 && cap < 1000 ? cap : 1000,
+             line = 2 * (uint64_t)d->beam_width * (uint64_t)(depth + 1);
+    d->beam_first = false;
+    ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap,
                  spent > line ? spent : line);
     int width = dfs_opt(d->s)->cost_beam;
     if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
         d->s->stop != PS_STOP_NONE)
         return;
-    if (d->beam_width < width) { /* that was the quick one */
-        d->beam_width = width;
-        d->beam_at = (uint64_t)width * DFS_COST_BEAM_AFTER;
+    int quick = width / DFS_COST_BEAM_QUICK;
+    if (d->beam_width < width) { /* the quick one next, then W's */
+        d->beam_width = d->beam_width < quick ? quick : width;
+        d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER;
         return;
     }
     d->beam_width *= 4;
@@ -1200,23 +1214,28 @@ static enum ps_status cost_run(struct dfs *d)
     struct ps_search *s = d->s;
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
+    d->h0 = h0;
     /* A line from a beam once the rounds have spent about what it costs
      * (a beam of W expands W states per move of its line) without an
      * answer: an easy puzzle is proven before it would start (on the 70
      * Water Sort levels a beam first made dfs expand 25 times more, by
-     * geometric mean), a hard one gets a line early. First a quick beam,
+     * geometric mean), a hard one gets a line early. First a beam
+     * DFS_COST_BEAM_FIRST times narrower than W after DFS_COST_BEAM_FIRST_AFTER
+     * expansions per unit of its width (a Former board has a line after
+     * about 240 expansions, a millisecond or two), then a quick one,
      * DFS_COST_BEAM_QUICK times narrower than W, which waits as many times
-     * less (a Former board has a line after about 2,000 expansions instead
-     * of 32,000), then W's (cost_beam_now). Not under a depth cap, which
+     * less than W's (2,000 expansions instead of 32,000), then W's
+     * (cost_beam_now). Not under a depth cap, which
      * makes every answer heuristic anyway. Its line also bounds the rounds
      * (cost_round). Lines are at most as long as the game's max_depth, or
      * 1,000 moves. */
     d->evict = cost_entry_worth;
     int width = dfs_opt(s)->cost_beam;
-    d->beam_width = width >= DFS_COST_BEAM_QUICK ? width / DFS_COST_BEAM_QUICK
+    d->beam_width = width >= DFS_COST_BEAM_FIRST ? width / DFS_COST_BEAM_FIRST
                                                  : width;
+    d->beam_first = true;
     d->beam_at = width > 0 && !d->max_depth
-                     ? (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER
+                     ? (uint64_t)d->beam_width * DFS_COST_BEAM_FIRST_AFTER
                      : UINT64_MAX;
     /* A resumed run starts in the file's round, at its place (searching
      * the rounds before it again to rebuild the table's bounds cost more
@@ -1391,7 +1410,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4 and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
