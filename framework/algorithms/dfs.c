@@ -1246,6 +1246,8 @@ static enum ps_status cost_run(struct dfs *d)
         d->resume_due = true;
         if (d->resume.beam_width > 0 &&
             d->resume.beam_width <= DFS_COST_BEAM_MAX_WIDTH) {
+            /* the first beam still to come only if the file's was */
+            d->beam_first = d->resume.beam_width == d->beam_width;
             d->beam_width = d->resume.beam_width;
             d->beam_at = d->resume.beam_at;
         }
