@@ -522,18 +522,21 @@ static void test_forged_dfs(void **state)
     put_u32(m.p, m.best + 24, 4000000000u);
     map_write(f->dir, "f.bin", &h, &m);
     forged_refused(f->dir, "--resume f.bin " DFS15, "does not replay");
-    memcpy(m.p, honest, m.len);
-    put_u64(m.p, place + 56, 7);
-    map_write(f->dir, "f.bin", &h, &m);
-    forged_refused(f->dir, "--resume f.bin " DFS15, "dfs's path is corrupt");
-    memcpy(m.p, honest, m.len);
-    put_u64(m.p, place + 8, at_u64(m.p, place));
-    map_write(f->dir, "f.bin", &h, &m);
-    forged_refused(f->dir, "--resume f.bin " DFS15, "dfs's round is corrupt");
-    memcpy(m.p, honest, m.len);
-    put_u64(m.p, place + 24, 0);
-    map_write(f->dir, "f.bin", &h, &m);
-    forged_refused(f->dir, "--resume f.bin " DFS15, "not admissible");
+    const struct {
+        size_t at;
+        uint64_t value;
+        const char *why;
+    } forged[] = {
+        {place + 56, 7, "dfs's path is corrupt"}, /* a 5th move of 4 */
+        {place + 8, at_u64(m.p, place), "dfs's round is corrupt"},
+        {place + 24, 0, "not admissible"},
+    };
+    for (size_t k = 0; k < sizeof forged / sizeof *forged; k++) {
+        memcpy(m.p, honest, m.len);
+        put_u64(m.p, forged[k].at, forged[k].value);
+        map_write(f->dir, "f.bin", &h, &m);
+        forged_refused(f->dir, "--resume f.bin " DFS15, forged[k].why);
+    }
     free(honest);
     free(m.p);
 }
