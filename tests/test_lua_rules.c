@@ -632,7 +632,7 @@ static void test_prune_and_cli(void **state)
     const char *given[] = {"candidates", "max-depth", NULL};
     struct ps_error err;
     ps_error_clear(&err);
-    r = ps_rules_resolve_cli(g, path, &test_book, given, &err);
+    r = ps_rules_resolve_cli(g, path, &test_book, given, NULL, &err);
     assert_non_null(r);
     assert_int_equal(test_book_value(opt.book, "dfs", "candidates"), 3); /* --candidates 3 wins */
     assert_int_equal(test_book_value(opt.book, "dfs", "max-depth"), 0);  /* --max-depth 0 wins */
@@ -682,7 +682,7 @@ static void test_bad_keys_and_values(void **state)
         {"return { colours = 3 }\n", 1,
          "unknown key 'colours' for game samegame (valid keys: game, prune, "
          "min_group, gravity, shift, objective, clear_bonus, score, "
-         "end_bonus)"},
+         "end_bonus, gen)"},
         {"return { [1] = 3 }\n", 0, "keys must be names, got the key 1"},
         {"return {\n\n  shift = 'lft' }\n", 3,
          "key 'shift': expected one of \"left\", \"right\", \"none\", got "
@@ -891,7 +891,7 @@ static bool toy_fill(const struct test_dir *f, const char *text,
     struct ps_lua_rules *s = ps_lua_rules_open(path, NULL, err);
     if (!s)
         return false;
-    bool ok = ps_lua_rules_fill(s, &toy_game, r, &test_book, NULL, err);
+    bool ok = ps_lua_rules_fill(s, &toy_game, r, &test_book, NULL, NULL, err);
     ps_lua_rules_close(s);
     return ok;
 }
@@ -951,7 +951,7 @@ static void test_cost_game_prune(void **state)
                                "game npuzzle (only score games have it)");
     e = script_error(f, g, "return { min_group = 2 }\n");
     assert_string_equal(e.msg, "unknown key 'min_group' for game npuzzle "
-                               "(valid keys: game, prune)");
+                               "(valid keys: game, prune, gen)");
 }
 
 static void test_suggest(void **state)
@@ -1174,6 +1174,56 @@ static void test_cli_errors(void **state)
     assert_contains(text, "--rules samegame-noshift\n");
 }
 
+/* A script's `gen` table sets psolve gen's size (Former: 9 rows of 7
+ * cells, 4 shapes); a size on the command line wins; a bad table is an
+ * error at its line, for every command, not only gen. */
+static void test_gen_sizes(void **state)
+{
+    struct test_dir *f = *state;
+    char out[256], errf[256], text[4096], board[256];
+    snprintf(out, sizeof out, "%s/gen.txt", f->dir);
+    snprintf(errf, sizeof errf, "%s/err.txt", f->dir);
+    assert_int_equal(run("%s gen --rules former --seed 4 >%s", PSOLVE_BIN, out),
+                     0);
+    read_all(out, text, sizeof text);
+    assert_contains(text, "--rows 9 --cols 7 --colors 4 --seed 4\n");
+    int rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        rows++;
+        assert_int_equal(strlen(line), 7);
+        assert_int_equal(strspn(line, "1234"), 7);
+    }
+    assert_int_equal(rows, 9);
+    assert_int_equal(run("%s gen --rules former --seed 4 --rows 3 "
+                         "--colours 2 >%s",
+                         PSOLVE_BIN, out),
+                     0);
+    read_all(out, text, sizeof text);
+    assert_contains(text, "--rows 3 --cols 7 --colors 2 --seed 4\n");
+
+    const struct ps_game *g = samegame();
+    struct ps_error e = script_error(f, g, "return {\n  gen = { rowz = 9 },\n}\n");
+    assert_int_equal(e.line, 2);
+    assert_string_equal(e.msg, "unknown gen key 'rowz' for game samegame (did "
+                               "you mean 'rows'?)");
+    e = script_error(f, g, "return {\n  gen = { colours = 0 },\n}\n");
+    assert_string_equal(e.msg, "key 'colours': expected an integer in 1..9, "
+                               "got 0");
+    e = script_error(f, g, "return { gen = 9 }\n");
+    assert_contains(e.msg, "key 'gen': expected a table");
+    char script[256];
+    write_file(f, "badgen.lua", "return {\n  gen = { rows = 99 },\n}\n",
+               script, sizeof script);
+    write_file(f, "board.txt", "121\n121\n", board, sizeof board);
+    assert_int_equal(run("%s --rules %s %s >/dev/null 2>%s", PSOLVE_BIN, script,
+                         board, errf),
+                     1);
+    read_all(errf, text, sizeof text);
+    assert_contains(text, ":2: error: key 'rows': expected an integer in 1..");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1203,6 +1253,7 @@ int main(void)
         cmocka_unit_test(test_docs_list_every_key),
         cmocka_unit_test(test_cli_verify_rules),
         cmocka_unit_test(test_cli_errors),
+        cmocka_unit_test(test_gen_sizes),
     };
     return cmocka_run_group_tests(tests, test_dir_setup, test_dir_teardown);
 }

@@ -335,6 +335,16 @@ static void test_info_puzzle_gen(void **state)
     json_decref(g);
     expect_error("POST", "/api/gen", auth, "{\"game\":\"watersort\",\"rows\":3}", 400,
                  "takes no \"rows\"");
+    /* A variant's own size: the rule script's gen table (Former, 7x9). */
+    g = api_json("POST", "/api/gen", "{\"game\":\"samegame\",\"rules\":\"former\","
+                                     "\"seed\":3}", 200);
+    assert_int_equal(test_psolve(dir, out, sizeof out, false,
+                                 "gen --game samegame --rows 9 --cols 7 --colors 4 "
+                                 "--seed 3"), 0);
+    assert_string_equal(json_string_value(json_object_get(g, "text")), out);
+    json_decref(g);
+    expect_error("POST", "/api/gen", auth,
+                 "{\"game\":\"samegame\",\"rules\":\"../x\"}", 400, "rule name");
     expect_error("POST", "/api/gen", auth, "{\"game\":\"lua:hanoi\"}", 400,
                  "no generator");
     /* /api/info names them, with their ranges. */

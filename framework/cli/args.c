@@ -471,6 +471,7 @@ int cli_gen_values(struct cli *c, const struct ps_game *g)
                     msg);
             return PS_EXIT_USAGE;
         }
+        c->gen_set = true;
     }
     return -1;
 }

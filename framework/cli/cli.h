@@ -33,11 +33,14 @@ struct cli {
     struct ps_limits limits;
     struct ps_options opt;    /* the options that are no algorithm's own */
     struct ps_algo_book book; /* every algorithm's own options */
-    struct ps_gen_options gen; /* filled by cli_gen_values from gen_args */
+    /* gen's values: a rule script's `gen = { ... }` (cli_rules), then
+     * gen_args on top (cli_gen_values) */
+    struct ps_gen_options gen;
     struct {
         const char *name, *value;
     } gen_args[PS_CLI_MAX_GEN_ARGS]; /* gen's --NAME V, in order */
     int ngen_args;
+    bool gen_set; /* a size was given: by gen_args or by the rule script */
     double bench_seconds;
     int jobs;
     const char *trace_json; /* --trace-json FILE */
@@ -91,9 +94,9 @@ struct puzzle {
     void *inst;
 };
 void *cli_rules(struct cli *c, const struct ps_game *g);
-/* gen's values (cli_gen_values), then the rules (cli_rules), for the
- * commands that make or measure boards: -1 with *rules set, or an exit
- * status (the error said). */
+/* The rules (cli_rules: a script's gen sizes), then gen's values on top
+ * (cli_gen_values), for the commands that make or measure boards: -1 with
+ * *rules set, or an exit status (the error said). */
 int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules);
 bool cli_puzzle_open(struct cli *c, const struct ps_game *g, struct puzzle *pz);
 /* A puzzle file's text: the file, or the puzzle read from a picture (a PNG

@@ -16,7 +16,7 @@ int cmd_bench(struct cli *c, const struct ps_game *g)
         return rc;
     struct ps_error err;
     ps_error_clear(&err);
-    bool one_size = c->ngen_args > 0;
+    bool one_size = c->gen_set;
     bool ok = ps_bench_playouts(stdout, g, rules, c->bench_seconds, c->opt.seed,
                                 one_size ? &c->gen : NULL, &err);
     free(rules);

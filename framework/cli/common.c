@@ -48,8 +48,10 @@ void *cli_rules(struct cli *c, const struct ps_game *g)
 {
     struct ps_error err;
     ps_error_clear(&err);
+    struct ps_gen_options before = c->gen;
     void *rules = ps_rules_resolve_cli(g, c->rules_spec, &c->book, c->given,
-                                       &err);
+                                       &c->gen, &err);
+    c->gen_set |= memcmp(before.value, c->gen.value, sizeof before.value) != 0;
     if (!rules)
         cli_print_error(&err);
     return rules;
@@ -99,11 +101,15 @@ static void print_other_game(const struct ps_game *g, const char *path,
 
 int cli_gen_rules(struct cli *c, const struct ps_game *g, void **rules)
 {
-    int rc = cli_gen_values(c, g);
-    if (rc >= 0)
-        return rc;
     *rules = cli_rules(c, g);
-    return *rules ? -1 : PS_EXIT_ERROR;
+    if (!*rules)
+        return PS_EXIT_ERROR;
+    int rc = cli_gen_values(c, g);
+    if (rc < 0)
+        return -1;
+    free(*rules);
+    *rules = NULL;
+    return rc;
 }
 
 bool cli_import(const char *path, const struct ps_game *g, const char *data,

@@ -301,6 +301,7 @@ struct fill_ctx {
     void *rules;
     struct ps_algo_book *book;
     const char *const *cli_given;
+    struct ps_gen_options *gen; /* the `gen` table's values (NULL: none) */
     struct ps_error *err;
     bool ok;
 };
@@ -674,6 +675,20 @@ static void set_prune(struct ps_algo_book *book, const char *key, int64_t v)
     }
 }
 
+/* A whole number at idx within option o's range into *v, or an error about
+ * `key` (a prune key or a gen option's name). */
+static bool read_option_int(struct fill_ctx *c, const struct ps_option *o,
+                            const char *key, int idx, int64_t *v)
+{
+    char expected[64];
+    snprintf(expected, sizeof expected, "an integer in %.0f..%.0f", o->min,
+             o->max);
+    if (!lua_whole_number(c->s->L, idx, v) || *v < (int64_t)o->min ||
+        *v > (int64_t)o->max)
+        return expect_error(c, key, idx, expected);
+    return true;
+}
+
 static bool read_prune(struct fill_ctx *c, int idx)
 {
     lua_State *L = c->s->L;
@@ -718,12 +733,8 @@ static bool read_prune(struct fill_ctx *c, int idx)
                 set_prune(c->book, k->prune, lua_toboolean(L, -1));
         } else {
             int64_t v;
-            char expected[64];
-            snprintf(expected, sizeof expected, "an integer in %.0f..%.0f",
-                     k->min, k->max);
-            if (!lua_whole_number(L, -1, &v) || v < (int64_t)k->min ||
-                v > (int64_t)k->max)
-                return expect_error(c, k->prune, -1, expected);
+            if (!read_option_int(c, k, k->prune, -1, &v))
+                return false;
             if (!option_given(c, k->name))
                 set_prune(c->book, k->prune, v);
         }
@@ -742,6 +753,52 @@ static bool read_prune(struct fill_ctx *c, int idx)
     return true;
 }
 
+/* `gen = { rows = 9, cols = 7, colors = 4 }`: psolve gen's defaults under
+ * these rules (a variant played on its own board size, as Former's 7x9 of
+ * 4 shapes), keyed by the game's gen options (names or aliases) and
+ * bounded by their ranges; the command line's values win (cli.h). */
+static bool read_gen(struct fill_ctx *c, int idx)
+{
+    lua_State *L = c->s->L;
+    const struct ps_option *opts = c->g->generate ? c->g->gen_options : NULL;
+    if (!opts || !opts->name) {
+        c->ok = false;
+        return ps_error_set(c->err, c->s->path, line_of_key(c->s, "gen"), 0,
+                            "key 'gen': game %s has no generator options",
+                            c->g->name);
+    }
+    if (!lua_istable(L, idx))
+        return expect_error(c, "gen", idx,
+                            "a table { option = value, ... } of psolve gen's "
+                            "options");
+    const char *known[MAX_KEYS];
+    size_t n = 0;
+    for (const struct ps_option *o = opts; o->name && n + 2 <= MAX_KEYS; o++) {
+        known[n++] = o->name;
+        if (o->alias)
+            known[n++] = o->alias;
+    }
+    if (!check_keys(c, idx, "gen ", known, n))
+        return false;
+    for (const struct ps_option *o = opts; o->name; o++) {
+        for (int alias = 0; alias < 2; alias++) {
+            const char *key = alias ? o->alias : o->name;
+            if (!key)
+                continue;
+            lua_pushstring(L, key);
+            int64_t v;
+            if (lua_rawget(L, idx) != LUA_TNIL) {
+                if (!read_option_int(c, o, key, -1, &v))
+                    return false;
+                if (c->gen)
+                    *(int *)((unsigned char *)c->gen + o->offset) = (int)v;
+            }
+            lua_pop(L, 1);
+        }
+    }
+    return true;
+}
+
 /* Runs protected (lua_pcall): a memory error while reading is caught. */
 static int fill_protected(lua_State *L)
 {
@@ -754,6 +811,8 @@ static int fill_protected(lua_State *L)
     for (const struct ps_param *p = c->g->params; p && p->key && n < MAX_KEYS; p++)
         if (!is_prune_param(p))
             known[n++] = p->key;
+    if (c->g->generate && n < MAX_KEYS)
+        known[n++] = "gen";
     if (!check_keys(c, SLOT_TABLE, "", known, n))
         return 0;
     for (const struct ps_param *p = c->g->params; p && p->key; p++) {
@@ -768,13 +827,17 @@ static int fill_protected(lua_State *L)
     lua_pushliteral(L, "prune");
     if (lua_rawget(L, SLOT_TABLE) != LUA_TNIL && !read_prune(c, lua_gettop(L)))
         return 0;
+    lua_pushliteral(L, "gen");
+    if (lua_rawget(L, SLOT_TABLE) != LUA_TNIL && !read_gen(c, lua_gettop(L)))
+        return 0;
     c->ok = true;
     return 0;
 }
 
 bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
                        void *rules, struct ps_algo_book *book,
-                       const char *const *cli_given, struct ps_error *err)
+                       const char *const *cli_given,
+                       struct ps_gen_options *gen, struct ps_error *err)
 {
     const char *game;
     if (!ps_lua_rules_game(s, &game, err))
@@ -784,7 +847,7 @@ bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
                             "these rules are for game %s, but the game is %s "
                             "(--game)",
                             game, g->name);
-    struct fill_ctx c = {s, g, rules, book, cli_given, err, false};
+    struct fill_ctx c = {s, g, rules, book, cli_given, gen, err, false};
     lua_State *L = s->L;
     int top = lua_gettop(L);
     /* The protected function sees the same slots as this frame. */

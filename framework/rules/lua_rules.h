@@ -64,13 +64,15 @@ bool ps_lua_rules_game(struct ps_lua_rules *s, const char **game,
                        struct ps_error *err);
 
 /* Copy the script's table into `rules` (which already holds the game's
- * defaults: keys the script leaves out keep them) and its `prune` search
- * defaults into `book` (NULL: checked, kept nowhere). A prune key whose command-line option (e.g.
- * "no-memo") is listed in `cli_given` (NULL-terminated long option names,
- * or NULL) is checked but not copied: the command line wins. */
+ * defaults: keys the script leaves out keep them), its `prune` search
+ * defaults into `book` and its `gen` sizes into `gen` (either NULL: checked,
+ * kept nowhere). A prune key whose command-line option (e.g. "no-memo") is
+ * listed in `cli_given` (NULL-terminated long option names, or NULL) is
+ * checked but not copied: the command line wins. */
 bool ps_lua_rules_fill(struct ps_lua_rules *s, const struct ps_game *g,
                        void *rules, struct ps_algo_book *book,
-                       const char *const *cli_given, struct ps_error *err);
+                       const char *const *cli_given,
+                       struct ps_gen_options *gen, struct ps_error *err);
 
 void ps_lua_rules_close(struct ps_lua_rules *s);
 

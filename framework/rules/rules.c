@@ -226,7 +226,8 @@ static bool check_rules(const struct ps_game *g, const void *rules,
 
 void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
                            struct ps_algo_book *book,
-                           const char *const *cli_given, struct ps_error *err)
+                           const char *const *cli_given,
+                           struct ps_gen_options *gen, struct ps_error *err)
 {
     /* A game without rules still gets a pointer of its own. */
     void *rules = calloc(1, g->rules_size ? g->rules_size : 1);
@@ -248,7 +249,7 @@ void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
     struct ps_lua_rules *s = ps_lua_rules_open(src.script, &lo, err);
     if (!s)
         goto fail;
-    bool ok = ps_lua_rules_fill(s, g, rules, book, cli_given, err);
+    bool ok = ps_lua_rules_fill(s, g, rules, book, cli_given, gen, err);
     ps_lua_rules_close(s);
     if (ok && check_rules(g, rules, src.script, err))
         return rules;
@@ -260,7 +261,7 @@ fail:
 void *ps_rules_resolve(const struct ps_game *g, const char *spec,
                        struct ps_algo_book *book, struct ps_error *err)
 {
-    return ps_rules_resolve_cli(g, spec, book, NULL, err);
+    return ps_rules_resolve_cli(g, spec, book, NULL, NULL, err);
 }
 
 bool ps_rules_game(const char *spec, const struct ps_game **g,

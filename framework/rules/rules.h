@@ -34,10 +34,13 @@ void *ps_rules_resolve(const struct ps_game *g, const char *spec,
 
 /* The same for the command line: `cli_given` lists the long options given
  * (NULL-terminated, e.g. "no-memo", "candidates"); a script default for one
- * of them is not copied into the book, so explicit options win. */
+ * of them is not copied into the book, so explicit options win. `gen`
+ * (NULL = nowhere) receives a script's `gen = { ... }` sizes, psolve gen's
+ * defaults under these rules. */
 void *ps_rules_resolve_cli(const struct ps_game *g, const char *spec,
                            struct ps_algo_book *book,
-                           const char *const *cli_given, struct ps_error *err);
+                           const char *const *cli_given,
+                           struct ps_gen_options *gen, struct ps_error *err);
 
 /* When spec names a script with a `game` key, set *g to that game (used
  * when --game is not given). Leaves *g alone otherwise. False with err when

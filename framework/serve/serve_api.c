@@ -222,13 +222,27 @@ static bool after_args(json_t *req, const char *gname, char *garg, size_t glen,
     return true;
 }
 
+/* "rules": a rule name (NAME or builtin:NAME, never a path) as --rules. */
+static bool rules_name_arg(json_t *rules, struct argv_buf *a, char *msg,
+                           size_t mlen)
+{
+    const char *name = json_string_value(rules);
+    if (!name || !serve_safe_word(name) || strchr(name, '.') ||
+        strchr(name, '/')) {
+        snprintf(msg, mlen, "\"rules\" must be a rule name (NAME or "
+                            "builtin:NAME)");
+        return false;
+    }
+    serve_arg_add(a, "--rules=%s", name);
+    return true;
+}
+
 bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
                         const struct ps_game **game, char *msg, size_t mlen)
 {
     const char *gname = json_string_value(json_object_get(req, "game"));
     const char *text = json_string_value(json_object_get(req, "text"));
     json_t *rules = json_object_get(req, "rules");
-    const char *rules_s = json_string_value(rules);
     const char *script = json_string_value(json_object_get(req, "rules_script"));
     if (!gname) {
         snprintf(msg, mlen, "\"game\" (a string) is missing");
@@ -245,13 +259,8 @@ bool serve_common_args(json_t *req, struct argv_buf *a, const char *dir,
         return false;
     serve_arg_add(a, "--game=%s", garg);
     if (rules && !json_is_null(rules)) {
-        if (!rules_s || !serve_safe_word(rules_s) || strchr(rules_s, '.') ||
-            strchr(rules_s, '/')) {
-            snprintf(msg, mlen, "\"rules\" must be a rule name (NAME or "
-                                "builtin:NAME)");
+        if (!rules_name_arg(rules, a, msg, mlen))
             return false;
-        }
-        serve_arg_add(a, "--rules=%s", rules_s);
     } else if (script) {
         if (!srv.cfg.allow_scripts) {
             snprintf(msg, mlen, "Lua rule scripts are refused: start psolve "
@@ -775,7 +784,8 @@ struct answer serve_api_import(json_t *req)
 
 /* gen: a random puzzle (psolve gen). Its parameters are the game's own
  * (its gen_options table, which psolve gen, --help and /api/info also
- * read), each bounded by the table's range; "seed" is everyone's. */
+ * read), each bounded by the table's range; "seed" is everyone's; "rules"
+ * names a rule script whose `gen` sizes are the defaults (Former's 7x9). */
 struct answer serve_api_gen(json_t *req)
 {
     const char *gname = json_string_value(json_object_get(req, "game"));
@@ -799,6 +809,11 @@ struct answer serve_api_gen(json_t *req)
     json_object_foreach(req, key, v) {
         if (strcmp(key, "game") == 0 || json_is_null(v))
             continue;
+        if (strcmp(key, "rules") == 0) {
+            if (!msg[0])
+                rules_name_arg(v, &a, msg, sizeof msg);
+            continue;
+        }
         const struct ps_option *o = strcmp(key, "seed") == 0
                                         ? NULL
                                         : ps_option_find(g->gen_options, key);

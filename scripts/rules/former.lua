@@ -8,7 +8,7 @@
 -- downwards, no column shift; a single cell is a valid click) and
 -- martcl/nrk-former (pkg/former-fast/main.go: Gravity per column, a fixed
 -- 7x9 board of 4 colours). A cost game: bfs, astar, idastar and dfs find
--- the fewest clicks; psolve gen --rows 9 --cols 7 --colors 4 makes boards.
+-- the fewest clicks; psolve gen --rules former makes boards of its size.
 return {
   game = "samegame",
   min_group = 1,
@@ -16,4 +16,5 @@ return {
   shift = "none",
   objective = "fewest_clicks",
   clear_bonus = 0,
+  gen = { rows = 9, cols = 7, colors = 4 },
 }

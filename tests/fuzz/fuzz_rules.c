@@ -61,7 +61,8 @@ static bool fill_rules(const char *path, const struct ps_game *g, void *rules,
     if (!ps_rules_preset(g, rules, NULL, &err))
         fuzz_fail(g, "the default rules: %s", err.msg);
     struct ps_lua_rules *s = ps_lua_rules_open(path, &budget, &err);
-    bool ok = s && ps_lua_rules_fill(s, g, rules, book, NULL, &err) &&
+    struct ps_gen_options gen = {0};
+    bool ok = s && ps_lua_rules_fill(s, g, rules, book, NULL, &gen, &err) &&
               (!g->rules_check || g->rules_check(rules, &err));
     ps_lua_rules_close(s);
     if (!ok && err.msg[0] == '\0')
