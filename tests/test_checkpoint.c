@@ -171,7 +171,8 @@ static void test_dfs_resume_keeps_the_optimum(void **state)
         char board[32];
         snprintf(board, sizeof board, "f%d.txt", seeds[b]);
         test_psolve(f->dir, out, sizeof out, false,
-                    "gen --rules former --rows 6 --cols 6 --seed %d > %s",
+                    "gen --rules former --rows 6 --cols 6 --colors 5 "
+                    "--seed %d > %s",
                     seeds[b], board);
         dfs_resumes_to_the_optimum(f->dir, "--rules former " NO_BEAM, board);
     }

@@ -424,9 +424,10 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
  * have expanded 32 W nodes) comes one four times wider once they have
  * expanded 256 nodes per unit of its width. From width 1 (too narrow for
  * a quick beam before it: test_dfs_quick_beam) on the seed-3
- * board of the test above: a 15-click line from the first beam (after 32
- * expansions), 13 from the second (4 wide, after 1,024), before the
- * rounds prove 13 (after more than 60,000 expansions). */
+ * board of the test above: a 14-click line from the first beams (after 32
+ * expansions: the evaluation's 14, f's 15), 13 from the second (4 wide,
+ * after 1,024), before the rounds prove 13 (after more than 60,000
+ * expansions). */
 static void test_dfs_beams_grow(void **unused)
 {
     (void)unused;
@@ -438,7 +439,7 @@ static void test_dfs_beams_grow(void **unused)
     ps_value cost;
     assert_int_equal(run_limited("dfs", inst, &o, 1000, &cost),
                      PS_INCOMPLETE);
-    assert_int_equal(cost, 15);
+    assert_int_equal(cost, 14);
     assert_int_equal(run_limited("dfs", inst, &o, 1500, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, 13);
@@ -744,6 +745,62 @@ static void test_runs_ahead_in_bit_planes(void **unused)
     free(rules);
 }
 
+/* Under fewest clicks evaluate() is minus the groups left (dfs's cost
+ * beams rank by it: cost_beam.h), 0 on an empty board and below any board
+ * with groups on a stuck one; evaluate_moves gives the same for every
+ * child, in both engines (bit planes up to 64 cells here, bytes above). */
+static void test_evaluation_counts_groups(void **unused)
+{
+    (void)unused;
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    /* the 1 at the top left, the 3, the 2s, the right 1s */
+    void *inst = test_load(G, rules, "121\n321\n");
+    void *s = test_initial(G, inst);
+    assert_int_equal(G->evaluate(inst, s), -4);
+    test_play(G, inst, s, "0 1");
+    assert_int_equal(G->evaluate(inst, s), -3);
+    test_play(G, inst, s, "0 2");
+    test_play(G, inst, s, "1 0");
+    test_play(G, inst, s, "1 0");
+    assert_true(G->is_goal(inst, s));
+    assert_int_equal(G->evaluate(inst, s), 0);
+    test_release(G, inst, s, rules);
+    rules = clicks_rules(2, SHIFT_NONE);
+    inst = test_load(G, rules, "12\n21\n");
+    s = test_initial(G, inst);
+    assert_true(G->evaluate(inst, s) < -4 * 4);
+    test_release(G, inst, s, rules);
+
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 3413);
+    rules = clicks_rules(1, SHIFT_NONE);
+    const int shapes[][2] = {{9, 7}, {8, 8}, {9, 8}, {12, 12}};
+    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++) {
+        char text[32 * 33 + 1];
+        random_board(&rng, shapes[j][0], shapes[j][1], 4, text);
+        inst = test_load(G, rules, text);
+        s = test_initial(G, inst);
+        void *next = malloc(G->state_size(inst));
+        assert_non_null(next);
+        ps_move moves[1024];
+        ps_value out[1024];
+        int n;
+        while ((n = G->moves(inst, s, moves, NULL)) > 0) {
+            G->evaluate_moves(inst, s, moves, n, out);
+            for (int i = 0; i < n; i++) {
+                G->apply(inst, s, moves[i], next);
+                assert_int_equal(out[i], G->evaluate(inst, next));
+                assert_int_equal(out[i], -G->moves(inst, next, moves + n, NULL));
+            }
+            G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)], next);
+            memcpy(s, next, G->state_size(inst));
+        }
+        free(next);
+        test_release(G, inst, s, NULL);
+    }
+    free(rules);
+}
+
 /* With a column shift the runs can meet: colour-runs falls back to the
  * colours left. Here the middle column empties and the 1s join. */
 static void test_shift_lets_runs_meet(void **unused)
@@ -803,6 +860,7 @@ int main(void)
         cmocka_unit_test(test_dfs_quick_beam),
         cmocka_unit_test(test_full_table_gives_entries_to_new_states),
         cmocka_unit_test(test_shift_lets_runs_meet),
+        cmocka_unit_test(test_evaluation_counts_groups),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),
         cmocka_unit_test(test_every_4x4_two_colour_board),

@@ -1,6 +1,6 @@
 /*
  * cost_beam.c - a quick line for a cost game before an exact search proves
- * the optimum (cost_beam.h). dfs on cost games runs it first: its line is
+ * the optimum (cost_beam.h), ranked by f or by the game's evaluation. dfs on cost games runs it first: its line is
  * the answer a limit or Ctrl-C returns, and once a round's bound reaches
  * its cost the line is proven optimal without the last, largest round.
  */
@@ -10,8 +10,8 @@
 #include <string.h>
 
 struct cand {
+    ps_value key; /* the rank's: less first */
     ps_value f, g;
-    int options; /* the state's legal moves: fewer first among equal f */
     uint32_t made; /* the order it was made in: parents', then moves' */
     uint64_t hash;
     int32_t parent;
@@ -30,19 +30,14 @@ static int by_state(const void *a, const void *b)
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
-/* By 2 f + the legal moves (a unit of f is worth two moves: fewer moves
- * left mean bigger groups made, on SameGame), then by f, then the order
- * made: the game's own order decides the rest, never its hash (two games
- * with the same moves and another hash, like the Lua and C n-puzzles, keep
- * the same beam). Measured on Former's first lines (7x9 boards of 4
- * colours, gen seeds 3001-3040): the first beam of 1,000 556 clicks in all
- * by f then moves, 552 so; the quick one of 62, 577 and 567. */
-static int by_f(const void *a, const void *b)
+/* By key, then by f, then the order made: the game's own order decides
+ * the rest, never its hash (two games with the same moves and another
+ * hash, like the Lua and C n-puzzles, keep the same beam). */
+static int by_key(const void *a, const void *b)
 {
     const struct cand *x = a, *y = b;
-    ps_value kx = 2 * x->f + x->options, ky = 2 * y->f + y->options;
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     if (x->f != y->f)
         return x->f < y->f ? -1 : 1;
     return x->made < y->made ? -1 : x->made > y->made;
@@ -58,8 +53,26 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
     }
 }
 
+/* A child's key under `rank`. By f: 2 f + the legal moves (a unit of f is
+ * worth two moves: fewer moves left mean bigger groups made, on SameGame;
+ * measured on Former's first lines, 7x9 boards of 4 colours, gen seeds
+ * 3001-3040: the first beam of 1,000 556 clicks in all by f then moves,
+ * 552 so; the quick one of 62, 577 and 567). */
+static ps_value child_key(struct ps_search *s, enum ps_cost_beam_rank rank,
+                          const void *child, ps_value g, ps_value *f,
+                          ps_move *scratch)
+{
+    const struct ps_game *gm = s->game;
+    if (rank == PS_COST_BEAM_BY_EVALUATION) {
+        *f = g;
+        return g - gm->evaluate(s->inst, child);
+    }
+    *f = g + ps_search_h(s, child);
+    return 2 * *f + gm->moves(s->inst, child, scratch, NULL);
+}
+
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len, uint64_t budget)
+                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank)
 {
     const struct ps_game *gm = s->game;
     const size_t ss = s->state_size, w = (size_t)width;
@@ -68,7 +81,9 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                      (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
                      w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move) +
                      2 * (size_t)mm * sizeof(ps_move);
-    if (width < 1 || max_len < 1 || !ps_memory_reserve(s, bytes))
+    if (width < 1 || max_len < 1 ||
+        (rank == PS_COST_BEAM_BY_EVALUATION && !gm->evaluate) ||
+        !ps_memory_reserve(s, bytes))
         return false;
     unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);
     unsigned char *tmp = malloc(ss);
@@ -110,10 +125,10 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                     best = gk;
                     continue;
                 }
-                cand[nc] = (struct cand){gk + ps_search_h(s, tmp), gk,
-                                         gm->moves(s->inst, tmp, later, NULL),
-                                         (uint32_t)nc, gm->hash(s->inst, tmp),
-                                         i, legal[k]};
+                ps_value f;
+                ps_value key = child_key(s, rank, tmp, gk, &f, later);
+                cand[nc] = (struct cand){key, f, gk, (uint32_t)nc,
+                                         gm->hash(s->inst, tmp), i, legal[k]};
                 nc++;
             }
         }
@@ -125,7 +140,7 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
             if (c == 0 || cand[c].hash != cand[c - 1].hash)
                 cand[distinct++] = cand[c];
         /* the best `width`, made again from their parents */
-        qsort(cand, distinct, sizeof *cand, by_f);
+        qsort(cand, distinct, sizeof *cand, by_key);
         int kept = 0;
         for (size_t c = 0; c < distinct && kept < width; c++) {
             gm->apply(s->inst, cur + (size_t)cand[c].parent * ss, cand[c].move,

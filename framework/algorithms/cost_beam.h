@@ -9,15 +9,27 @@
 
 #include "search.h"
 
-/* A beam of `width` states per depth from `root`, ranked by g + h (the
- * run's heuristic; 0 without one), then by fewer legal moves, then in the
- * order made; a state met twice in a depth (equal hashes) is kept once. Goes at most `max_len` moves deep. Offers the
- * cheapest goal it meets (ps_search_offer) and returns true when it met
- * one; its expansions count in s->stats. Stops with the search (limits,
- * Ctrl-C), and after `budget` expansions of its own (a beam that finds no
- * goal, on a game whose moves can undo each other, would walk on to
- * max_len). A heuristic: the line may cost more than the optimum. */
+/* How a cost beam ranks its states. */
+enum ps_cost_beam_rank {
+    /* by g + h (the run's heuristic; 0 without one), then by fewer legal
+     * moves */
+    PS_COST_BEAM_BY_F,
+    /* by g less the game's evaluate() (for a cost game: how much less is
+     * left to pay, higher = better; SameGame's fewest clicks: minus the
+     * groups left), neither h nor the legal moves computed: a cheaper
+     * step, and another beam than f's. Needs the evaluate slot. */
+    PS_COST_BEAM_BY_EVALUATION,
+};
+
+/* A beam of `width` states per depth from `root`, ranked by `rank`, then
+ * in the order made; a state met twice in a depth (equal hashes) is kept
+ * once. Goes at most `max_len` moves deep. Offers the cheapest goal it
+ * meets (ps_search_offer) and returns true when it met one; its expansions
+ * count in s->stats. Stops with the search (limits, Ctrl-C), and after
+ * `budget` expansions of its own (a beam that finds no goal, on a game
+ * whose moves can undo each other, would walk on to max_len). A
+ * heuristic: the line may cost more than the optimum. */
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len, uint64_t budget);
+                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank);
 
 #endif

@@ -1004,8 +1004,17 @@ static void cost_beam_now(struct dfs *d)
     uint64_t spent = d->s->stats.expanded,
              line = 2 * (uint64_t)d->beam_width * (uint64_t)(depth + 1);
     d->beam_first = false;
-    ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap,
-                 spent > line ? spent : line);
+    /* A game that evaluates its positions (SameGame's fewest clicks: the
+     * groups left) gets a beam by that evaluation first, on the same
+     * budget: it computes no h, so it costs less, and it finds other lines
+     * than f's (on generated Former boards each is the shorter on some:
+     * docs/algorithms.md). */
+    uint64_t budget = spent > line ? spent : line;
+    if (d->g->evaluate)
+        ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap, budget,
+                     PS_COST_BEAM_BY_EVALUATION);
+    ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap, budget,
+                 PS_COST_BEAM_BY_F);
     int width = dfs_opt(d->s)->cost_beam;
     if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
         d->s->stop != PS_STOP_NONE)

@@ -504,9 +504,13 @@ struct ps_game {
     void (*child_floors)(const void *inst, const void *state,
                          const ps_move *moves, int n, ps_value *floor);
 
-    /* --- how promising a position is (beam) --- */
+    /* --- how promising a position is (beam; dfs's cost beams) --- */
     /* [optional: NULL = the score so far alone] How promising a state is for
-     * ranking (higher = better), added to the score so far. */
+     * ranking (higher = better), added to the score so far. On a cost game
+     * the score so far is minus the cost paid: evaluate() says how much
+     * less is left to pay, in any units that rank well (SameGame's fewest
+     * clicks: minus the groups left), and dfs's cost beams run once ranked
+     * by it besides by g + h (cost_beam.h). Never read as a bound. */
     ps_value (*evaluate)(const void *inst, const void *state);
     /* [optional: NULL = apply() and evaluate() per child] out[i] =
      * evaluate() of the child of `state` after moves[i], for moves of

@@ -1341,6 +1341,12 @@ static ps_value tally_value(const struct sg_instance *in,
         if (t->count[k] < in->rules.min_group)
             dead += t->count[k];
     }
+    /* Fewest clicks (a cost game): how many fewer clicks are left, ranked
+     * by cost beams (cost_beam.h): minus the groups, each a click if no
+     * click joined any two; a stuck board (cells, no group) is the worst. */
+    if (in->rules.objective == SG_OBJ_FEWEST_CLICKS)
+        return all_groups || !t->left ? -(ps_value)all_groups
+                                      : -(ps_value)SG_MAX_CELLS - 1;
     if (all_groups == 0)
         return end_value_with(in, t->left);
     int top = most_frequent_of(t->grouped, loose, in->colours);
