@@ -1211,6 +1211,9 @@ static void test_gen_sizes(void **state)
     e = script_error(f, g, "return {\n  gen = { colours = 0 },\n}\n");
     assert_string_equal(e.msg, "key 'colours': expected an integer in 1..9, "
                                "got 0");
+    e = script_error(f, g, "return { gen = { colors = 3, colours = 3 } }\n");
+    assert_string_equal(e.msg, "key 'colours': the same option as 'colors': "
+                               "give one of them");
     e = script_error(f, g, "return { gen = 9 }\n");
     assert_contains(e.msg, "key 'gen': expected a table");
     char script[256];

@@ -1,8 +1,9 @@
 /*
  * cost_beam.c - a quick line for a cost game before an exact search proves
- * the optimum (cost_beam.h), ranked by f or by the game's evaluation. dfs on cost games runs it first: its line is
- * the answer a limit or Ctrl-C returns, and once a round's bound reaches
- * its cost the line is proven optimal without the last, largest round.
+ * the optimum (cost_beam.h), ranked by f or by the game's evaluation. dfs
+ * on cost games runs it first: its line is the answer a limit or Ctrl-C
+ * returns, and once a round's bound reaches its cost the line is proven
+ * optimal without the last, largest round.
  */
 #include "cost_beam.h"
 

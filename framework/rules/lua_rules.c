@@ -781,6 +781,7 @@ static bool read_gen(struct fill_ctx *c, int idx)
     if (!check_keys(c, idx, "gen ", known, n))
         return false;
     for (const struct ps_option *o = opts; o->name; o++) {
+        bool seen = false;
         for (int alias = 0; alias < 2; alias++) {
             const char *key = alias ? o->alias : o->name;
             if (!key)
@@ -788,10 +789,14 @@ static bool read_gen(struct fill_ctx *c, int idx)
             lua_pushstring(L, key);
             int64_t v;
             if (lua_rawget(L, idx) != LUA_TNIL) {
+                if (seen)
+                    return key_error(c, key, "the same option as '%s'%s",
+                                     o->name, ": give one of them");
                 if (!read_option_int(c, o, key, -1, &v))
                     return false;
                 if (c->gen)
                     *(int *)((unsigned char *)c->gen + o->offset) = (int)v;
+                seen = true;
             }
             lua_pop(L, 1);
         }
