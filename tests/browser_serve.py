@@ -173,9 +173,17 @@ def edit_result(what):
 
 
 def only_algos(*names):
-    for c in driver.find_elements(By.CSS_SELECTOR, "#algos input"):
-        if c.is_selected() != (c.get_attribute("data-algo") in names):
-            c.click()
+    """Tick exactly these algorithms, and see them ticked: a click that
+    missed its box (the page moving under a loaded run, on the phone
+    layout: CI, 2026-12-07) is clicked again, not left for Run to refuse."""
+    def ticked():
+        done = True
+        for c in driver.find_elements(By.CSS_SELECTOR, "#algos input"):
+            if c.is_selected() != (c.get_attribute("data-algo") in names):
+                c.click()
+                done = False
+        return done
+    wait(ticked, "the algorithms " + ", ".join(names) + " ticked alone")
 
 
 def run_panels():
