@@ -44,7 +44,8 @@ const struct ps_command ps_commands[] = {
     {.name = "gen", .synopsis = "[options]", .summary = "print a random puzzle",
      .doc = "docs/cli.md",
      .examples = "  psolve gen --game watersort --colors 5 --tubes 7 "
-                 "--seed 3\n",
+                 "--seed 3\n"
+                 "  psolve gen --rules former --seed 3\n",
      .min_files = 0, .max_files = 0,
      .options = PS_CMD_CLI_OPTIONS | PS_CMD_GEN_OPTIONS,
      .stage = PS_CMD_ON_GAME, .run = cmd_gen},
