@@ -298,6 +298,18 @@ static void test_bad_requests(void **state)
     json_decref(j);
 }
 
+/* /api/gen with `body` answers the text psolve `args` prints. */
+static void gen_as_cli(const char *body, const char *args)
+{
+    json_t *g = api_json("POST", "/api/gen", body, 200);
+    const char *text = json_string_value(json_object_get(g, "text"));
+    assert_non_null(text);
+    char out[4096];
+    assert_int_equal(test_psolve(dir, out, sizeof out, false, "%s", args), 0);
+    assert_string_equal(text, out);
+    json_decref(g);
+}
+
 static void test_info_puzzle_gen(void **state)
 {
     (void)state;
@@ -312,37 +324,20 @@ static void test_info_puzzle_gen(void **state)
     json_t *p = api_json("GET", "/api/puzzle?id=0", NULL, 200);
     assert_non_null(json_string_value(json_object_get(p, "text")));
     json_decref(p);
-    json_t *g = api_json("POST", "/api/gen",
-                         "{\"game\":\"samegame\",\"rows\":5,\"cols\":6,\"colors\":3,"
-                         "\"seed\":7}", 200);
-    const char *text = json_string_value(json_object_get(g, "text"));
-    assert_non_null(text);
-    /* The same as psolve gen. */
-    char out[4096];
-    assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                 "gen --game samegame --rows 5 --cols 6 --colors 3 "
-                                 "--seed 7"), 0);
-    assert_string_equal(text, out);
-    json_decref(g);
-    /* Issue 30: every game's own parameters (its gen_options), not only
-     * SameGame's: a Water Sort level of 3 colours in 5 tubes of 3. */
-    g = api_json("POST", "/api/gen", "{\"game\":\"watersort\",\"colors\":3,"
-                                     "\"tubes\":5,\"capacity\":3,\"seed\":2}", 200);
-    assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                 "gen --game watersort --colors 3 --tubes 5 --capacity 3 "
-                                 "--seed 2"), 0);
-    assert_string_equal(json_string_value(json_object_get(g, "text")), out);
-    json_decref(g);
+    /* The same as psolve gen: SameGame's sizes; issue 30: every game's
+     * own parameters (its gen_options), a Water Sort level of 3 colours in
+     * 5 tubes of 3; a variant's own size, the rule script's gen table
+     * (Former, 9 rows of 7). */
+    gen_as_cli("{\"game\":\"samegame\",\"rows\":5,\"cols\":6,\"colors\":3,"
+               "\"seed\":7}",
+               "gen --game samegame --rows 5 --cols 6 --colors 3 --seed 7");
+    gen_as_cli("{\"game\":\"watersort\",\"colors\":3,\"tubes\":5,"
+               "\"capacity\":3,\"seed\":2}",
+               "gen --game watersort --colors 3 --tubes 5 --capacity 3 --seed 2");
+    gen_as_cli("{\"game\":\"samegame\",\"rules\":\"former\",\"seed\":3}",
+               "gen --game samegame --rows 9 --cols 7 --colors 4 --seed 3");
     expect_error("POST", "/api/gen", auth, "{\"game\":\"watersort\",\"rows\":3}", 400,
                  "takes no \"rows\"");
-    /* A variant's own size: the rule script's gen table (Former, 7x9). */
-    g = api_json("POST", "/api/gen", "{\"game\":\"samegame\",\"rules\":\"former\","
-                                     "\"seed\":3}", 200);
-    assert_int_equal(test_psolve(dir, out, sizeof out, false,
-                                 "gen --game samegame --rows 9 --cols 7 --colors 4 "
-                                 "--seed 3"), 0);
-    assert_string_equal(json_string_value(json_object_get(g, "text")), out);
-    json_decref(g);
     expect_error("POST", "/api/gen", auth,
                  "{\"game\":\"samegame\",\"rules\":\"../x\"}", 400, "rule name");
     expect_error("POST", "/api/gen", auth, "{\"game\":\"lua:hanoi\"}", 400,
