@@ -82,11 +82,15 @@ static void resume_equals_uninterrupted(const char *dir, const char *algo,
 static void test_nrpa_resume(void **state)
 {
     struct test_dir *f = *state;
-    /* --fit 0: a fitted run sizes its searches to its budget, which the
-     * part run and the whole run do not share (a run with --checkpoint or
-     * --resume never fits) */
-    resume_equals_uninterrupted(f->dir, "nrpa", "--level 2 --seed 3 --fit 0",
+    /* --grow (the default): one run, whose state is the top level's
+     * iteration; --grow 0 --fit 0: restarts of --iterations (--fit 1 sizes
+     * its searches to the budget, which the part run and the whole run do
+     * not share, so a run with --checkpoint or --resume never fits) */
+    resume_equals_uninterrupted(f->dir, "nrpa", "--level 2 --seed 3",
                                 150000, 400000);
+    resume_equals_uninterrupted(f->dir, "nrpa",
+                                "--level 2 --seed 3 --grow 0 --fit 0", 150000,
+                                400000);
 }
 
 static void test_nmcs_resume(void **state)

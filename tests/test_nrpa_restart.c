@@ -2,8 +2,9 @@
  * test_nrpa_restart.c - nrpa's restarts under a node budget (--keep-best):
  * a restart that keeps the best line never falls below it, a run repeats
  * for a fixed seed, and a line worth the start's bound still ends the run,
- * optimal; --fit sizes one run to the budget instead of restarting. Budgets
- * only (node limits), never the clock.
+ * optimal; --fit sizes one run to the budget instead of restarting; --grow
+ * makes one run that a larger budget only continues. Budgets only (node
+ * limits), never the clock.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,11 +71,11 @@ static long json_number(const char *line, const char *key)
 }
 
 /* nrpa level 2 with `iterations` on one thread, --keep-best `keep`, --fit
- * `fit`, within `max_nodes` (0: one run), its top-level trace read back
- * from JSON lines. */
-static void run_nrpa_fit(const struct board *b, uint64_t seed, int iterations,
-                         int keep, int fit, uint64_t max_nodes,
-                         struct restart_run *r)
+ * `fit`, --grow `grow`, within `max_nodes` (0: one run), its top-level
+ * trace read back from JSON lines. */
+static void run_nrpa_grow(const struct board *b, uint64_t seed, int iterations,
+                          int keep, int fit, int grow, uint64_t max_nodes,
+                          struct restart_run *r)
 {
     struct ps_options o;
     ps_options_default(&o);
@@ -84,6 +85,7 @@ static void run_nrpa_fit(const struct board *b, uint64_t seed, int iterations,
     test_option_int(&o, "iterations", iterations);
     test_option_int(&o, "keep-best", keep);
     test_option_int(&o, "fit", fit);
+    test_option_int(&o, "grow", grow);
     o.trace = MAX_LEVEL_EVENTS;
     o.trace_format = PS_TRACE_JSONL;
     struct ps_limits lim = {.max_nodes = max_nodes};
@@ -116,6 +118,14 @@ static void run_nrpa_fit(const struct board *b, uint64_t seed, int iterations,
         r->level_value[r->levels++] = json_number(line, "value");
     }
     free(text);
+}
+
+/* The same with runs of a fixed size (--grow 0). */
+static void run_nrpa_fit(const struct board *b, uint64_t seed, int iterations,
+                         int keep, int fit, uint64_t max_nodes,
+                         struct restart_run *r)
+{
+    run_nrpa_grow(b, seed, iterations, keep, fit, 0, max_nodes, r);
 }
 
 /* The same with restarts of `iterations` (--fit 0): what --keep-best is
@@ -276,6 +286,43 @@ static void fit_sizes_one_run_to_the_budget(void **state)
     board_free(&b);
 }
 
+/* --grow 1 (the default) under a node budget: one run, whose top level
+ * goes on until the budget ends; the run at a larger budget is the run at
+ * a smaller one continued (the same top-level trace, but for the smaller
+ * run's last iteration, which its budget cut), so its score never falls
+ * as the budget grows. --fit 1's runs are sized to the budget, other runs
+ * at other budgets: on the same boards and budgets, a larger budget
+ * scores lower somewhere. */
+static void grow_never_scores_lower_on_a_larger_budget(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, NULL, 10, 10, 4, 12);
+    struct restart_run *small = malloc(sizeof *small),
+                       *large = malloc(sizeof *large);
+    int fit_fell = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        for (uint64_t budget = 4000; budget <= 32000; budget *= 2) {
+            run_nrpa_grow(&b, seed, 4, 0, 1, 1, budget, small);
+            run_nrpa_grow(&b, seed, 4, 0, 1, 1, 2 * budget, large);
+            assert_int_equal(small->runs, 1);
+            assert_int_equal(large->runs, 1);
+            assert_true(large->levels > small->levels);
+            assert_memory_equal(large->level_value, small->level_value,
+                                (size_t)(small->levels - 1) *
+                                    sizeof *small->level_value);
+            assert_true(large->value >= small->value);
+            run_nrpa_fit(&b, seed, 4, 0, 1, budget, small);
+            run_nrpa_fit(&b, seed, 4, 0, 1, 2 * budget, large);
+            fit_fell += large->value < small->value;
+        }
+    }
+    assert_true(fit_fell > 0);
+    free(small);
+    free(large);
+    board_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +330,7 @@ int main(void)
         cmocka_unit_test(keep_best_repeats_for_a_fixed_seed),
         cmocka_unit_test(keep_best_run_ends_optimal_at_the_bound),
         cmocka_unit_test(fit_sizes_one_run_to_the_budget),
+        cmocka_unit_test(grow_never_scores_lower_on_a_larger_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -749,6 +749,12 @@ static void nrpa_round(struct dfs *d, double slice)
         return;
     struct ps_search sub;
     ps_search_nest(&sub, s, nrpa);
+    /* Each slice is a run of its own, so it is sized to the slice (--fit)
+     * rather than grown (--grow, nrpa's default): a later slice does not
+     * go on with an earlier one's search. */
+    char msg[128];
+    if (!ps_algo_option_set(&sub.opt, nrpa, "grow", "0", msg, sizeof msg))
+        return;
     sub.limits.seconds = elapsed + slice; /* the clock is s's */
     nrpa->run(&sub); /* its stop at the slice's end stays in sub */
     ps_search_unnest(s, &sub);

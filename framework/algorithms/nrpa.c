@@ -17,15 +17,20 @@
  * A level-L run makes N^L playouts (S N^L with --stabilise S: stabilised
  * NRPA, Cazenave et al. 2020, where each level-1 iteration plays S playouts
  * from the same policy and adapts towards the best of them). Threads are
- * root-parallel; under --time or --max-nodes each run is sized to what is
- * left of the budget (--fit: N raised to (playouts left)^(1/L), nrpa_fit),
- * and a finished run is followed by another until the budget is used: a
- * fresh one, or with --keep-best K one whose top level starts from the
- * best line so far (nrpa_start_run).
+ * root-parallel. Under --time or --max-nodes the run is one search that
+ * grows until the budget ends (--grow G: the top level iterates until
+ * stopped, its iteration i running the levels below with N + G i
+ * iterations), so that a longer budget only adds to what a shorter one
+ * did. With --grow 0 each run is sized to what is left of the budget
+ * instead (--fit: N raised to (playouts left)^(1/L), nrpa_fit), and a
+ * finished run is followed by another until the budget is used: a fresh
+ * one, or with --keep-best K one whose top level starts from the best line
+ * so far (nrpa_start_run).
  *
  * The move codes are the policy's own (struct ps_policy's move_codes) if it
  * has them, else the game's, else a hash of the raw move.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +69,7 @@ struct nrpa_options {
     double alpha;   /* adaptation step */
     double prior_weight; /* the policy's prior counts this many times */
     int fit;        /* under a budget, size each run to what is left */
+    double grow;    /* under a budget, one run whose lower levels grow */
 };
 
 /* Stabilising (19 iterations of 4 playouts) gained on generated research
@@ -79,6 +85,7 @@ static const struct nrpa_options nrpa_defaults = {
     .alpha = 1.0,
     .prior_weight = 1.0,
     .fit = 1,
+    .grow = 1.0,
 };
 
 struct ps_nrpa {
@@ -108,6 +115,10 @@ struct ps_nrpa {
     ps_value start_value;
     /* A resumed run (--resume): the top level's first iteration. */
     int start_iteration;
+    /* --grow: the top level iterates until the budget ends, and the levels
+     * below it run `below` iterations each (nrpa_iterations). */
+    bool grow;
+    int below;
     /* log[L]: the listings along seq[L] (log[0]: the playout being
      * played); swapped, not copied, as lines move up the levels. */
     struct nrpa_log log[NRPA_MAX_LEVEL + 1];
@@ -507,6 +518,25 @@ static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
     ps_checkpoint_save(&w->s, w->index, &b);
 }
 
+/* The iterations of `level`: --iterations, or under --grow, as many as the
+ * budget holds at the top and `below` under it. */
+static int nrpa_iterations(const struct ps_nrpa *c, int level)
+{
+    if (!c->grow)
+        return c->o.depth.iterations;
+    return level == c->o.depth.level ? INT_MAX : c->below;
+}
+
+/* --grow: the iterations of the levels below the top in the top level's
+ * iteration i, N + G i. Top and lower levels then grow together, as in
+ * one run of N' x N' x N' that --fit would size to the same playouts, but
+ * none of it depends on the budget or the clock. */
+static int nrpa_grown(const struct ps_nrpa *c, int i)
+{
+    double n = c->o.depth.iterations + c->o.grow * i;
+    return n < 1e9 ? (int)n : (int)1e9;
+}
+
 /* The worker's state from a checkpoint, when the run resumes: its top
  * level then starts at the saved iteration. False for a fresh start. */
 static bool nrpa_resume(struct ps_nrpa *c, int level)
@@ -517,7 +547,7 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
         return false;
     struct ps_nrpa_level_state st = {.line = c->seq[level],
                                      .pol = c->pol[level]};
-    ps_nrpa_get_level(&r, c, c->o.depth.iterations, &st);
+    ps_nrpa_get_level(&r, c, nrpa_iterations(c, level), &st);
     c->start_iteration = st.iteration;
     c->has_start = st.found;
     c->start_value = st.best;
@@ -541,16 +571,18 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
     int stabilise = o->stabilise;
     bool found = false;
     ps_value best = 0;
-    int first = 0;
+    int first = 0, iterations = nrpa_iterations(c, level);
     if (level == o->depth.level) {
         found = c->has_start;
         best = found ? c->start_value : 0;
         first = c->start_iteration;
         c->start_iteration = 0;
     }
-    for (int i = first; i < o->depth.iterations; i++) {
-        if (level == o->depth.level)
+    for (int i = first; i < iterations; i++) {
+        if (level == o->depth.level) {
             nrpa_checkpoint(c, level, i, found, best);
+            c->below = nrpa_grown(c, i);
+        }
         ps_value v;
         if (level == 1) {
             bool stopped = false;
@@ -812,13 +844,26 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
-/* --fit: does this run size its searches to its budget? Only under --time
- * or --max-nodes, and not with --checkpoint or --resume: a resumed run
- * must go on with the searches it saved, whatever budget it now has. */
+/* Is there a budget to fill (--time or --max-nodes)? Without one a run is
+ * one search of --iterations. */
+static bool nrpa_budgeted(const struct ps_search *s)
+{
+    return s->limits.seconds > 0 || s->limits.max_nodes > 0;
+}
+
+/* --grow: is the run one search that grows until the budget ends? Also
+ * with --checkpoint: its state is the top level's iteration. */
+static bool nrpa_grows(const struct ps_search *s, const struct nrpa_options *o)
+{
+    return o->grow > 0 && nrpa_budgeted(s);
+}
+
+/* --fit: does this run size its searches to its budget? Only with --grow
+ * 0, and not with --checkpoint or --resume: a resumed run must go on with
+ * the searches it saved, whatever budget it now has. */
 static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
 {
-    return o->fit && !s->checkpoint &&
-           (s->limits.seconds > 0 || s->limits.max_nodes > 0);
+    return o->fit && !nrpa_grows(s, o) && !s->checkpoint && nrpa_budgeted(s);
 }
 
 /* The playouts left of the worker's budget at the cost of a playout (with
@@ -889,6 +934,7 @@ static void nrpa_worker_run(struct ps_worker *w)
         w->s.stop = PS_STOP_MEMORY;
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
+        c.grow = nrpa_grows(&w->s, &c.o);
         bool resumed = nrpa_resume(&c, level);
         const int iterations = c.o.depth.iterations;
         c.began = ps_now();
@@ -917,6 +963,9 @@ static enum ps_status nrpa_run(struct ps_search *s)
     if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
         n += snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
                       o->stabilise);
+    if (nrpa_grows(s, o) && n > 0 && (size_t)n < sizeof what)
+        snprintf(what + n, sizeof what - (size_t)n,
+                 " below the top, %g more each top iteration", o->grow);
     if (nrpa_fits(s, o) && n > 0 && (size_t)n < sizeof what)
         snprintf(what + n, sizeof what - (size_t)n, " (or more, to fit the budget)");
     return ps_mc_run(s, nrpa_worker_run, what, nrpa_bytes(s, o->depth.level));
@@ -941,7 +990,7 @@ static const struct ps_option nrpa_options[] = {
      .max = 1e9,
      .arg = "K",
      .def = "0",
-     .doc = "restarts adapt K times towards the best line so far (0: a fresh start)"},
+     .doc = "with --grow 0: restarts adapt K times towards the best line so far (0: a fresh start)"},
     {.name = "alpha",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct nrpa_options, alpha),
@@ -950,6 +999,14 @@ static const struct ps_option nrpa_options[] = {
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
+    {.name = "grow",
+     .type = PS_OPT_DOUBLE,
+     .offset = offsetof(struct nrpa_options, grow),
+     .min = 0,
+     .max = 1000,
+     .arg = "G",
+     .def = "1",
+     .doc = "under --time or --max-nodes: one run until the budget ends, the top level's i-th iteration running the levels below with --iterations + G*i iterations, so a longer budget only adds to a shorter one's search (0: runs of a fixed size, see --fit)"},
     {.name = "fit",
      .type = PS_OPT_INT,
      .offset = offsetof(struct nrpa_options, fit),
@@ -957,7 +1014,7 @@ static const struct ps_option nrpa_options[] = {
      .max = 1,
      .arg = "F",
      .def = "1",
-     .doc = "1: under --time or --max-nodes, raise each run's iterations so that one run fills what is left of the budget; 0: restarts of --iterations"},
+     .doc = "with --grow 0 under --time or --max-nodes: 1 = raise each run's iterations so that one run fills what is left of the budget (a longer budget is another run, which may score lower); 0 = restarts of --iterations"},
     {.name = "prior-weight",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct nrpa_options, prior_weight),
