@@ -581,7 +581,8 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
     for (int i = first; i < iterations; i++) {
         if (level == o->depth.level) {
             nrpa_checkpoint(c, level, i, found, best);
-            c->below = nrpa_grown(c, i);
+            if (c->grow)
+                c->below = nrpa_grown(c, i);
         }
         ps_value v;
         if (level == 1) {
