@@ -36,6 +36,10 @@ for board in "$@"; do
         # shellcheck disable=SC2086 # the options are meant to split
         v=$("$psolve" $options --time "$t" --threads "$threads" --seed "$seed" \
                 --quiet "$board" </dev/null | awk '/^# score:/ {print $3}')
+        if [ -z "$v" ]; then
+            echo "$0: $board at --time $t printed no score" >&2
+            exit 1
+        fi
         line="$line $v"
         if [ -n "$last" ] && [ "$v" -lt "$last" ]; then
             fell=" fell"
