@@ -771,13 +771,17 @@ static void test_evaluation_counts_groups(void **unused)
     assert_true(G->evaluate(inst, s) < -4 * 4);
     test_release(G, inst, s, rules);
 
+    /* Boards of up to 64 cells count their groups in bit planes
+     * (clicks.h, clicks_evaluation), larger ones by the full tally; both
+     * against the moves, with min_group 1 and 2 (a stuck board: none). */
     struct ps_rng rng;
     ps_rng_seed(&rng, 3413);
-    rules = clicks_rules(1, SHIFT_NONE);
     const int shapes[][2] = {{9, 7}, {8, 8}, {9, 8}, {12, 12}};
-    for (size_t j = 0; j < sizeof shapes / sizeof shapes[0]; j++) {
+    for (size_t j = 0; j < 2 * sizeof shapes / sizeof shapes[0]; j++) {
+        int min_group = 1 + (int)(j & 1);
+        rules = clicks_rules(min_group, SHIFT_NONE);
         char text[32 * 33 + 1];
-        random_board(&rng, shapes[j][0], shapes[j][1], 4, text);
+        random_board(&rng, shapes[j / 2][0], shapes[j / 2][1], 4, text);
         inst = test_load(G, rules, text);
         s = test_initial(G, inst);
         void *next = malloc(G->state_size(inst));
@@ -789,16 +793,18 @@ static void test_evaluation_counts_groups(void **unused)
             G->evaluate_moves(inst, s, moves, n, out);
             for (int i = 0; i < n; i++) {
                 G->apply(inst, s, moves[i], next);
+                int left = G->moves(inst, next, moves + n, NULL);
+                ps_value stuck = -(ps_value)(32 * 32) - 1; /* SG_MAX_CELLS */
+                ps_value want = left || G->is_goal(inst, next) ? -left : stuck;
                 assert_int_equal(out[i], G->evaluate(inst, next));
-                assert_int_equal(out[i], -G->moves(inst, next, moves + n, NULL));
+                assert_int_equal(out[i], want);
             }
             G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)], next);
             memcpy(s, next, G->state_size(inst));
         }
         free(next);
-        test_release(G, inst, s, NULL);
+        test_release(G, inst, s, rules);
     }
-    free(rules);
 }
 
 /* With a column shift the runs can meet: colour-runs falls back to the

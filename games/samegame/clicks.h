@@ -183,6 +183,29 @@ static uint64_t small_planes_flood(const struct sg_small_planes *p, int R,
     return x;
 }
 
+/* sg_evaluate under fewest clicks (tally_value's reading: minus the
+ * groups of at least min_group cells, a stuck board the worst) on a board
+ * of up to 64 cells: each group one flood in its colour's plane instead
+ * of a flood over the cells and the full tally (dfs's first beams on
+ * Former board 08: 1.8x fewer instructions in sg_evaluate). */
+static ps_value clicks_evaluation(const struct sg_instance *in,
+                                  const void *state)
+{
+    struct sg_small_planes p;
+    small_planes_read(in, state, &p);
+    int groups = 0;
+    uint64_t cells = 0;
+    for (int k = 1; k <= in->colours; k++) {
+        cells |= p.colour[k];
+        for (uint64_t left = p.colour[k]; left;) {
+            uint64_t g = small_planes_flood(&p, in->rows, left & -left, left);
+            left &= ~g;
+            groups += popcount_portable(g) >= in->rules.min_group;
+        }
+    }
+    return groups || !cells ? -(ps_value)groups : -(ps_value)SG_MAX_CELLS - 1;
+}
+
 /* Does every column of `unit` that holds a cell of it (`lanes`, each such
  * column's bits) hold one vertical segment? Adding each column's lowest
  * cell carries through its first segment and stops above it, so a cell

@@ -1397,11 +1397,6 @@ static ps_value sg_evaluate_with(const struct sg_instance *in, const double *w,
     return w ? tally_value_weighted(in, w, &t) : tally_value(in, &t);
 }
 
-static ps_value sg_evaluate(const void *p, const void *state)
-{
-    return sg_evaluate_with(p, NULL, state);
-}
-
 /* ---- generation ---- */
 
 /* gen's parameters: value[SG_GEN_ROWS] and so on (game.h). */
@@ -1463,6 +1458,16 @@ static inline int popcount_portable(uint64_t x)
 
 #include "clicks.h"
 #include "planes.h"
+
+static ps_value sg_evaluate(const void *p, const void *state)
+{
+    const struct sg_instance *in = p;
+    /* fewest clicks on a board of up to 64 cells (Former's 63): the
+     * groups counted in bit planes, the beams' hot loop */
+    if (in->rules.objective == SG_OBJ_FEWEST_CLICKS && small_planes_fit(in))
+        return clicks_evaluation(in, state);
+    return sg_evaluate_with(in, NULL, state);
+}
 
 const struct ps_game samegame_game = {
     .name = "samegame",
