@@ -8,6 +8,7 @@
  */
 #include "support.h"
 
+#include "cost_beam.h"
 #include "rng.h"
 
 extern const struct ps_game samegame_game;
@@ -266,7 +267,6 @@ static void test_exact_searches_agree(void **unused)
     struct ps_rng rng;
     ps_rng_seed(&rng, 3434);
     const char *algos[] = {"bfs", "astar", "idastar", "dfs"};
-    int before_beams = 0; /* boards dfs proves before its first beam */
     for (int k = 0; k < 2; k++) {
         void *rules = k ? clicks_rules(2, SHIFT_LEFT)
                         : clicks_rules(1, SHIFT_NONE);
@@ -312,11 +312,11 @@ static void test_exact_searches_agree(void **unused)
                                      text, st, (long long)cost, exact);
                     }
                 }
-            /* dfs's first beam waits for the rounds to spend 16
-             * expansions per unit of its width (240 at the default): a
-             * board proven before that pays nothing for the beams (they
-             * made dfs expand 25 times more on Water Sort levels when
-             * they ran first) */
+            /* dfs's ladder of narrow beams runs before the rounds on
+             * SameGame (dfs.c, cost_ladder: 1 to 16 wide at the default,
+             * two ranks each), each beam at most 2 w (cells + 1)
+             * expansions, so a small board pays at most that for the
+             * beams */
             struct ps_options plain;
             ps_options_default(&plain);
             ps_value plain_cost;
@@ -324,10 +324,11 @@ static void test_exact_searches_agree(void **unused)
             uint64_t with_beam = last_expanded;
             test_option_int(&plain, "dfs-cost-beam", 0);
             run("dfs", inst, &plain, &plain_cost);
-            if (last_expanded < 240) {
-                assert_int_equal(with_beam, last_expanded);
-                before_beams++;
-            }
+            uint64_t ladder = 2 * 31 * 2 * (uint64_t)(size * size + 1);
+            if (with_beam > last_expanded + ladder)
+                fail_msg("dfs expanded %llu with its beams, %llu without",
+                         (unsigned long long)with_beam,
+                         (unsigned long long)last_expanded);
             /* dfs's first line from beams too narrow to be optimal: the
              * rounds must still prove the optimum, or find the line is */
             for (int width = 0; width <= 3 && exact != UNCLEARABLE; width++) {
@@ -345,8 +346,6 @@ static void test_exact_searches_agree(void **unused)
         }
         free(rules);
     }
-    /* most of these small boards are proven before the first beam */
-    assert_true(before_beams >= 24);
 }
 
 /* A 7x9 Former board, `psolve gen --rows 9 --cols 7 --colors 4 --seed 3`:
@@ -383,16 +382,17 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
         assert_int_equal(cost, 13);
         assert_int_equal(last_lower_bound, 13);
     }
-    /* dfs's beams (a first one of 15 after 240 expansions, a quick one of
-     * 62, then 1000 wide) find a 13-click line here (test_dfs_quick_beam):
-     * a run stopped after the first returns that line, one stopped before
-     * has none; the rounds prove it optimal once their bound reaches 13,
-     * without a last round (0 expanded in it). Without the beams the last
-     * round searches. */
+    /* dfs's beams (its ladder of 1 to 16 wide first, a quick one of 62,
+     * then 1000 wide) find a 13-click line here (test_dfs_quick_beam): a
+     * run stopped after the ladder returns that line, one stopped before
+     * the first rung's end (a 1-wide beam expands a state per click) has
+     * none; the rounds
+     * prove it optimal once their bound reaches 13, without a last round
+     * (0 expanded in it). Without the beams the last round searches. */
     struct ps_options o;
     ps_options_default(&o);
     ps_value cost;
-    assert_int_equal(run_limited("dfs", inst, &o, 200, &cost), PS_INCOMPLETE);
+    assert_int_equal(run_limited("dfs", inst, &o, 10, &cost), PS_INCOMPLETE);
     assert_int_equal(cost, -1);
     assert_int_equal(run_limited("dfs", inst, &o, 60000, &cost), PS_INCOMPLETE);
     assert_int_equal(cost, 13);
@@ -479,13 +479,14 @@ static void test_full_table_gives_entries_to_new_states(void **unused)
     test_release(G, inst, NULL, rules);
 }
 
-/* Narrow beams come first: one 64 times narrower than --dfs-cost-beam
- * after 16 expansions per unit of its width, then a quick one 16 times
- * narrower after 32 per unit. At the default (1,000) the first is 15 wide
- * and runs after 240 expansions; its line on the seed-3 board is already
- * the optimum, 13, by 500. With no beams (0) there is no line yet at
- * 3,000 expansions, nor was there before the quick beam (the first beam
- * waited for 32,000), and before the first beam (1,984) none either. */
+/* Narrow beams come first. SameGame evaluates its positions, so dfs runs
+ * a ladder of beams 1, 2, 4, ... wide, up to 64 times narrower than
+ * --dfs-cost-beam (16 at the default), before its rounds (cost_ladder),
+ * each width ranked by the groups left and then by those + h; then a
+ * quick one 16 times narrower after 32 expansions per unit of its width.
+ * On the seed-3 board the first 1-wide beam's line (14 clicks) is there
+ * after 14 expansions and the optimum, 13, after 80 (the 2-wide ones').
+ * With no beams (0) there is no line yet at 3,000 expansions. */
 static void test_dfs_quick_beam(void **unused)
 {
     (void)unused;
@@ -494,10 +495,10 @@ static void test_dfs_quick_beam(void **unused)
     struct ps_options o;
     ps_options_default(&o);
     ps_value cost;
-    assert_int_equal(run_limited("dfs", inst, &o, 200, &cost),
+    assert_int_equal(run_limited("dfs", inst, &o, 14, &cost),
                      PS_INCOMPLETE);
-    assert_int_equal(cost, -1);
-    assert_int_equal(run_limited("dfs", inst, &o, 500, &cost),
+    assert_int_equal(cost, 14);
+    assert_int_equal(run_limited("dfs", inst, &o, 80, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, 13);
     test_option_int(&o, "dfs-cost-beam", 0);
@@ -505,16 +506,33 @@ static void test_dfs_quick_beam(void **unused)
                      PS_INCOMPLETE);
     assert_int_equal(cost, -1);
     test_release(G, inst, NULL, NULL);
-    /* The beams rank a state by 2 f + its legal moves (cost_beam.c): on
-     * `psolve gen --rows 9 --cols 7 --colors 4 --seed 3037` the quick
-     * beam's line has 14 clicks; ranked by f, then by fewer moves, 16. */
+    /* The beams by f rank a state by 2 f + its legal moves (cost_beam.c):
+     * on `psolve gen --rows 9 --cols 7 --colors 4 --seed 3037` the quick
+     * beam's width (62) finds 14 clicks; ranked by f, then by fewer moves,
+     * 16. The ladder's rank (the groups left + h) 8 wide: 14 clicks; by
+     * the groups alone 16, and by f as well. */
     inst = test_load(G, rules,
                      "3332121\n3123143\n3433111\n2333232\n1213232\n"
                      "3442142\n3344332\n3212211\n4324231\n");
-    ps_options_default(&o);
-    assert_int_equal(run_limited("dfs", inst, &o, 3500, &cost),
-                     PS_INCOMPLETE);
-    assert_int_equal(cost, 14);
+    const struct { int width; enum ps_cost_beam_rank rank; int clicks; }
+        beams[] = {{62, PS_COST_BEAM_BY_F, 14},
+                   {8, PS_COST_BEAM_BY_EVALUATION_AND_H, 14},
+                   {8, PS_COST_BEAM_BY_EVALUATION, 16},
+                   {8, PS_COST_BEAM_BY_F, 16}};
+    for (size_t i = 0; i < sizeof beams / sizeof beams[0]; i++) {
+        struct ps_search s;
+        ps_options_default(&o);
+        ps_search_init(&s, G, inst, NULL, &o); /* no limits: no clock */
+        void *root = test_initial(G, inst);
+        assert_true(ps_cost_beam(&s, root, beams[i].width, 63, UINT64_MAX,
+                                 beams[i].rank));
+        if (s.best.value != beams[i].clicks)
+            fail_msg("beam %d wide, rank %d: %lld clicks, not %d",
+                     beams[i].width, (int)beams[i].rank,
+                     (long long)s.best.value, beams[i].clicks);
+        free(root);
+        ps_search_free(&s);
+    }
     test_release(G, inst, NULL, rules);
 }
 

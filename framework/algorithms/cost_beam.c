@@ -58,7 +58,8 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
  * worth two moves: fewer moves left mean bigger groups made, on SameGame;
  * measured on Former's first lines, 7x9 boards of 4 colours, gen seeds
  * 3001-3040: the first beam of 1,000 556 clicks in all by f then moves,
- * 552 so; the quick one of 62, 577 and 567). */
+ * 552 so; the quick one of 62, 577 and 567). By the evaluation and h:
+ * at widths 1-16 the shorter lines of the three (dfs.c, cost_ladder). */
 static ps_value child_key(struct ps_search *s, enum ps_cost_beam_rank rank,
                           const void *child, ps_value g, ps_value *f,
                           ps_move *scratch)
@@ -67,6 +68,11 @@ static ps_value child_key(struct ps_search *s, enum ps_cost_beam_rank rank,
     if (rank == PS_COST_BEAM_BY_EVALUATION) {
         *f = g;
         return g - gm->evaluate(s->inst, child);
+    }
+    if (rank == PS_COST_BEAM_BY_EVALUATION_AND_H) {
+        ps_value h = ps_search_h(s, child);
+        *f = g;
+        return g + h - gm->evaluate(s->inst, child);
     }
     *f = g + ps_search_h(s, child);
     return 2 * *f + gm->moves(s->inst, child, scratch, NULL);
@@ -83,7 +89,7 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                      w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move) +
                      2 * (size_t)mm * sizeof(ps_move);
     if (width < 1 || max_len < 1 ||
-        (rank == PS_COST_BEAM_BY_EVALUATION && !gm->evaluate) ||
+        (rank != PS_COST_BEAM_BY_F && !gm->evaluate) ||
         !ps_memory_reserve(s, bytes))
         return false;
     unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);

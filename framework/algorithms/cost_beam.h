@@ -19,6 +19,10 @@ enum ps_cost_beam_rank {
      * groups left), neither h nor the legal moves computed: a cheaper
      * step, and another beam than f's. Needs the evaluate slot. */
     PS_COST_BEAM_BY_EVALUATION,
+    /* by h less evaluate() (SameGame's fewest clicks: the groups left +
+     * the bound), then by f: the narrow beams at the start of dfs's
+     * proof. Needs the evaluate slot. */
+    PS_COST_BEAM_BY_EVALUATION_AND_H,
 };
 
 /* A beam of `width` states per depth from `root`, ranked by `rank`, then

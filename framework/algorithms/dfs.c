@@ -994,11 +994,17 @@ static bool on_path(const struct dfs *d, int depth)
  * costs about its width per move of its line, so the beams take a few per
  * cent of a long proof), up to DFS_COST_BEAM_MAX_WIDTH states or what
  * --max-memory refuses. */
+/* Lines are at most as long as the game's max_depth, or 1,000 moves. */
+static int beam_line_cap(const struct dfs *d)
+{
+    int cap = d->g->max_depth(d->inst);
+    return cap > 0 && cap < 1000 ? cap : 1000;
+}
+
 static void cost_beam_now(struct dfs *d)
 {
     d->beam_at = UINT64_MAX;
-    int cap = d->g->max_depth(d->inst);
-    cap = cap > 0 && cap < 1000 ? cap : 1000;
+    int cap = beam_line_cap(d);
     /* A beam costs its width per move of its line, unless it walks on
      * without meeting a goal: it may spend what the rounds have spent, or
      * twice its width per depth the rounds reached (a line about as long
@@ -1033,6 +1039,35 @@ static void cost_beam_now(struct dfs *d)
     }
     d->beam_width *= 4;
     d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_LATER;
+}
+
+/* A game that evaluates its positions (SameGame's fewest clicks) gets its
+ * first lines before the rounds begin, from a ladder of beams 1, 2, 4, ...
+ * wide, up to the first beam's width (16 at the default), each width
+ * ranked by the evaluation and then by the evaluation and h. A beam costs
+ * about its width per move of its line: the whole ladder is about 1,000
+ * expansions, a few milliseconds on a Former board, whose first rungs
+ * give a line within a tenth of a millisecond. The public solvers answer
+ * in a few milliseconds. Each rank is the shorter on some boards: by the
+ * clicks of each rank's 40 first lines on generated Former boards (gen
+ * --rules former --seed 7001..7040) at widths 1, 4 and 16, by the
+ * evaluation alone 684, 631, 593, by f 660, 608, 567, by both 662, 602,
+ * 572 (docs/benchmarks.md). Games without an evaluation wait for the
+ * rounds (cost_run): their beams rank by f, which costs a bound per
+ * child, and an easy puzzle is proven before a beam would pay. Returns
+ * whether it ran. */
+static bool cost_ladder(struct dfs *d)
+{
+    static const enum ps_cost_beam_rank ranks[] = {
+        PS_COST_BEAM_BY_EVALUATION, PS_COST_BEAM_BY_EVALUATION_AND_H};
+    if (!d->g->evaluate || d->beam_width < 1 || d->max_depth)
+        return false;
+    int cap = beam_line_cap(d);
+    for (int w = 1; w < 2 * d->beam_width; w *= 2)
+        for (int r = 0; r < 2 && d->s->stop == PS_STOP_NONE; r++)
+            ps_cost_beam(d->s, state_at(d, 0), w, cap,
+                         2 * (uint64_t)w * (uint64_t)(cap + 1), ranks[r]);
+    return true;
 }
 
 /* --checkpoint: the round's place, from the node at `depth` (its children
@@ -1236,8 +1271,9 @@ static enum ps_status cost_run(struct dfs *d)
      * Water Sort levels a beam first made dfs expand 25 times more, by
      * geometric mean), a hard one gets a line early. First a beam
      * DFS_COST_BEAM_FIRST times narrower than W after DFS_COST_BEAM_FIRST_AFTER
-     * expansions per unit of its width (a Former board has a line after
-     * about 240 expansions, a millisecond or two), then a quick one,
+     * expansions per unit of its width (a game with an evaluation has
+     * its ladder of narrow beams instead, at once: cost_ladder), then a
+     * quick one,
      * DFS_COST_BEAM_QUICK times narrower than W, which waits as many times
      * less than W's (2,000 expansions instead of 32,000), then W's
      * (cost_beam_now). Not under a depth cap, which
@@ -1252,6 +1288,14 @@ static enum ps_status cost_run(struct dfs *d)
     d->beam_at = width > 0 && !d->max_depth
                      ? (uint64_t)d->beam_width * DFS_COST_BEAM_FIRST_AFTER
                      : UINT64_MAX;
+    bool laddered = cost_ladder(d);
+    if (laddered) { /* the ladder was the first beam: the quick one next */
+        d->beam_first = false;
+        d->beam_width = width / DFS_COST_BEAM_QUICK;
+        if (d->beam_width < 1)
+            d->beam_width = 1;
+        d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER;
+    }
     /* A resumed run starts in the file's round, at its place (searching
      * the rounds before it again to rebuild the table's bounds cost more
      * than it saved: on the 15-puzzle, Korf's 004 stopped at 20 of its
@@ -1262,7 +1306,8 @@ static enum ps_status cost_run(struct dfs *d)
         if (d->resume.beam_width > 0 &&
             d->resume.beam_width <= DFS_COST_BEAM_MAX_WIDTH) {
             /* the first beam still to come only if the file's was */
-            d->beam_first = d->resume.beam_width == d->beam_width;
+            d->beam_first = !laddered &&
+                            d->resume.beam_width == d->beam_width;
             d->beam_width = d->resume.beam_width;
             d->beam_at = d->resume.beam_at;
         }
@@ -1427,7 +1472,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4 and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4, or on a game with an evaluation (SameGame) beams of 1, 2, 4 ... W/64 before the rounds, and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
