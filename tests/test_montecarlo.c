@@ -421,6 +421,45 @@ static void node_limit_stops_and_keeps_the_best(void **state)
     board_free(&b);
 }
 
+/* A Monte Carlo run nested in another (dfs's nrpa slices, through
+ * ps_search_nest) goes on with its caller's counts: its --max-nodes is the
+ * caller's count plus the slice, and the caller's count after it is the
+ * two together. Its workers count from 0; the run's count was once set to
+ * theirs alone, so a dfs that ran slices reported (and budgeted) fewer
+ * nodes than it had expanded. */
+static void nested_run_keeps_the_callers_counts(void **state)
+{
+    (void)state;
+    struct board b;
+    board_gen(&b, NULL, 15, 15, 5, 3);
+    for (int threads = 1; threads <= 2; threads++) {
+        struct ps_options o = options(7, threads);
+        struct ps_search s, sub;
+        ps_search_init(&s, b.g, b.inst, NULL, &o);
+        s.start = ps_now();
+        s.stats.expanded = 1000000;
+        s.stats.playouts = 700;
+        const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
+        ps_search_nest(&sub, &s, nrpa);
+        sub.limits.max_nodes = 1000000 + 20000;
+        nrpa->run(&sub);
+        assert_int_equal(sub.stop, PS_STOP_NODES);
+        ps_search_unnest(&s, &sub);
+        /* each worker stops within a playout of its share; a playout here
+         * is some 50-80 nodes, so 20,000 nodes are a few hundred (once the
+         * workers shared all 1,020,000 out, with over 10,000 playouts,
+         * and the count ended right by losing the caller's) */
+        if (s.stats.expanded < 1020000 ||
+            s.stats.expanded >= 1020000 + 300 * (uint64_t)threads ||
+            s.stats.playouts <= 700 || s.stats.playouts > 700 + 1000)
+            fail_msg("%d threads: %llu expanded, %llu playouts", threads,
+                     (unsigned long long)s.stats.expanded,
+                     (unsigned long long)s.stats.playouts);
+        ps_search_free(&s);
+    }
+    board_free(&b);
+}
+
 /* An anytime run ends as soon as its answer is proven: on a board with no
  * move (1x1), and on a Clickomania board once it is cleared (the best
  * possible). Each takes milliseconds; a run that did not stop would use its
@@ -967,6 +1006,7 @@ int main(void)
         cmocka_unit_test(clearing_beam_ties_follow_the_seed),
         cmocka_unit_test(beam_width_schedule),
         cmocka_unit_test(fixed_seed_repeats),
+        cmocka_unit_test(nested_run_keeps_the_callers_counts),
         cmocka_unit_test(node_limit_stops_and_keeps_the_best),
         cmocka_unit_test(proven_answer_ends_the_run),
         cmocka_unit_test(tabu_policy_spares_the_most_frequent_colour),

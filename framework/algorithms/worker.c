@@ -228,8 +228,13 @@ static bool worker_init(struct ps_worker *w, struct ps_search *s,
     w->s.anytime = NULL;
     w->s.tick = 0;
     w->s.clock_every = 1;
+    /* The node budget left, shared out: a run nested in another (dfs's
+     * nrpa slices) starts with the caller's count, the workers from 0. */
     if (s->limits.max_nodes) {
-        uint64_t share = s->limits.max_nodes / (uint64_t)threads;
+        uint64_t left = s->limits.max_nodes > s->stats.expanded
+                            ? s->limits.max_nodes - s->stats.expanded
+                            : 0;
+        uint64_t share = left / (uint64_t)threads;
         w->s.limits.max_nodes = share ? share : 1;
     }
     /* Memory too is shared out evenly (what is left of it after the caller's
@@ -367,6 +372,10 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
 {
     uint64_t saved_nodes = s->limits.max_nodes;
     s->limits.max_nodes = 0; /* each worker keeps its own share */
+    /* the workers count from 0; the run's counts go on from the caller's
+     * (a nested run's are its caller's: ps_search_nest) */
+    const uint64_t base_playouts = s->stats.playouts,
+                   base_expanded = s->stats.expanded;
     struct ps_solution saved_best = s->best, live = {0};
     /* The hook formats moves with the game: never beside a worker of a game
      * that runs in one thread at a time (a Lua game). */
@@ -376,8 +385,8 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
     while (atomic_load(&sh->running) > 0) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
-        s->stats.playouts = atomic_load(&sh->playouts);
-        s->stats.expanded = atomic_load(&sh->expanded);
+        s->stats.playouts = base_playouts + atomic_load(&sh->playouts);
+        s->stats.expanded = base_expanded + atomic_load(&sh->expanded);
         s->best.found = atomic_load(&sh->best_found);
         s->best.value = atomic_load(&sh->best_value);
         if (sh->keep_line)
@@ -389,7 +398,8 @@ static void watch_workers(struct ps_search *s, struct ps_mc_shared *sh)
     s->on_progress = hook;
     s->limits.max_nodes = saved_nodes;
     s->best = saved_best;
-    s->stats.playouts = s->stats.expanded = 0;
+    s->stats.playouts = base_playouts; /* merge_worker adds theirs */
+    s->stats.expanded = base_expanded;
 }
 
 enum ps_status ps_mc_run(struct ps_search *s, ps_worker_fn fn,
