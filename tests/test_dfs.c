@@ -656,9 +656,10 @@ static void test_memory_limit_searches_on(void **state)
 /* ---- the incumbent rounds (score games) ---- */
 
 /* dfs on `inst` with the given first beam width (0: the greedy line
- * only), mode (as dfs_value), threads and node limit. */
-/* A node budget no test reaches: --max-nodes alone keeps nrpa's slices
- * (measured on the clock) out, so a run is the same on every machine. */
+ * only), mode (as dfs_value; + 4: no nrpa slices), threads and node
+ * limit. */
+/* A node budget no test reaches: a run budgeted in nodes is the same on
+ * every machine (dfs's schedule is sized in nodes). */
 #define NODES_ONLY (UINT64_C(1) << 50)
 
 static enum ps_status run_rounds(struct ps_search *s, const struct ps_game *g,
@@ -668,6 +669,8 @@ static enum ps_status run_rounds(struct ps_search *s, const struct ps_game *g,
     struct ps_options o;
     ps_options_default(&o);
     test_option_int(&o, "dfs-beam", beam);
+    if (mode & 4)
+        test_option(&o, "dfs-nrpa", "0");
     test_option_flag(&o, "no-bound", mode & 1);
     test_option_flag(&o, "no-memo", mode & 2);
     o.threads = threads;
@@ -741,7 +744,8 @@ static void test_best_line_first_keeps_optimum(void **state)
 
 /* A finished search under --max-nodes gives the same line for any
  * --threads (the beams are the same for any thread count, and the rounds
- * are cut by nodes, not by the clock). */
+ * are cut by nodes, not by the clock), without nrpa's slices, whose
+ * workers race (--dfs-nrpa 0). */
 static void test_rounds_thread_count_independent(void **state)
 {
     (void)state;
@@ -754,11 +758,11 @@ static void test_rounds_thread_count_independent(void **state)
         random_board(&rng, 7, 7, 4, text);
         void *inst = test_load(g, rules, text);
         struct ps_search one;
-        assert_int_equal(run_rounds(&one, g, inst, 16, 0, 1, NODES_ONLY),
+        assert_int_equal(run_rounds(&one, g, inst, 16, 4, 1, NODES_ONLY),
                          PS_OPTIMAL);
         for (int threads = 2; threads <= 3; threads++) {
             struct ps_search s;
-            assert_int_equal(run_rounds(&s, g, inst, 16, 0, threads, NODES_ONLY),
+            assert_int_equal(run_rounds(&s, g, inst, 16, 4, threads, NODES_ONLY),
                              PS_OPTIMAL);
             assert_int_equal(s.best.value, one.best.value);
             assert_int_equal(s.best.len, one.best.len);
@@ -815,11 +819,11 @@ static void test_rounds_node_limit_not_optimal(void **state)
 
 /* --dfs-nrpa: a board whose first round does not finish gets nrpa slices
  * (its playouts show; --dfs-nrpa-after 0, the default: from the first
- * round on) under --time and without any limit (the slices grow with the
- * time so far, so a stop by Ctrl-C finds them run), none under --max-nodes
- * alone or --dfs-nrpa 0; and the exact search still proves the same
- * optimum in every case. The limits are far beyond what any case needs
- * (under 2 s here): the check is the answer, not a speed. */
+ * round on) under --time, --max-nodes and without any limit (the slices
+ * grow with the nodes so far, so a stop by Ctrl-C finds them run), none
+ * with --dfs-nrpa 0; and the exact search still proves the same optimum
+ * in every case. The limits are far beyond what any case needs (under 2 s
+ * here): the check is the answer, not a speed. */
 static void test_nrpa_slices_keep_the_proof(void **state)
 {
     (void)state;
@@ -834,7 +838,7 @@ static void test_nrpa_slices_keep_the_proof(void **state)
     } cases[] = {
         {"0.8", {.seconds = 600}, true},
         {"0.8", {.seconds = 0}, true},
-        {"0.8", {.max_nodes = NODES_ONLY}, false},
+        {"0.8", {.max_nodes = NODES_ONLY}, true},
         {"0", {.seconds = 600}, false},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -850,6 +854,52 @@ static void test_nrpa_slices_keep_the_proof(void **state)
         assert_int_equal(s.best.value, 1179);
         assert_int_equal(s.stats.playouts > 0, cases[k].slices);
         ps_search_free(&s);
+    }
+    g->free_instance(inst);
+    free(rules);
+}
+
+/* dfs's schedule on a score game (beams, rounds, nrpa slices) is sized in
+ * nodes, never on the clock: with one thread a run under --max-nodes B is
+ * the same run with or without a time limit that does not end it. So a
+ * clock only decides where a run ends, and a longer --time goes on from
+ * where a shorter one ended. (Before, the slices and the beams' widths
+ * were sized on the clock: runs with --time differed from those without,
+ * and a longer --time on a loaded machine ended lower on 2 of 6 boards.)
+ * The 15x15 board does not finish, so every budget ends inside the
+ * schedule. */
+static void test_score_schedule_is_clock_free(void **state)
+{
+    (void)state;
+    const struct ps_game *g = samegame();
+    void *rules = make_rules(g, "samegame", TABLE_PRESET);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 71);
+    char text[300];
+    random_board(&rng, 15, 15, 5, text);
+    void *inst = test_load(g, rules, text);
+    for (uint64_t budget = 50000; budget <= 800000; budget *= 4) {
+        struct ps_search a, b;
+        struct ps_options o;
+        ps_options_default(&o);
+        o.threads = 1;
+        struct ps_limits nodes = {.max_nodes = budget};
+        struct ps_limits both = {.max_nodes = budget, .seconds = 3600};
+        assert_int_equal(run_dfs(&a, g, inst, &o, &nodes), PS_INCOMPLETE);
+        assert_int_equal(run_dfs(&b, g, inst, &o, &both), PS_INCOMPLETE);
+        if (a.best.value != b.best.value ||
+            a.stats.playouts != b.stats.playouts ||
+            a.stats.iterations != b.stats.iterations)
+            fail_msg("budget %llu: %lld, %llu playouts, %d rounds without "
+                     "a time limit; %lld, %llu, %d with one",
+                     (unsigned long long)budget, (long long)a.best.value,
+                     (unsigned long long)a.stats.playouts,
+                     (int)a.stats.iterations, (long long)b.best.value,
+                     (unsigned long long)b.stats.playouts,
+                     (int)b.stats.iterations);
+        assert_true(a.stats.playouts > 0); /* nrpa's slices ran */
+        ps_search_free(&a);
+        ps_search_free(&b);
     }
     g->free_instance(inst);
     free(rules);
@@ -1504,6 +1554,7 @@ int main(void)
         cmocka_unit_test(test_rounds_thread_count_independent),
         cmocka_unit_test(test_rounds_node_limit_not_optimal),
         cmocka_unit_test(test_nrpa_slices_keep_the_proof),
+        cmocka_unit_test(test_score_schedule_is_clock_free),
         cmocka_unit_test(test_progress_line),
         cmocka_unit_test(test_resumed_round_keeps_what_it_had),
         cmocka_unit_test(test_cost_resume_matches_brute_force),

@@ -658,55 +658,22 @@ static ps_value score_node(struct dfs *d, int depth, ps_value so_far,
  * table is kept from round to round: its exact values stay exact and its
  * bounds stay bounds whatever the best was (see the comment at the top), so
  * a round only redoes the nodes whose cut the better best now decides
- * differently. Under --time a beam runs only while twice the last one
- * still fits in the time left; the exact search then has the rest. Once
- * the exact rounds and nrpa's slices stop beating the beams' line, the
- * next beam fills most of the time left (fill_width), as clearing beams
- * do. */
+ * differently. Every step of the schedule is sized in nodes, never on the
+ * clock: a run is the same sequence of beams, rounds and nrpa slices with
+ * or without --time, on any machine and under any load, and a limit only
+ * decides where it ends; so a longer --time never ends on a worse line
+ * (one thread; with more, nrpa's workers race), and a run stopped by
+ * Ctrl-C or SIGTERM at t has what --time t has. */
 
 #define DFS_ROUND_NODES 20000 /* the exact search's least budget */
 #define DFS_ROUND_RATIO 16     /* its budget per node of the round's beam */
-
-/* The width of the next round's beam: twice the last, or under --time the
- * widest that fits in the time left next to its exact round (a beam's time
- * grows with its width); 0 = no more beams, the exact search has the
- * rest. */
-static int next_width(const struct ps_search *s, int width, double took)
-{
-    if (width > (1 << 24))
-        return 0;
-    double left = ps_search_seconds_left(s);
-    if (left == HUGE_VAL || took <= 0)
-        return 2 * width;
-    double fits = 0.6 * left / took * width;
-    if (fits >= 2.0 * width)
-        return 2 * width;
-    return fits >= 1.25 * width ? (int)fits : 0;
-}
-
-/* Under --time, once nrpa's slices have stopped and an exact round did not
- * beat the best: on such boards (PopStar 10x10 at 1 s) the beams do best
- * when the last one is as wide as the time allows (ps_beam_next_width,
- * beam's rule for clearing objectives). So the next beam is sized so (0.85
- * of the time left at the last beam's cost per width), at most
- * DFS_FILL_GROW times wider. A beam capped so, after which a wider one
- * still fits, has an exact round of DFS_FILL_RATIO x its nodes; after one
- * that took the time, no wider one fits, and the exact search has all
- * that is left. Not in the first 1 / (1 + DFS_FILL_AFTER) of the time: a
- * board the exact search can finish would pay for a wide beam it does not
- * need. -1 = not now (the doubling stands); 0 = no wider beam fits. */
-#define DFS_FILL_GROW 8
-#define DFS_FILL_AFTER 4
-#define DFS_FILL_RATIO 4
-static int fill_width(const struct ps_search *s, int width, double took)
-{
-    double left = ps_search_seconds_left(s);
-    double elapsed = s->limits.seconds - left;
-    if (took <= 0 || width > (1 << 24) || left > DFS_FILL_AFTER * elapsed)
-        return -1;
-    int fits = ps_beam_next_width(s->limits.seconds, left, width, took, 0);
-    return fits > DFS_FILL_GROW * width ? DFS_FILL_GROW * width : fits;
-}
+#define DFS_MAX_BEAM (1 << 24) /* the widest beam of the rounds */
+/* nrpa's share of the run (--dfs-nrpa) is counted in nodes, a node of the
+ * beams and rounds weighing this many of nrpa's (a step of a playout):
+ * the time per node, measured in dfs runs at --time 10 on 15x15x5 boards
+ * (gen 7001, 7004), was 2.0 us for the beams and rounds against 1.0-1.2
+ * for nrpa, and on a 10x10 PopStar board 0.82 against 0.74 */
+#define DFS_NRPA_NODE_WEIGHT 1.5
 
 /* Run the beam algorithm at `width` (fixed: no widening of its own) and
  * offer its line. */
@@ -731,31 +698,31 @@ static void beam_round(struct dfs *d, int width)
     ps_search_unnest(d->s, &sub);
 }
 
-/* Under --time, after a round whose exact search did not finish: nrpa
- * (nested, so its playouts count in this run, with --threads) for `slice`
- * seconds at most, its line offered. On a board the exact search cannot
- * finish, the rounds' beams trail nrpa by some percent at the same time
+/* After a round whose exact search did not finish: nrpa (nested, so its
+ * playouts count in this run, with --threads) for `nodes` nodes at most,
+ * its line offered. On a board the exact search cannot finish, the
+ * rounds' beams trail nrpa by some percent at the same time
  * (docs/algorithms.md); the rounds after it start from nrpa's line as
  * their bound. */
-static void nrpa_round(struct dfs *d, double slice)
+static void nrpa_round(struct dfs *d, uint64_t nodes)
 {
     struct ps_search *s = d->s;
     const struct ps_algorithm *nrpa = ps_algorithm_find("nrpa");
-    double elapsed = ps_now() - s->start;
-    double left = ps_search_seconds_left(s); /* HUGE_VAL without --time */
-    if (slice > left)
-        slice = left;
-    if (!nrpa || slice <= 0)
+    uint64_t end = s->stats.expanded + nodes;
+    if (s->limits.max_nodes && end > s->limits.max_nodes)
+        end = s->limits.max_nodes;
+    if (!nrpa || end <= s->stats.expanded)
         return;
     struct ps_search sub;
     ps_search_nest(&sub, s, nrpa);
     /* Each slice is a run of its own, so it is sized to the slice (--fit)
      * rather than grown (--grow, nrpa's default): a later slice does not
-     * go on with an earlier one's search. */
+     * go on with an earlier one's search. Its node budget sizes it, s's
+     * clock only stops it (nrpa_playouts_left). */
     char msg[128];
     if (!ps_algo_option_set(&sub.opt, nrpa, "grow", "0", msg, sizeof msg))
         return;
-    sub.limits.seconds = elapsed + slice; /* the clock is s's */
+    sub.limits.max_nodes = end;
     nrpa->run(&sub); /* its stop at the slice's end stays in sub */
     ps_search_unnest(s, &sub);
 }
@@ -807,36 +774,25 @@ static enum ps_status score_run(struct dfs *d)
     int width = first_width(d);
     uint64_t budget = DFS_ROUND_NODES;
     /* nrpa's slices (where the beams run): after each unfinished round,
-     * enough for nrpa to have had the share --dfs-nrpa of the time so far;
-     * so a board the exact search can finish is still proven, in 1 / (1 -
-     * share) times the time. A slice's length follows from the time so
-     * far alone, so the schedule needs no --time: without one, the slices
-     * grow geometrically and a stop (Ctrl-C, SIGTERM) at any moment finds
-     * nrpa with its share of the run behind it. Under --max-nodes alone
-     * there are no slices: a run budgeted in nodes stays the same run on
-     * every machine (the slices are measured on the clock). */
-    bool timed = s->limits.seconds > 0 || s->limits.max_nodes == 0;
-    double share = width > 0 && timed ? dfs_opt(s)->nrpa : 0;
-    double nrpa_time = 0;
-    int idle_slices = 0;
-    int beam_width = 0;
-    double beam_took = 0;
-    bool filled = false;
+     * enough for nrpa to have had the share --dfs-nrpa of the nodes so far
+     * (DFS_NRPA_NODE_WEIGHT); so a board the exact search can finish is
+     * still proven, in about 1 / (1 - share) times the time. The slices
+     * grow geometrically with the run, so a stop at any moment finds nrpa
+     * with its share behind it. */
+    double share = width > 0 ? dfs_opt(s)->nrpa : 0;
+    uint64_t nrpa_nodes = 0;
+    double nrpa_seconds = 0; /* for --dfs-nrpa-after alone */
     for (;;) {
         if (width > 0) {
-            double began = ps_now();
             uint64_t before = s->stats.expanded;
             beam_round(d, width);
             uint64_t beam_nodes = s->stats.expanded - before;
             if (ps_search_poll(s))
                 return PS_INCOMPLETE;
-            beam_took = ps_now() - began;
-            beam_width = width;
-            budget = (filled ? DFS_FILL_RATIO : DFS_ROUND_RATIO) * beam_nodes;
+            budget = DFS_ROUND_RATIO * beam_nodes;
             if (budget < DFS_ROUND_NODES)
                 budget = DFS_ROUND_NODES;
-            filled = false;
-            width = next_width(s, width, beam_took);
+            width = width < DFS_MAX_BEAM ? 2 * width : 0;
         }
         /* The round's budget as a lowered node limit: its stop takes the
          * paths every stop takes, so nothing half-searched is stored. */
@@ -847,38 +803,26 @@ static enum ps_status score_run(struct dfs *d)
             s->limits.max_nodes = s->stats.expanded + budget;
         bool exact;
         s->stats.iterations++;
-        ps_value before_exact = s->best.value;
         if (!take_pv(d))
             return PS_INCOMPLETE;
         score_node(d, 0, 0, INT64_MAX, &exact);
         s->limits.max_nodes = limit;
         if (round && s->stop == PS_STOP_NODES) {
             s->stop = PS_STOP_NONE;
-            double other = ps_now() - s->start - nrpa_time;
-            double slice = share / (1 - share) * other - nrpa_time;
-            if (share > 0 && slice > 0 &&
-                other >= dfs_opt(s)->nrpa_after * s->limits.seconds) {
+            double other = DFS_NRPA_NODE_WEIGHT *
+                           (double)(s->stats.expanded - nrpa_nodes);
+            double slice = share / (1 - share) * other - (double)nrpa_nodes;
+            bool after = dfs_opt(s)->nrpa_after <= 0 ||
+                         ps_now() - s->start - nrpa_seconds >=
+                             dfs_opt(s)->nrpa_after * s->limits.seconds;
+            if (share > 0 && slice >= 1 && after) {
                 double began = ps_now();
-                ps_value was = s->best.value;
-                nrpa_round(d, slice);
-                nrpa_time += ps_now() - began;
-                /* Two slices in a row that did not beat the rounds' line:
-                 * here the beams do better, they get the time. */
-                idle_slices = s->best.value > was ? 0 : idle_slices + 1;
-                if (idle_slices == 2)
-                    share = 0;
+                uint64_t before = s->stats.expanded;
+                nrpa_round(d, (uint64_t)slice);
+                nrpa_nodes += s->stats.expanded - before;
+                nrpa_seconds += ps_now() - began;
                 if (ps_search_poll(s))
                     return PS_INCOMPLETE;
-                /* The next beam in the time nrpa left. */
-                width = next_width(s, beam_width, beam_took);
-            }
-            if (share == 0 && s->best.value == before_exact &&
-                s->limits.seconds > 0) {
-                int w = fill_width(s, beam_width, beam_took);
-                if (w > width) {
-                    width = w;
-                    filled = true;
-                }
             }
             continue;
         }
@@ -1485,7 +1429,7 @@ static const struct ps_option dfs_options[] = {
      .max = 0.95,
      .arg = "F",
      .def = "0.8; 0 = off",
-     .doc = "score games (not under --max-nodes alone): after each round the exact search did not finish, nrpa runs until it has had this share of the time so far; its line is the next round's bound"},
+     .doc = "score games: after each round the exact search did not finish, nrpa runs until it has had this share of the nodes so far (a node of the beams and rounds counted as 1.5 of nrpa's, about their cost in time); its line is the next round's bound"},
     {.name = "dfs-nrpa-after",
      .type = PS_OPT_DOUBLE,
      .offset = offsetof(struct dfs_options, nrpa_after),
@@ -1493,7 +1437,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1,
      .arg = "F",
      .def = "0 = from the first unfinished round",
-     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (its length then catches up with --dfs-nrpa's share of all the time so far)"},
+     .doc = "score games under --time: nrpa's first slice waits until the rounds have had this share of the time (its length then catches up with --dfs-nrpa's share of all the nodes so far); it reads the clock, so a run with it may differ under load"},
     {0},
 };
 

@@ -868,8 +868,10 @@ static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
 }
 
 /* The playouts left of the worker's budget at the cost of a playout (with
- * its adaptation) measured so far in nodes, and under --time in seconds:
- * the fewer of the two. */
+ * its adaptation) measured so far: in nodes under --max-nodes, else in
+ * seconds under --time. A node budget sizes the run alone, the clock then
+ * only stops it: so a run given nodes (dfs's nrpa slices) is the same run
+ * on any machine and under any load. */
 static double nrpa_playouts_left(const struct ps_nrpa *c)
 {
     const struct ps_search *s = &c->w->s;
@@ -882,7 +884,7 @@ static double nrpa_playouts_left(const struct ps_nrpa *c)
         left = ((double)s->limits.max_nodes - (double)s->stats.expanded) /
                (used / playouts);
     }
-    if (s->limits.seconds > 0) {
+    if (s->limits.seconds > 0 && !s->limits.max_nodes) {
         double now = ps_now(), spent = now - c->began;
         double t = spent > 0 ? ps_search_seconds_left(s) /
                                    (spent / playouts)
