@@ -187,12 +187,14 @@ static uint64_t small_planes_flood(const struct sg_small_planes *p, int R,
  * groups of at least min_group cells, a stuck board the worst) on a board
  * of up to 64 cells: each group one flood in its colour's plane instead
  * of a flood over the cells and the full tally (dfs's first beams on
- * Former board 08: 1.8x fewer instructions in sg_evaluate). */
+ * Former board 08: 2.0x fewer instructions in sg_evaluate, 33.8 M against
+ * 16.7 M; a group's cells are not counted when min_group is 1). */
 static ps_value clicks_evaluation(const struct sg_instance *in,
                                   const void *state)
 {
     struct sg_small_planes p;
     small_planes_read(in, state, &p);
+    const bool every = in->rules.min_group <= 1; /* Former: no count */
     int groups = 0;
     uint64_t cells = 0;
     for (int k = 1; k <= in->colours; k++) {
@@ -200,7 +202,7 @@ static ps_value clicks_evaluation(const struct sg_instance *in,
         for (uint64_t left = p.colour[k]; left;) {
             uint64_t g = small_planes_flood(&p, in->rows, left & -left, left);
             left &= ~g;
-            groups += popcount_portable(g) >= in->rules.min_group;
+            groups += every || popcount_portable(g) >= in->rules.min_group;
         }
     }
     return groups || !cells ? -(ps_value)groups : -(ps_value)SG_MAX_CELLS - 1;
