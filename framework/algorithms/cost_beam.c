@@ -59,7 +59,7 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
  * measured on Former's first lines, 7x9 boards of 4 colours, gen seeds
  * 3001-3040: the first beam of 1,000 556 clicks in all by f then moves,
  * 552 so; the quick one of 62, 577 and 567). By the evaluation and h:
- * at widths 1-16 the shorter lines of the three (dfs.c, cost_ladder). */
+ * the ladder's second rank (dfs.c, cost_ladder, compares the three). */
 static ps_value child_key(struct ps_search *s, enum ps_cost_beam_rank rank,
                           const void *child, ps_value g, ps_value *f,
                           ps_move *scratch)

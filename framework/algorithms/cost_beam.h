@@ -19,9 +19,10 @@ enum ps_cost_beam_rank {
      * groups left), neither h nor the legal moves computed: a cheaper
      * step, and another beam than f's. Needs the evaluate slot. */
     PS_COST_BEAM_BY_EVALUATION,
-    /* by h less evaluate() (SameGame's fewest clicks: the groups left +
-     * the bound), then by f: the narrow beams at the start of dfs's
-     * proof. Needs the evaluate slot. */
+    /* by g + h less evaluate() (SameGame's fewest clicks: the groups
+     * left + the bound), ties in the order made: the second rank of the
+     * narrow beams at the start of dfs's proof (dfs.c, cost_ladder).
+     * Needs the evaluate slot. */
     PS_COST_BEAM_BY_EVALUATION_AND_H,
 };
 

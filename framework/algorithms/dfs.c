@@ -812,6 +812,8 @@ static enum ps_status score_run(struct dfs *d)
             double other = DFS_NRPA_NODE_WEIGHT *
                            (double)(s->stats.expanded - nrpa_nodes);
             double slice = share / (1 - share) * other - (double)nrpa_nodes;
+            if (slice > 1e18) /* far past any run, and within uint64_t */
+                slice = 1e18;
             bool after = dfs_opt(s)->nrpa_after <= 0 ||
                          ps_now() - s->start - nrpa_seconds >=
                              dfs_opt(s)->nrpa_after * s->limits.seconds;
