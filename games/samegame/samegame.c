@@ -1330,6 +1330,16 @@ struct sg_tally {
     int left; /* cells on the board */
 };
 
+/* Fewest clicks (a cost game): how many fewer clicks are left, ranked by
+ * cost beams (cost_beam.h): minus the groups, each a click if no click
+ * joined any two; a stuck board (cells, no group) is the worst. One rule
+ * for the tally and for the bit planes (clicks.h, clicks_evaluation). */
+static ps_value fewest_clicks_value(int groups, bool cells_left)
+{
+    return groups || !cells_left ? -(ps_value)groups
+                                 : -(ps_value)SG_MAX_CELLS - 1;
+}
+
 static ps_value tally_value(const struct sg_instance *in,
                             const struct sg_tally *t)
 {
@@ -1341,12 +1351,8 @@ static ps_value tally_value(const struct sg_instance *in,
         if (t->count[k] < in->rules.min_group)
             dead += t->count[k];
     }
-    /* Fewest clicks (a cost game): how many fewer clicks are left, ranked
-     * by cost beams (cost_beam.h): minus the groups, each a click if no
-     * click joined any two; a stuck board (cells, no group) is the worst. */
     if (in->rules.objective == SG_OBJ_FEWEST_CLICKS)
-        return all_groups || !t->left ? -(ps_value)all_groups
-                                      : -(ps_value)SG_MAX_CELLS - 1;
+        return fewest_clicks_value(all_groups, t->left > 0);
     if (all_groups == 0)
         return end_value_with(in, t->left);
     int top = most_frequent_of(t->grouped, loose, in->colours);
