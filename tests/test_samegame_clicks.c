@@ -423,26 +423,27 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
 /* dfs's beams grow: after the first (--dfs-cost-beam W, once the rounds
  * have expanded 32 W nodes) comes one four times wider once they have
  * expanded 256 nodes per unit of its width. From width 1 (too narrow for
- * a quick beam before it: test_dfs_quick_beam) on the seed-3
- * board of the test above: a 14-click line from the first beams (after 32
- * expansions: the evaluation's 14, f's 15), 13 from the second (4 wide,
- * after 1,024), before the rounds prove 13 (after more than 60,000
- * expansions). */
+ * a quick beam before it: test_dfs_quick_beam; its ladder climbs to 2) on
+ * `psolve gen --rules former --seed 7`: a 13-click line from the ladder
+ * and the first beams, 12 from the second (4 wide, after 1,024), before
+ * the rounds prove 11 (after more than 300,000 expansions). */
 static void test_dfs_beams_grow(void **unused)
 {
     (void)unused;
     void *rules = clicks_rules(1, SHIFT_NONE);
-    void *inst = test_load(G, rules, SEED3_BOARD);
+    void *inst = test_load(G, rules,
+                           "3244441\n1213344\n2322111\n3323113\n1211444\n"
+                           "2234441\n3131344\n3342434\n1344134\n");
     struct ps_options o;
     ps_options_default(&o);
     test_option_int(&o, "dfs-cost-beam", 1);
     ps_value cost;
     assert_int_equal(run_limited("dfs", inst, &o, 1000, &cost),
                      PS_INCOMPLETE);
-    assert_int_equal(cost, 14);
+    assert_int_equal(cost, 13);
     assert_int_equal(run_limited("dfs", inst, &o, 1500, &cost),
                      PS_INCOMPLETE);
-    assert_int_equal(cost, 13);
+    assert_int_equal(cost, 12);
     test_release(G, inst, NULL, rules);
 }
 
@@ -482,11 +483,12 @@ static void test_full_table_gives_entries_to_new_states(void **unused)
 /* Narrow beams come first. SameGame evaluates its positions, so dfs runs
  * a ladder of beams 1, 2, 4, ... wide, up to 64 times narrower than
  * --dfs-cost-beam (16 at the default), before its rounds (cost_ladder),
- * each width ranked by the groups left and then by those + h; then a
+ * ranked by the groups left, then the same widths by those + h; then a
  * quick one 16 times narrower after 32 expansions per unit of its width.
  * On the seed-3 board the first 1-wide beam's line (14 clicks) is there
- * after 14 expansions and the optimum, 13, after 80 (the 2-wide ones').
- * With no beams (0) there is no line yet at 3,000 expansions. */
+ * after 14 expansions and the optimum, 13, after 90 (the 4-wide beam's,
+ * ranked by the groups left), not at 85. With no beams (0) there is no
+ * line yet at 3,000 expansions. */
 static void test_dfs_quick_beam(void **unused)
 {
     (void)unused;
@@ -498,7 +500,10 @@ static void test_dfs_quick_beam(void **unused)
     assert_int_equal(run_limited("dfs", inst, &o, 14, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, 14);
-    assert_int_equal(run_limited("dfs", inst, &o, 80, &cost),
+    assert_int_equal(run_limited("dfs", inst, &o, 85, &cost),
+                     PS_INCOMPLETE);
+    assert_int_equal(cost, 14);
+    assert_int_equal(run_limited("dfs", inst, &o, 90, &cost),
                      PS_INCOMPLETE);
     assert_int_equal(cost, 13);
     test_option_int(&o, "dfs-cost-beam", 0);
@@ -519,20 +524,31 @@ static void test_dfs_quick_beam(void **unused)
                    {8, PS_COST_BEAM_BY_EVALUATION_AND_H, 14},
                    {8, PS_COST_BEAM_BY_EVALUATION, 16},
                    {8, PS_COST_BEAM_BY_F, 16}};
-    for (size_t i = 0; i < sizeof beams / sizeof beams[0]; i++) {
+    /* Each beam alone, then all in a row with one memo, twice: the second
+     * time every rank comes from the memo, and the beams are the same. */
+    struct ps_search memo_owner;
+    ps_options_default(&o);
+    ps_search_init(&memo_owner, G, inst, NULL, &o);
+    struct ps_cost_beam_memo *memo = ps_cost_beam_memo_new(&memo_owner);
+    assert_non_null(memo);
+    const size_t nbeams = sizeof beams / sizeof beams[0];
+    for (size_t i = 0; i < 3 * nbeams; i++) {
+        const int b = (int)(i % nbeams);
         struct ps_search s;
         ps_options_default(&o);
         ps_search_init(&s, G, inst, NULL, &o); /* no limits: no clock */
         void *root = test_initial(G, inst);
-        assert_true(ps_cost_beam(&s, root, beams[i].width, 63, UINT64_MAX,
-                                 beams[i].rank));
-        if (s.best.value != beams[i].clicks)
-            fail_msg("beam %d wide, rank %d: %lld clicks, not %d",
-                     beams[i].width, (int)beams[i].rank,
-                     (long long)s.best.value, beams[i].clicks);
+        assert_true(ps_cost_beam(&s, root, beams[b].width, 63, UINT64_MAX,
+                                 beams[b].rank, i < nbeams ? NULL : memo));
+        if (s.best.value != beams[b].clicks)
+            fail_msg("beam %d wide, rank %d, pass %d: %lld clicks, not %d",
+                     beams[b].width, (int)beams[b].rank, (int)(i / nbeams),
+                     (long long)s.best.value, beams[b].clicks);
         free(root);
         ps_search_free(&s);
     }
+    ps_cost_beam_memo_free(&memo_owner, memo);
+    ps_search_free(&memo_owner);
     test_release(G, inst, NULL, rules);
 }
 

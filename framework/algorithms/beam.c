@@ -195,21 +195,6 @@ static void select_best(struct beam_cand *c, size_t n, size_t k,
     }
 }
 
-/* Insert h into the hash set; false if it was there. */
-static bool seen_add(struct beam *b, uint64_t h)
-{
-    h |= 1; /* 0 marks an empty slot */
-    size_t mask = b->seen_slots - 1;
-    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-        if (b->seen[i] == h)
-            return false;
-        if (b->seen[i] == 0) {
-            b->seen[i] = h;
-            return true;
-        }
-    }
-}
-
 /* The moves from the start to position i of the beam at `depth`. */
 static int beam_path(const struct beam *b, int depth, int i, ps_move *out)
 {
@@ -273,7 +258,7 @@ static int (*cand_order_of(const struct beam *b))(const void *, const void *)
 static void slice_add(struct beam_slice *sl, const struct beam_cand *c)
 {
     int (*order)(const void *, const void *) = cand_order_of(sl->b);
-    uint64_t h = c->hash | 1; /* as seen_add compares them */
+    uint64_t h = c->hash | 1; /* as ps_hash_set_add compares them */
     size_t mask = sl->slot_count - 1;
     for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
         int32_t at = sl->slot[i];
@@ -445,7 +430,7 @@ static int keep_distinct(struct beam *b, struct beam_cand *c, int nc,
         select_best(c + done, (size_t)nc - done, want, order);
         qsort(c + done, want, sizeof *c, order);
         for (size_t k = done; k < done + want && kept < b->width; k++) {
-            if (seen_add(b, c[k].hash))
+            if (ps_hash_set_add(b->seen, b->seen_slots, c[k].hash))
                 out[kept++] = c[k];
             else
                 b->s->stats.duplicates++;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 struct cand {
     ps_value key; /* the rank's: less first */
     ps_value f, g;
@@ -18,18 +20,6 @@ struct cand {
     int32_t parent;
     ps_move move;
 };
-
-/* By state (hash), the cheaper copy first, then the first made:
- * duplicates side by side. */
-static int by_state(const void *a, const void *b)
-{
-    const struct cand *x = a, *y = b;
-    if (x->hash != y->hash)
-        return x->hash < y->hash ? -1 : 1;
-    if (x->g != y->g)
-        return x->g < y->g ? -1 : 1;
-    return x->made < y->made ? -1 : x->made > y->made;
-}
 
 /* By key, then by f, then the order made: the game's own order decides
  * the rest, never its hash (two games with the same moves and another
@@ -44,6 +34,63 @@ static int by_key(const void *a, const void *b)
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
+/* The widest range of keys sort_by_key counts; wider ones go to qsort. */
+#define COUNT_RANGE 1024
+
+/* cand[0..n) in by_key order, where cand[i].made == i. A depth's keys lie
+ * in a narrow range (a few dozen values on Former boards), so they are
+ * counted: the counts give each key its place, and the candidates go
+ * there in the order made (a stable sort: ties in the order made); runs of
+ * one key whose f differ are then put in f's order, stably. qsort when the
+ * range is wider than COUNT_RANGE. `out` holds n candidates, `count`
+ * COUNT_RANGE + 1 places; the sorted candidates end in cand. Measured on
+ * dfs's ladder of Former board 08: the sorting took 1.5 M of the 9.8 M
+ * instructions of its first 400 expansions by qsort. */
+static void sort_by_key(struct cand *cand, size_t n, struct cand *out,
+                        size_t *count)
+{
+    if (n < 2)
+        return;
+    ps_value lo = cand[0].key, hi = cand[0].key;
+    for (size_t i = 1; i < n; i++) {
+        lo = cand[i].key < lo ? cand[i].key : lo;
+        hi = cand[i].key > hi ? cand[i].key : hi;
+    }
+    if (hi - lo >= COUNT_RANGE) {
+        qsort(cand, n, sizeof *cand, by_key);
+        return;
+    }
+    size_t range = (size_t)(hi - lo) + 1;
+    memset(count, 0, (range + 1) * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[(size_t)(cand[i].key - lo) + 1]++;
+    for (size_t k = 1; k <= range; k++)
+        count[k] += count[k - 1]; /* count[k]: where key lo + k starts */
+    for (size_t i = 0; i < n; i++)
+        out[count[(size_t)(cand[i].key - lo)]++] = cand[i];
+    memcpy(cand, out, n * sizeof *cand);
+    /* each run of one key by f, ties in the order made (insertion) */
+    for (size_t start = 0, end; start < n; start = end) {
+        bool one_f = true;
+        for (end = start + 1; end < n && cand[end].key == cand[start].key;
+             end++)
+            one_f &= cand[end].f == cand[start].f;
+        if (one_f)
+            continue;
+        if (end - start > 32) {
+            qsort(cand + start, end - start, sizeof *cand, by_key);
+            continue;
+        }
+        for (size_t i = start + 1; i < end; i++) {
+            struct cand c = cand[i];
+            size_t j = i;
+            for (; j > start && by_key(&cand[j - 1], &c) > 0; j--)
+                cand[j] = cand[j - 1];
+            cand[j] = c;
+        }
+    }
+}
+
 /* The line to entry `k` of depth `depth`, written to line[0..depth). */
 static void line_to(const int32_t *parents, const ps_move *moves, int width,
                     int depth, int k, ps_move *line)
@@ -54,37 +101,106 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
     }
 }
 
+/* The memo's slots: a power of two, about the distinct states of dfs's
+ * ladder (1 to 16 wide) on a Former board. */
+#define MEMO_SLOTS 8192
+
+enum { MEMO_EVALUATION = 1, MEMO_H = 2, MEMO_MOVES = 4 };
+
+struct memo_slot {
+    uint64_t hash; /* | 1; 0: empty */
+    ps_value evaluation, h;
+    int32_t moves;
+    uint32_t known; /* MEMO_* */
+};
+
+struct ps_cost_beam_memo {
+    struct memo_slot slot[MEMO_SLOTS];
+};
+
+struct ps_cost_beam_memo *ps_cost_beam_memo_new(struct ps_search *s)
+{
+    if (!ps_memory_reserve(s, sizeof(struct ps_cost_beam_memo)))
+        return NULL;
+    struct ps_cost_beam_memo *m = calloc(1, sizeof *m);
+    if (!m)
+        ps_memory_release(s, sizeof(struct ps_cost_beam_memo));
+    return m;
+}
+
+void ps_cost_beam_memo_free(struct ps_search *s, struct ps_cost_beam_memo *m)
+{
+    if (!m)
+        return;
+    free(m);
+    ps_memory_release(s, sizeof *m);
+}
+
 /* A child's key under `rank`. By f: 2 f + the legal moves (a unit of f is
  * worth two moves: fewer moves left mean bigger groups made, on SameGame;
  * measured on Former's first lines, 7x9 boards of 4 colours, gen seeds
  * 3001-3040: the first beam of 1,000 556 clicks in all by f then moves,
  * 552 so; the quick one of 62, 577 and 567). By the evaluation and h:
- * the ladder's second rank (dfs.c, cost_ladder, compares the three). */
+ * the ladder's second rank (dfs.c, cost_ladder, compares the three).
+ * What the child needs is read from the memo's slot `m` when known there,
+ * else computed (and kept in it). */
 static ps_value child_key(struct ps_search *s, enum ps_cost_beam_rank rank,
                           const void *child, ps_value g, ps_value *f,
-                          ps_move *scratch)
+                          ps_move *scratch, struct memo_slot *m)
 {
     const struct ps_game *gm = s->game;
+    struct memo_slot none = {0};
+    if (!m)
+        m = &none;
+    if (rank != PS_COST_BEAM_BY_F && !(m->known & MEMO_EVALUATION)) {
+        m->evaluation = gm->evaluate(s->inst, child);
+        m->known |= MEMO_EVALUATION;
+    }
+    if (rank != PS_COST_BEAM_BY_EVALUATION && !(m->known & MEMO_H)) {
+        m->h = ps_search_h(s, child);
+        m->known |= MEMO_H;
+    }
     if (rank == PS_COST_BEAM_BY_EVALUATION) {
         *f = g;
-        return g - gm->evaluate(s->inst, child);
+        return g - m->evaluation;
     }
     if (rank == PS_COST_BEAM_BY_EVALUATION_AND_H) {
-        ps_value h = ps_search_h(s, child);
         *f = g;
-        return g + h - gm->evaluate(s->inst, child);
+        return g + m->h - m->evaluation;
     }
-    *f = g + ps_search_h(s, child);
-    return 2 * *f + gm->moves(s->inst, child, scratch, NULL);
+    if (!(m->known & MEMO_MOVES)) {
+        m->moves = gm->moves(s->inst, child, scratch, NULL);
+        m->known |= MEMO_MOVES;
+    }
+    *f = g + m->h;
+    return 2 * *f + m->moves;
+}
+
+/* The memo's slot of the state of `hash`, emptied when it held another. */
+static struct memo_slot *memo_slot(struct ps_cost_beam_memo *memo,
+                                   uint64_t hash)
+{
+    if (!memo)
+        return NULL;
+    struct memo_slot *m = &memo->slot[(hash >> 17) & (MEMO_SLOTS - 1)];
+    if (m->hash != (hash | 1))
+        *m = (struct memo_slot){.hash = hash | 1};
+    return m;
 }
 
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank)
+                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank,
+                  struct ps_cost_beam_memo *memo)
 {
     const struct ps_game *gm = s->game;
     const size_t ss = s->state_size, w = (size_t)width;
     const int mm = gm->max_moves(s->inst);
-    uint64_t bytes = 2 * w * ss + w * (size_t)mm * sizeof(struct cand) +
+    size_t seen_slots = 2;
+    while (seen_slots < 2 * w)
+        seen_slots *= 2;
+    uint64_t bytes = 2 * w * ss + 2 * w * (size_t)mm * sizeof(struct cand) +
+                     (COUNT_RANGE + 1) * sizeof(size_t) +
+                     seen_slots * sizeof(uint64_t) +
                      (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
                      w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move) +
                      2 * (size_t)mm * sizeof(ps_move);
@@ -95,15 +211,18 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);
     unsigned char *tmp = malloc(ss);
     struct cand *cand = malloc(w * (size_t)mm * sizeof *cand);
+    struct cand *sorted = malloc(w * (size_t)mm * sizeof *sorted);
+    size_t *count = malloc((COUNT_RANGE + 1) * sizeof *count);
     int32_t *parents = malloc((size_t)max_len * w * sizeof *parents);
     ps_move *moves = malloc((size_t)max_len * w * sizeof *moves);
     ps_move *legal = malloc((size_t)mm * sizeof *legal);
     ps_move *later = malloc((size_t)mm * sizeof *later);
     ps_value *g = malloc(w * sizeof *g);
     ps_move *line = malloc((size_t)max_len * sizeof *line);
+    uint64_t *seen = malloc(seen_slots * sizeof *seen);
     bool found = false;
     if (!cur || !next || !tmp || !cand || !parents || !moves || !legal ||
-        !later || !g || !line)
+        !later || !g || !line || !seen || !sorted || !count)
         goto done;
     memcpy(cur, root, ss);
     g[0] = 0;
@@ -133,23 +252,24 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                     continue;
                 }
                 ps_value f;
-                ps_value key = child_key(s, rank, tmp, gk, &f, later);
-                cand[nc] = (struct cand){key, f, gk, (uint32_t)nc,
-                                         gm->hash(s->inst, tmp), i, legal[k]};
+                uint64_t hash = gm->hash(s->inst, tmp);
+                ps_value key = child_key(s, rank, tmp, gk, &f, later,
+                                         memo_slot(memo, hash));
+                cand[nc] = (struct cand){key, f, gk, (uint32_t)nc, hash, i,
+                                         legal[k]};
                 nc++;
             }
         }
-        /* each state once (equal hashes: taken as the same state, which
-         * costs at worst a worse line), its cheapest copy */
-        qsort(cand, nc, sizeof *cand, by_state);
-        size_t distinct = 0;
-        for (size_t c = 0; c < nc; c++)
-            if (c == 0 || cand[c].hash != cand[c - 1].hash)
-                cand[distinct++] = cand[c];
-        /* the best `width`, made again from their parents */
-        qsort(cand, distinct, sizeof *cand, by_key);
+        /* the best `width`, each state once (equal hashes: taken as the
+         * same state, which costs at worst a worse line), made again from
+         * their parents. A state's copies differ only in g, and the key
+         * grows with g, so the first copy in key order is the cheapest. */
+        sort_by_key(cand, nc, sorted, count);
+        memset(seen, 0, seen_slots * sizeof *seen);
         int kept = 0;
-        for (size_t c = 0; c < distinct && kept < width; c++) {
+        for (size_t c = 0; c < nc && kept < width; c++) {
+            if (!ps_hash_set_add(seen, seen_slots, cand[c].hash))
+                continue;
             gm->apply(s->inst, cur + (size_t)cand[c].parent * ss, cand[c].move,
                       next + (size_t)kept * ss);
             parents[(size_t)depth * w + (size_t)kept] = cand[c].parent;
@@ -167,12 +287,15 @@ done:
     free(next);
     free(tmp);
     free(cand);
+    free(sorted);
+    free(count);
     free(parents);
     free(moves);
     free(legal);
     free(later);
     free(g);
     free(line);
+    free(seen);
     ps_memory_release(s, bytes);
     return found;
 }

@@ -26,6 +26,17 @@ enum ps_cost_beam_rank {
     PS_COST_BEAM_BY_EVALUATION_AND_H,
 };
 
+/* What cost beams learned of the states they ranked (the game's
+ * evaluation, h, the count of legal moves), kept across the beams of one
+ * search from one root: beams that grow meet the same states again (dfs's
+ * ladder on Former board 08 ranks 11,775 children, 4,337 of them
+ * distinct). A fixed number of slots, one state each, found by hash (a
+ * state whose hash equals another's gets its values: a worse rank at
+ * worst, as the beam's own merging of equal hashes). */
+struct ps_cost_beam_memo;
+struct ps_cost_beam_memo *ps_cost_beam_memo_new(struct ps_search *s);
+void ps_cost_beam_memo_free(struct ps_search *s, struct ps_cost_beam_memo *m);
+
 /* A beam of `width` states per depth from `root`, ranked by `rank`, then
  * in the order made; a state met twice in a depth (equal hashes) is kept
  * once. Goes at most `max_len` moves deep. Offers the cheapest goal it
@@ -33,8 +44,10 @@ enum ps_cost_beam_rank {
  * count in s->stats. Stops with the search (limits, Ctrl-C), and after
  * `budget` expansions of its own (a beam that finds no goal, on a game
  * whose moves can undo each other, would walk on to max_len). A
- * heuristic: the line may cost more than the optimum. */
+ * heuristic: the line may cost more than the optimum. `memo` (or NULL)
+ * spares the ranking of states another beam ranked. */
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
-                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank);
+                  int max_len, uint64_t budget, enum ps_cost_beam_rank rank,
+                  struct ps_cost_beam_memo *memo);
 
 #endif

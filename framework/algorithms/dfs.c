@@ -159,6 +159,7 @@ struct dfs {
                              * expanded (UINT64_MAX: never, or done) */
     int beam_width;         /* ... that many states per depth */
     bool beam_first;        /* ... the first beam */
+    struct ps_cost_beam_memo *beam_memo; /* what the beams ranked */
     ps_value h0;            /* cost games: the start's h */
     int deepest;            /* cost games: the rounds' deepest node */
     struct dfs_place resume; /* cost games: where a resumed round goes on */
@@ -970,9 +971,9 @@ static void cost_beam_now(struct dfs *d)
     uint64_t budget = spent > line ? spent : line;
     if (d->g->evaluate)
         ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap, budget,
-                     PS_COST_BEAM_BY_EVALUATION);
+                     PS_COST_BEAM_BY_EVALUATION, d->beam_memo);
     ps_cost_beam(d->s, state_at(d, 0), d->beam_width, cap, budget,
-                 PS_COST_BEAM_BY_F);
+                 PS_COST_BEAM_BY_F, d->beam_memo);
     int width = dfs_opt(d->s)->cost_beam;
     if (d->beam_width > DFS_COST_BEAM_MAX_WIDTH / 4 ||
         d->s->stop != PS_STOP_NONE)
@@ -989,19 +990,24 @@ static void cost_beam_now(struct dfs *d)
 
 /* A game that evaluates its positions (SameGame's fewest clicks) gets its
  * first lines before the rounds begin, from a ladder of beams 1, 2, 4, ...
- * wide, up to the first beam's width (16 at the default), each width
- * ranked by the evaluation and then by the evaluation and h. A beam costs
- * about its width per move of its line: the whole ladder is about 1,000
- * expansions, a few milliseconds on a Former board, whose first rungs
- * give a line within a tenth of a millisecond. The public solvers answer
- * in a few milliseconds. Each rank is the shorter on some boards: by the
- * clicks of each rank's 40 first lines on generated Former boards (gen
- * --rules former --seed 7001..7040) at widths 1, 4 and 16, by the
- * evaluation alone 684, 631, 593, by f 660, 608, 567, by both 662, 602,
- * 572 (docs/benchmarks.md). Games without an evaluation wait for the
- * rounds (cost_run): their beams rank by f, which costs a bound per
- * child, and an easy puzzle is proven before a beam would pay. Returns
- * whether it ran. */
+ * wide, up to twice the first beam's width (32 at the default), ranked by
+ * the evaluation, then the same widths ranked by the evaluation and h. A
+ * beam costs about its width per move of its line: the whole ladder is
+ * about 2,000 expansions, about 10 milliseconds on a Former board, whose
+ * first rungs give a line within a tenth of a millisecond; the beams share
+ * a memo of what they ranked (cost_beam.h), as they meet the same states
+ * again. The public solvers answer in a few milliseconds. Each rank is the
+ * shorter on some boards: by the clicks of each rank's 40 first lines on
+ * generated Former boards (gen --rules former --seed 7001..7040) at widths
+ * 1, 4 and 16, by the evaluation alone 684, 631, 593, by f 660, 608, 567,
+ * by both 662, 602, 572. The order and the top were chosen on those
+ * boards, with a tenth of the Go solver's time on each (docs/benchmarks.md):
+ * the cheaper rank climbs first, so its widest beam comes sooner (39 of 40
+ * lines no longer than the solver's, against 38 with the ranks in turn at
+ * each width), and the climb to 32 gave the 40th.
+ * Games without an evaluation wait for the rounds (cost_run): their beams
+ * rank by f, which costs a bound per child, and an easy puzzle is proven
+ * before a beam would pay. Returns whether it ran. */
 static bool cost_ladder(struct dfs *d)
 {
     static const enum ps_cost_beam_rank ranks[] = {
@@ -1009,10 +1015,12 @@ static bool cost_ladder(struct dfs *d)
     if (!d->g->evaluate || d->beam_width < 1 || d->max_depth)
         return false;
     int cap = beam_line_cap(d);
-    for (int w = 1; w < 2 * d->beam_width; w *= 2)
-        for (int r = 0; r < 2 && d->s->stop == PS_STOP_NONE; r++)
+    for (int r = 0; r < 2; r++)
+        for (int w = 1; w < 4 * d->beam_width && d->s->stop == PS_STOP_NONE;
+             w *= 2)
             ps_cost_beam(d->s, state_at(d, 0), w, cap,
-                         2 * (uint64_t)w * (uint64_t)(cap + 1), ranks[r]);
+                         2 * (uint64_t)w * (uint64_t)(cap + 1), ranks[r],
+                         d->beam_memo);
     return true;
 }
 
@@ -1228,6 +1236,8 @@ static enum ps_status cost_run(struct dfs *d)
      * 1,000 moves. */
     d->evict = cost_entry_worth;
     int width = dfs_opt(s)->cost_beam;
+    if (width > 0 && !d->max_depth) /* NULL if it does not fit: no memo */
+        d->beam_memo = ps_cost_beam_memo_new(s);
     d->beam_width = width >= DFS_COST_BEAM_FIRST ? width / DFS_COST_BEAM_FIRST
                                                  : width;
     d->beam_first = true;
@@ -1306,6 +1316,7 @@ static void dfs_free(struct dfs *d)
     if (d->tt.slot)
         ps_table_free(&d->tt);
     ps_greedy_free(&d->greedy);
+    ps_cost_beam_memo_free(d->s, d->beam_memo);
 }
 
 static void note_heuristic(struct dfs *d)

@@ -6,6 +6,7 @@
 #ifndef PS_HASH_H
 #define PS_HASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +37,23 @@ static inline uint64_t ps_hash_bytes(const void *data, size_t len)
     memcpy(&tail, p, len);
     h = (h ^ tail) * 0x100000001b3ULL;
     return ps_hash_mix(h);
+}
+
+/* A set of hashes in `slots` words (a power of two, zeroed, more than the
+ * hashes it will hold), linear probing: add h; false if it was there. The
+ * hash's low bit is set, as 0 marks an empty slot (so h and h ^ 1 are one:
+ * a beam takes them for one state, which costs at worst a worse line). */
+static inline bool ps_hash_set_add(uint64_t *set, size_t slots, uint64_t h)
+{
+    h |= 1;
+    for (size_t i = (size_t)h & (slots - 1);; i = (i + 1) & (slots - 1)) {
+        if (set[i] == h)
+            return false;
+        if (set[i] == 0) {
+            set[i] = h;
+            return true;
+        }
+    }
 }
 
 #endif
