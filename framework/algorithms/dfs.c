@@ -1429,7 +1429,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4, or on a game with an evaluation (SameGame) beams of 1, 2, 4 ... W/64 before the rounds, and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4, or on a game with an evaluation (SameGame) beams of 1, 2, 4 ... W/32 before the rounds, and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
