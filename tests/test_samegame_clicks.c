@@ -420,6 +420,30 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
     test_release(G, inst, NULL, rules);
 }
 
+/* dfs's best line on a Former board after `nodes[i]` expansions (one run
+ * each, --dfs-cost-beam `width`, 0 for the default) is `clicks[i]`
+ * clicks, not yet proven. */
+static void assert_lines_after(const char *board, int width, int n,
+                               const uint64_t *nodes, const int *clicks)
+{
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    void *inst = test_load(G, rules, board);
+    struct ps_options o;
+    ps_options_default(&o);
+    if (width)
+        test_option_int(&o, "dfs-cost-beam", width);
+    for (int i = 0; i < n; i++) {
+        ps_value cost;
+        assert_int_equal(run_limited("dfs", inst, &o, nodes[i], &cost),
+                         PS_INCOMPLETE);
+        if (cost != clicks[i])
+            fail_msg("after %llu expansions: %lld clicks, not %d",
+                     (unsigned long long)nodes[i], (long long)cost,
+                     clicks[i]);
+    }
+    test_release(G, inst, NULL, rules);
+}
+
 /* dfs's beams grow: after the first (--dfs-cost-beam W, once the rounds
  * have expanded 32 W nodes) comes one four times wider once they have
  * expanded 256 nodes per unit of its width. From width 1 (too narrow for
@@ -430,21 +454,29 @@ static void test_stopped_search_keeps_its_lower_bound(void **unused)
 static void test_dfs_beams_grow(void **unused)
 {
     (void)unused;
-    void *rules = clicks_rules(1, SHIFT_NONE);
-    void *inst = test_load(G, rules,
-                           "3244441\n1213344\n2322111\n3323113\n1211444\n"
-                           "2234441\n3131344\n3342434\n1344134\n");
-    struct ps_options o;
-    ps_options_default(&o);
-    test_option_int(&o, "dfs-cost-beam", 1);
-    ps_value cost;
-    assert_int_equal(run_limited("dfs", inst, &o, 1000, &cost),
-                     PS_INCOMPLETE);
-    assert_int_equal(cost, 13);
-    assert_int_equal(run_limited("dfs", inst, &o, 1500, &cost),
-                     PS_INCOMPLETE);
-    assert_int_equal(cost, 12);
-    test_release(G, inst, NULL, rules);
+    const uint64_t nodes[] = {1000, 1500};
+    const int clicks[] = {13, 12};
+    assert_lines_after("3244441\n1213344\n2322111\n3323113\n1211444\n"
+                       "2234441\n3131344\n3342434\n1344134\n",
+                       1, 2, nodes, clicks);
+}
+
+/* After the ladder the beams go on doubling (64, 128, ... up to
+ * --dfs-cost-beam), each once the rounds have expanded 32 nodes per unit
+ * of its width (dfs.c, cost_beam_now). On `psolve gen --rules former
+ * --seed 14` (13 clicks, proven after about 4.6 million expansions) the
+ * ladder and the 64-wide beam give 14 clicks; the 128-wide one, after
+ * 4,096, gives 13 before 7,000. A quick beam 62 wide and then a
+ * 1,000-wide one after 32,000 (the schedule before) still had 14 at
+ * 40,000. */
+static void test_dfs_beams_double_after_the_ladder(void **unused)
+{
+    (void)unused;
+    const uint64_t nodes[] = {6000, 7000};
+    const int clicks[] = {14, 13};
+    assert_lines_after("3344241\n4334434\n1432331\n1234331\n1131443\n"
+                       "4442224\n1231142\n2321341\n4314113\n",
+                       0, 2, nodes, clicks);
 }
 
 /* A table full under --max-memory gives old entries to new states
@@ -900,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_runs_ahead_in_bit_planes),
         cmocka_unit_test(test_empty_chain_by_hand),
         cmocka_unit_test(test_dfs_beams_grow),
+        cmocka_unit_test(test_dfs_beams_double_after_the_ladder),
         cmocka_unit_test(test_dfs_quick_beam),
         cmocka_unit_test(test_full_table_gives_entries_to_new_states),
         cmocka_unit_test(test_shift_lets_runs_meet),

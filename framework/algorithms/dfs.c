@@ -159,6 +159,7 @@ struct dfs {
                              * expanded (UINT64_MAX: never, or done) */
     int beam_width;         /* ... that many states per depth */
     bool beam_first;        /* ... the first beam */
+    bool beams_double;      /* ... after a ladder: each twice as wide */
     struct ps_cost_beam_memo *beam_memo; /* what the beams ranked */
     ps_value h0;            /* cost games: the start's h */
     int deepest;            /* cost games: the rounds' deepest node */
@@ -936,7 +937,10 @@ static bool on_path(const struct dfs *d, int depth)
  * rounds' path and states stay as they are. After the first one (cost_run)
  * comes the quick one, DFS_COST_BEAM_QUICK times narrower than
  * --dfs-cost-beam W, and then W's, each at DFS_COST_BEAM_AFTER expansions
- * per unit of its width; then the next, four times wider, once the rounds
+ * per unit of its width (after a ladder, cost_ladder: beams twice as wide
+ * as the last up to W, each at as many expansions per unit of its width,
+ * so the beams and the rounds cost about the same until W's); then the
+ * next, four times wider, once the rounds
  * have expanded DFS_COST_BEAM_LATER nodes per unit of its width (each beam
  * costs about its width per move of its line, so the beams take a few per
  * cent of a long proof), up to DFS_COST_BEAM_MAX_WIDTH states or what
@@ -980,7 +984,11 @@ static void cost_beam_now(struct dfs *d)
         return;
     int quick = width / DFS_COST_BEAM_QUICK;
     if (d->beam_width < width) { /* the quick one next, then W's */
-        d->beam_width = d->beam_width < quick ? quick : width;
+        if (d->beams_double) /* after a ladder: on by doubling up to W */
+            d->beam_width = d->beam_width < width / 2 ? 2 * d->beam_width
+                                                      : width;
+        else
+            d->beam_width = d->beam_width < quick ? quick : width;
         d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER;
         return;
     }
@@ -1007,21 +1015,23 @@ static void cost_beam_now(struct dfs *d)
  * each width), and the climb to 32 gave the 40th.
  * Games without an evaluation wait for the rounds (cost_run): their beams
  * rank by f, which costs a bound per child, and an easy puzzle is proven
- * before a beam would pay. Returns whether it ran. */
-static bool cost_ladder(struct dfs *d)
+ * before a beam would pay. Returns the widest width it ran, or 0 when it
+ * did not run. */
+static int cost_ladder(struct dfs *d)
 {
     static const enum ps_cost_beam_rank ranks[] = {
         PS_COST_BEAM_BY_EVALUATION, PS_COST_BEAM_BY_EVALUATION_AND_H};
     if (!d->g->evaluate || d->beam_width < 1 || d->max_depth)
-        return false;
-    int cap = beam_line_cap(d);
+        return 0;
+    int cap = beam_line_cap(d), top = 1;
+    while (2 * top < 4 * d->beam_width)
+        top *= 2;
     for (int r = 0; r < 2; r++)
-        for (int w = 1; w < 4 * d->beam_width && d->s->stop == PS_STOP_NONE;
-             w *= 2)
+        for (int w = 1; w <= top && d->s->stop == PS_STOP_NONE; w *= 2)
             ps_cost_beam(d->s, state_at(d, 0), w, cap,
                          2 * (uint64_t)w * (uint64_t)(cap + 1), ranks[r],
                          d->beam_memo);
-    return true;
+    return top;
 }
 
 /* --checkpoint: the round's place, from the node at `depth` (its children
@@ -1244,12 +1254,12 @@ static enum ps_status cost_run(struct dfs *d)
     d->beam_at = width > 0 && !d->max_depth
                      ? (uint64_t)d->beam_width * DFS_COST_BEAM_FIRST_AFTER
                      : UINT64_MAX;
-    bool laddered = cost_ladder(d);
-    if (laddered) { /* the ladder was the first beam: the quick one next */
+    int ladder_top = cost_ladder(d);
+    bool laddered = ladder_top > 0;
+    if (laddered) { /* the ladder was the first beam: doubling goes on */
         d->beam_first = false;
-        d->beam_width = width / DFS_COST_BEAM_QUICK;
-        if (d->beam_width < 1)
-            d->beam_width = 1;
+        d->beams_double = true;
+        d->beam_width = 2 * ladder_top < width ? 2 * ladder_top : width;
         d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER;
     }
     /* A resumed run starts in the file's round, at its place (searching
@@ -1429,7 +1439,7 @@ static const struct ps_option dfs_options[] = {
      .max = 1 << 20,
      .arg = "W",
      .def = "1000; 0 = none",
-     .doc = "cost games: once the rounds have expanded 32 W nodes without an answer, a beam of width W ranked by g + h and the moves left (after a first one of W/64 at W/4, or on a game with an evaluation (SameGame) beams of 1, 2, 4 ... W/32 before the rounds, and a quick one of W/16 at 2 W), then one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
+     .doc = "cost games: a beam of width W ranked by g + h and the moves left once the rounds have expanded 32 W nodes without an answer; before it a first one of W/64 after W/4 expansions and a quick one of W/16 after 2 W, or, on a game with an evaluation (SameGame), beams of 1, 2, 4 ... about W/32 before the rounds and then twice as wide each time up to W, each after 32 expansions per unit of its width; after it one four times wider each time they have expanded 256 nodes per unit of its width (up to 262,144); the best line is the answer a limit returns, and a round whose bound reaches its cost proves it optimal without searching"},
     {.name = "no-floors",
      .type = PS_OPT_FLAG,
      .offset = offsetof(struct dfs_options, no_floors),
