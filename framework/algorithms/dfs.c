@@ -1001,7 +1001,7 @@ static void cost_beam_now(struct dfs *d)
  * wide, up to twice the first beam's width (32 at the default), ranked by
  * the evaluation, then the same widths ranked by the evaluation and h. A
  * beam costs about its width per move of its line: the whole ladder is
- * about 2,000 expansions, about 10 milliseconds on a Former board, whose
+ * about 1,700 expansions, about 5 milliseconds on a Former board, whose
  * first rungs give a line within a tenth of a millisecond; the beams share
  * a memo of what they ranked (cost_beam.h), as they meet the same states
  * again. The public solvers answer in a few milliseconds. Each rank is the
@@ -1009,10 +1009,9 @@ static void cost_beam_now(struct dfs *d)
  * generated Former boards (gen --rules former --seed 7001..7040) at widths
  * 1, 4 and 16, by the evaluation alone 684, 631, 593, by f 660, 608, 567,
  * by both 662, 602, 572. The order and the top were chosen on those
- * boards, with a tenth of the Go solver's time on each (docs/benchmarks.md):
- * the cheaper rank climbs first, so its widest beam comes sooner (39 of 40
- * lines no longer than the solver's, against 38 with the ranks in turn at
- * each width), and the climb to 32 gave the 40th.
+ * boards beside the Go solver, with a tenth of its time on each
+ * (docs/benchmarks.md, Former's eleventh pass): the cheaper rank climbs
+ * first, so its widest beam comes sooner, and the climb goes to 32.
  * Games without an evaluation wait for the rounds (cost_run): their beams
  * rank by f, which costs a bound per child, and an easy puzzle is proven
  * before a beam would pay. Returns the widest width it ran, or 0 when it
