@@ -34,8 +34,12 @@ static int by_key(const void *a, const void *b)
     return x->made < y->made ? -1 : x->made > y->made;
 }
 
-/* The widest range of keys sort_by_key counts; wider ones go to qsort. */
+/* The widest range of keys sort_by_key counts; wider ones go to qsort. So
+ * do beams with more than COUNT_MAX candidates a depth (the counting needs
+ * a second array of them: 3 MB here, where the widest beams would need
+ * hundreds). */
 #define COUNT_RANGE 1024
+#define COUNT_MAX 65536
 
 /* key - lo for key >= lo, in unsigned arithmetic: no overflow whatever
  * the keys (a game's evaluation may be any value). */
@@ -49,8 +53,9 @@ static uint64_t key_offset(ps_value key, ps_value lo)
  * counted: the counts give each key its place, and the candidates go
  * there in the order made (a stable sort: ties in the order made); runs of
  * one key whose f differ are then put in f's order, stably. qsort when the
- * range is wider than COUNT_RANGE. `out` holds n candidates, `count`
- * COUNT_RANGE + 1 places; the sorted candidates end in cand. On dfs's
+ * range is wider than COUNT_RANGE, or with no `out`. `out` holds n
+ * candidates, `count` COUNT_RANGE + 1 places; the sorted candidates end in
+ * cand. On dfs's
  * ladder of Former board 08, qsort took about 1.5 M of the 9.8 M
  * instructions of its first 400 expansions; counting saves 1.1 M. */
 static void sort_by_key(struct cand *cand, size_t n, struct cand *out,
@@ -58,6 +63,10 @@ static void sort_by_key(struct cand *cand, size_t n, struct cand *out,
 {
     if (n < 2)
         return;
+    if (!out) {
+        qsort(cand, n, sizeof *cand, by_key);
+        return;
+    }
     ps_value lo = cand[0].key, hi = cand[0].key;
     for (size_t i = 1; i < n; i++) {
         lo = cand[i].key < lo ? cand[i].key : lo;
@@ -109,7 +118,7 @@ static void line_to(const int32_t *parents, const ps_move *moves, int width,
 }
 
 /* The memo's slots: a power of two, about the distinct states of dfs's
- * ladder (1 to 16 wide) on a Former board. */
+ * ladder on a Former board (4,337 when it climbed to 16). */
 #define MEMO_SLOTS 8192
 
 enum { MEMO_EVALUATION = 1, MEMO_H = 2, MEMO_MOVES = 4 };
@@ -205,7 +214,9 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     size_t seen_slots = 2;
     while (seen_slots < 2 * w)
         seen_slots *= 2;
-    uint64_t bytes = 2 * w * ss + 2 * w * (size_t)mm * sizeof(struct cand) +
+    const size_t cands = w * (size_t)mm,
+                 counted = cands <= COUNT_MAX ? cands : 0;
+    uint64_t bytes = 2 * w * ss + (cands + counted) * sizeof(struct cand) +
                      (COUNT_RANGE + 1) * sizeof(size_t) +
                      seen_slots * sizeof(uint64_t) +
                      (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
@@ -217,8 +228,8 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
         return false;
     unsigned char *cur = malloc(w * ss), *next = malloc(w * ss);
     unsigned char *tmp = malloc(ss);
-    struct cand *cand = malloc(w * (size_t)mm * sizeof *cand);
-    struct cand *sorted = malloc(w * (size_t)mm * sizeof *sorted);
+    struct cand *cand = malloc(cands * sizeof *cand);
+    struct cand *sorted = counted ? malloc(counted * sizeof *sorted) : NULL;
     size_t *count = malloc((COUNT_RANGE + 1) * sizeof *count);
     int32_t *parents = malloc((size_t)max_len * w * sizeof *parents);
     ps_move *moves = malloc((size_t)max_len * w * sizeof *moves);
@@ -229,7 +240,7 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     uint64_t *seen = malloc(seen_slots * sizeof *seen);
     bool found = false;
     if (!cur || !next || !tmp || !cand || !parents || !moves || !legal ||
-        !later || !g || !line || !seen || !sorted || !count)
+        !later || !g || !line || !seen || (counted && !sorted) || !count)
         goto done;
     memcpy(cur, root, ss);
     g[0] = 0;
