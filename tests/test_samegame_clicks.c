@@ -876,6 +876,94 @@ static void test_evaluation_counts_groups(void **unused)
     }
 }
 
+/* The groups of a printed board (rows top first, '.' empty), as moves:
+ * each group of at least min_group cells by its first cell in the
+ * column-major order, bottom first (sg_moves' order), with its size. */
+static int reference_moves(const char *text, int rows, int cols,
+                           int min_group, ps_move *moves, int *sizes)
+{
+    int colour[64], seen[64] = {0}, n = 0;
+    for (int c = 0; c < cols; c++)
+        for (int r = 0; r < rows; r++) {
+            char ch = text[(rows - 1 - r) * (cols + 1) + c];
+            colour[c * rows + r] = ch == '.' ? 0 : ch - '0';
+        }
+    for (int i = 0; i < rows * cols; i++) {
+        if (!colour[i] || seen[i])
+            continue;
+        int stack[64], sp = 0, size = 0;
+        stack[sp++] = i;
+        seen[i] = 1;
+        while (sp) {
+            int at = stack[--sp], c = at / rows, r = at % rows;
+            size++;
+            const int next[4][2] = {{c, r - 1}, {c, r + 1}, {c - 1, r},
+                                    {c + 1, r}};
+            for (int k = 0; k < 4; k++) {
+                int nc = next[k][0], nr = next[k][1], j = nc * rows + nr;
+                if (nc >= 0 && nc < cols && nr >= 0 && nr < rows &&
+                    !seen[j] && colour[j] == colour[i]) {
+                    seen[j] = 1;
+                    stack[sp++] = j;
+                }
+            }
+        }
+        if (size >= min_group) {
+            moves[n] = (ps_move)i;
+            sizes[n++] = size;
+        }
+    }
+    return n;
+}
+
+/* On boards of up to 64 cells sg_moves lists the groups from bit planes
+ * (clicks.h, small_planes_moves): the same moves, in the same order, as a
+ * plain flood over the printed board, each with the gain its click
+ * scores, in games played to the end under the score and the fewest-clicks
+ * objectives, min_group 1 to 3, with and without a column shift. */
+static void test_moves_in_bit_planes(void **unused)
+{
+    (void)unused;
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 5077);
+    const int shapes[][2] = {{9, 7}, {8, 8}, {4, 16}, {2, 32}, {5, 5}};
+    for (size_t j = 0; j < 12 * sizeof shapes / sizeof shapes[0]; j++) {
+        const int rows = shapes[j / 12][0], cols = shapes[j / 12][1];
+        const int min_group = 1 + (int)(j % 3);
+        const bool score = (j / 3) % 2, shift = (j / 6) % 2;
+        void *rules = clicks_rules(min_group, shift ? SHIFT_LEFT : SHIFT_NONE);
+        if (score)
+            test_set_param(G, rules, "objective", 0);
+        char text[64 * 2 + 64];
+        random_board(&rng, rows, cols, 3 + (int)(j % 2), text);
+        void *inst = test_load(G, rules, text);
+        void *s = test_initial(G, inst);
+        void *next = malloc(G->state_size(inst));
+        assert_non_null(next);
+        ps_move moves[64], want[64];
+        ps_value gains[64];
+        int sizes[64], n;
+        while ((n = G->moves(inst, s, moves, gains)) > 0) {
+            int wn = reference_moves(test_print(G, inst, s), rows, cols,
+                                     min_group, want, sizes);
+            assert_int_equal(n, wn);
+            for (int i = 0; i < n; i++) {
+                assert_int_equal(moves[i], want[i]);
+                assert_int_equal(gains[i],
+                                 G->apply(inst, s, moves[i], next));
+            }
+            assert_int_equal(G->moves(inst, s, moves, NULL), n);
+            G->apply(inst, s, moves[ps_rng_below(&rng, (uint32_t)n)], next);
+            memcpy(s, next, G->state_size(inst));
+        }
+        assert_int_equal(reference_moves(test_print(G, inst, s), rows, cols,
+                                         min_group, want, sizes),
+                         0);
+        free(next);
+        test_release(G, inst, s, rules);
+    }
+}
+
 /* With a column shift the runs can meet: colour-runs falls back to the
  * colours left. Here the middle column empties and the 1s join. */
 static void test_shift_lets_runs_meet(void **unused)
@@ -937,6 +1025,7 @@ int main(void)
         cmocka_unit_test(test_full_table_gives_entries_to_new_states),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_evaluation_counts_groups),
+        cmocka_unit_test(test_moves_in_bit_planes),
         cmocka_unit_test(test_dead_colour_is_unsolvable),
         cmocka_unit_test(test_score_objectives_stay_score_games),
         cmocka_unit_test(test_every_4x4_two_colour_board),

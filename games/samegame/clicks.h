@@ -183,27 +183,42 @@ static uint64_t small_planes_flood(const struct sg_small_planes *p, int R,
     return x;
 }
 
-/* The cells of `plane` with a neighbour in `plane` in each direction:
- * below, above, to the left, to the right. */
-struct sg_neighbours {
-    uint64_t below, above, left, right;
+/* A colour's groups of one and of two cells, found at once from which of
+ * its cells have neighbours of their colour (most of a Former board's
+ * groups are such): `lone`, the groups of one cell; `pairs`, each pair's
+ * lower or left cell (its lowest bit); `rest`, the cells of every other
+ * group, each left to a flood. */
+struct sg_small_groups {
+    uint64_t lone, pairs, rest;
 };
 
-static inline struct sg_neighbours
-small_planes_neighbours(const struct sg_small_planes *p, int R, uint64_t plane)
+static inline struct sg_small_groups
+small_planes_small_groups(const struct sg_small_planes *p, int R,
+                          uint64_t plane)
 {
-    return (struct sg_neighbours){
-        plane & ((plane << 1) & ~p->bottom), plane & ((plane >> 1) & ~p->top),
-        plane & (plane << R), plane & (plane >> R)};
+    /* the cells with a neighbour of their colour below, above, to the
+     * left, to the right */
+    uint64_t below = plane & ((plane << 1) & ~p->bottom),
+             above = plane & ((plane >> 1) & ~p->top),
+             left = plane & (plane << R), right = plane & (plane >> R);
+    uint64_t any = below | above | left | right;
+    uint64_t two = (below & (above | left | right)) | (above & (left | right)) |
+                   (left & right);
+    uint64_t one = any & ~two; /* exactly one neighbour */
+    uint64_t up = one & (one >> 1) & above,  /* a pair's lower cell */
+        across = one & (one >> R) & right;   /* its left one */
+    uint64_t lone = plane & ~any;
+    return (struct sg_small_groups){
+        lone, up | across,
+        plane & ~lone & ~(up | (up << 1) | across | (across << R))};
 }
 
 /* sg_evaluate under fewest clicks (tally_value's reading: minus the
  * groups of at least min_group cells, a stuck board the worst) on a board
- * of up to 64 cells. The lone cells and the lone pairs of a colour (most of
- * a Former board's groups) are counted at once from who has neighbours;
- * each other group is one flood in its colour's plane. Against the full
- * tally on dfs's first beams of Former board 08: 33.8 M instructions in
- * sg_evaluate with the tally, 16.7 M with a flood per group. */
+ * of up to 64 cells: the lone cells and pairs of a colour counted at once,
+ * a flood for each other group. Against the full tally on dfs's first
+ * beams of Former board 08: 33.8 M instructions in sg_evaluate with the
+ * tally, 16.7 M with a flood per group, 10.3 M so. */
 static ps_value clicks_evaluation(const struct sg_instance *in,
                                   const void *state)
 {
@@ -213,26 +228,65 @@ static ps_value clicks_evaluation(const struct sg_instance *in,
     int groups = 0;
     uint64_t cells = 0;
     for (int k = 1; k <= in->colours; k++) {
-        const uint64_t plane = p.colour[k];
-        cells |= plane;
-        struct sg_neighbours n = small_planes_neighbours(&p, R, plane);
-        uint64_t any = n.below | n.above | n.left | n.right;
-        uint64_t two = (n.below & (n.above | n.left | n.right)) |
-                       (n.above & (n.left | n.right)) | (n.left & n.right);
-        uint64_t one = any & ~two;          /* exactly one neighbour */
-        uint64_t lone = plane & ~any;       /* groups of one cell */
-        uint64_t up = one & (one >> 1) & n.above,  /* a pair's lower cell */
-            across = one & (one >> R) & n.right;   /* its left one */
-        uint64_t pairs = up | (up << 1) | across | (across << R);
-        groups += (min_group <= 1) * popcount_portable(lone) +
-                  (min_group <= 2) * popcount_portable(up | across);
-        for (uint64_t left = plane & ~lone & ~pairs; left;) {
+        cells |= p.colour[k];
+        struct sg_small_groups sm = small_planes_small_groups(&p, R,
+                                                              p.colour[k]);
+        groups += (min_group <= 1) * popcount_portable(sm.lone) +
+                  (min_group <= 2) * popcount_portable(sm.pairs);
+        for (uint64_t left = sm.rest; left;) {
             uint64_t g = small_planes_flood(&p, R, left & -left, left);
             left &= ~g;
             groups += min_group <= 1 || popcount_portable(g) >= min_group;
         }
     }
     return fewest_clicks_value(groups, cells != 0);
+}
+
+/* sg_moves on a board of up to 64 cells, in the same order (a group's
+ * lowest cell in the column-major order, which is its lowest bit), from
+ * the planes: lone cells and pairs at once, a flood for each other group.
+ * Each group of min_group cells or more is a move; gains as list_groups
+ * gives them. */
+static int small_planes_moves(const struct sg_instance *in, const void *state,
+                              ps_move *moves, ps_value *gains)
+{
+    struct sg_small_planes p;
+    small_planes_read(in, state, &p);
+    const int R = in->rows, min_group = in->rules.min_group;
+    uint64_t anchors = 0; /* each move's cell */
+    uint8_t size[64];     /* the group's cells, at its anchor */
+    for (int k = 1; k <= in->colours; k++) {
+        struct sg_small_groups sm = small_planes_small_groups(&p, R,
+                                                              p.colour[k]);
+        if (min_group <= 1)
+            anchors |= sm.lone;
+        if (min_group <= 2)
+            anchors |= sm.pairs;
+        for (uint64_t left = sm.rest; left;) {
+            uint64_t g = small_planes_flood(&p, R, left & -left, left);
+            left &= ~g;
+            int n = popcount_portable(g);
+            if (n >= min_group) {
+                anchors |= g & -g;
+                size[__builtin_ctzll(g)] = (uint8_t)n;
+            }
+        }
+        if (gains) { /* the sizes of the lone cells and pairs */
+            for (uint64_t b = sm.lone; b; b &= b - 1)
+                size[__builtin_ctzll(b)] = 1;
+            for (uint64_t b = sm.pairs; b; b &= b - 1)
+                size[__builtin_ctzll(b)] = 2;
+        }
+    }
+    const uint8_t *cell = C_CELLS(in, state);
+    int n = 0;
+    for (; anchors; anchors &= anchors - 1, n++) {
+        int at = __builtin_ctzll(anchors);
+        moves[n] = (ps_move)at;
+        if (gains)
+            gains[n] = sg_gain(&in->rules, size[at], cell[at]);
+    }
+    return n;
 }
 
 /* Does every column of `unit` that holds a cell of it (`lanes`, each such

@@ -793,12 +793,6 @@ static int list_groups(const struct sg_instance *in, const void *state,
     return n;
 }
 
-static int sg_moves(const void *p, const void *state, ps_move *moves,
-                    ps_value *gains)
-{
-    return list_groups(p, state, moves, gains, NULL, NULL);
-}
-
 /* Erase the group of cell `start` in a state being built, returning its
  * size and the range of columns it touched. Erasing as it goes doubles as
  * the visited mark (an erased cell no longer matches the colour), and it
@@ -1464,6 +1458,17 @@ static inline int popcount_portable(uint64_t x)
 
 #include "clicks.h"
 #include "planes.h"
+
+static int sg_moves(const void *p, const void *state, ps_move *moves,
+                    ps_value *gains)
+{
+    const struct sg_instance *in = p;
+    /* a board of up to 64 cells (Former's 63): its groups in bit planes,
+     * dfs's and the beams' listing of every node */
+    if (small_planes_fit(in))
+        return small_planes_moves(in, state, moves, gains);
+    return list_groups(in, state, moves, gains, NULL, NULL);
+}
 
 static ps_value sg_evaluate(const void *p, const void *state)
 {
