@@ -998,8 +998,9 @@ static void cost_beam_now(struct dfs *d)
 
 /* A game that evaluates its positions (SameGame's fewest clicks) gets its
  * first lines before the rounds begin, from a ladder of beams 1, 2, 4, ...
- * wide, up to twice the first beam's width (32 at the default), ranked by
- * the evaluation, then the same widths ranked by the evaluation and h. A
+ * wide, up to the largest power of two below four times `first_width`,
+ * the first beam's (32 at the default, where it is 15), ranked by the
+ * evaluation, then the same widths ranked by the evaluation and h. A
  * beam costs about its width per move of its line: the whole ladder is
  * about 1,700 expansions, about 5 milliseconds on a Former board, whose
  * first rungs give a line within a tenth of a millisecond; the beams share
@@ -1016,14 +1017,14 @@ static void cost_beam_now(struct dfs *d)
  * rank by f, which costs a bound per child, and an easy puzzle is proven
  * before a beam would pay. Returns the widest width it ran, or 0 when it
  * did not run. */
-static int cost_ladder(struct dfs *d)
+static int cost_ladder(struct dfs *d, int first_width)
 {
     static const enum ps_cost_beam_rank ranks[] = {
         PS_COST_BEAM_BY_EVALUATION, PS_COST_BEAM_BY_EVALUATION_AND_H};
-    if (!d->g->evaluate || d->beam_width < 1 || d->max_depth)
+    if (!d->g->evaluate || first_width < 1)
         return 0;
     int cap = beam_line_cap(d), top = 1;
-    while (2 * top < 4 * d->beam_width)
+    while (2 * top < 4 * first_width)
         top *= 2;
     for (int r = 0; r < 2; r++)
         for (int w = 1; w <= top && d->s->stop == PS_STOP_NONE; w *= 2)
@@ -1245,21 +1246,22 @@ static enum ps_status cost_run(struct dfs *d)
      * 1,000 moves. */
     d->evict = cost_entry_worth;
     int width = dfs_opt(s)->cost_beam;
-    if (width > 0 && !d->max_depth) /* NULL if it does not fit: no memo */
+    const bool beams = width > 0 && !d->max_depth;
+    if (beams) /* NULL if it does not fit: no memo */
         d->beam_memo = ps_cost_beam_memo_new(s);
-    d->beam_width = width >= DFS_COST_BEAM_FIRST ? width / DFS_COST_BEAM_FIRST
-                                                 : width;
-    d->beam_first = true;
-    d->beam_at = width > 0 && !d->max_depth
-                     ? (uint64_t)d->beam_width * DFS_COST_BEAM_FIRST_AFTER
-                     : UINT64_MAX;
-    int ladder_top = cost_ladder(d);
+    int first = width >= DFS_COST_BEAM_FIRST ? width / DFS_COST_BEAM_FIRST
+                                             : width;
+    int ladder_top = beams ? cost_ladder(d, first) : 0;
     bool laddered = ladder_top > 0;
     if (laddered) { /* the ladder was the first beam: doubling goes on */
-        d->beam_first = false;
         d->beams_double = true;
         d->beam_width = 2 * ladder_top < width ? 2 * ladder_top : width;
         d->beam_at = (uint64_t)d->beam_width * DFS_COST_BEAM_AFTER;
+    } else { /* the first beam, once the rounds have spent its cost */
+        d->beam_first = beams;
+        d->beam_width = first;
+        d->beam_at = beams ? (uint64_t)first * DFS_COST_BEAM_FIRST_AFTER
+                           : UINT64_MAX;
     }
     /* A resumed run starts in the file's round, at its place (searching
      * the rounds before it again to rebuild the table's bounds cost more
