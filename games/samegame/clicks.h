@@ -415,7 +415,68 @@ struct chain {
     uint64_t seen[CHAIN_SEEN]; /* the sets looked at */
     int nseen;
     bool full;                /* seen[] ran out: the answer is "maybe" */
+    bool bmi2;                /* lay out with pext/pdep (chain_fall_bmi2) */
 };
+
+/* Without the units of `left` (the unit just taken among them) only that
+ * unit's columns (`lanes`) change: each is laid out again from its cells
+ * on the board as it is, fallen down past the gone units' cells. */
+static void chain_fall_from_cells(struct chain *ch, uint64_t lanes,
+                                  uint64_t left, const uint64_t *plane,
+                                  uint64_t *next)
+{
+    const int R = ch->R;
+    if (!ch->unit_at_ready) {
+        for (int v = 0; v < ch->units; v++)
+            for (uint64_t b = ch->start[v]; b; b &= b - 1)
+                ch->unit_at[__builtin_ctzll(b)] = (uint8_t)v;
+        ch->unit_at_ready = true;
+    }
+    for (int v = 0; v < ch->units; v++)
+        next[v] = plane[v] & ~lanes;
+    for (uint64_t tops = lanes & ch->p->top; tops; tops &= tops - 1) {
+        int c = __builtin_ctzll(tops) / R, row = 0;
+        for (int r = 0; r < ch->height[c]; r++) {
+            int v = ch->unit_at[c * R + r];
+            if (!(left >> v & 1))
+                next[v] |= 1ull << (c * R + row++);
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SG_CHAIN_BMI2 1
+#include <immintrin.h>
+/* The same layout where the CPU has fast pdep/pext (the engine
+ * SG_ENGINE_BMI2, chosen at load): in the taken unit's columns the cells
+ * of the units still there are gathered in order (pext) and dealt back
+ * from each column's bottom (pdep), which is the fall; the planes say
+ * where each unit is now, so no cell is read. Rows <= 32, so the shifts
+ * stay in range. On board 09, 14% less time than chain_fall_from_cells
+ * (docs/samegame.md). */
+__attribute__((target("popcnt,bmi2"))) static void
+chain_fall_bmi2(const struct chain *ch, uint64_t lanes, uint64_t left,
+                const uint64_t *plane, uint64_t *next)
+{
+    uint64_t stay = 0;
+    for (int v = 0; v < ch->units; v++)
+        if (!(left >> v & 1))
+            stay |= plane[v] & lanes;
+    const int R = ch->R;
+    const uint64_t lane = (1ull << R) - 1;
+    uint64_t fallen = 0;
+    for (uint64_t tops = lanes & ch->p->top; tops; tops &= tops - 1) {
+        int base = __builtin_ctzll(tops) - (R - 1);
+        int n = __builtin_popcountll(stay & (lane << base));
+        fallen |= ((1ull << n) - 1) << base;
+    }
+    for (int v = 0; v < ch->units; v++)
+        next[v] = (plane[v] & ~lanes) |
+                  _pdep_u64(_pext_u64(plane[v], stay), fallen);
+}
+#else
+#define SG_CHAIN_BMI2 0
+#endif
 
 /* Has the set `gone` been looked at? Marks it if not. */
 static bool chain_seen(struct chain *ch, uint64_t gone)
@@ -447,26 +508,13 @@ static bool chain_clears(struct chain *ch, uint64_t gone,
         uint64_t left = gone | 1ull << u;
         if (left == ch->all) /* the last unit: nothing to lay out */
             return true;
-        if (!ch->unit_at_ready) {
-            for (int v = 0; v < ch->units; v++)
-                for (uint64_t b = ch->start[v]; b; b &= b - 1)
-                    ch->unit_at[__builtin_ctzll(b)] = (uint8_t)v;
-            ch->unit_at_ready = true;
-        }
-        /* Without u only u's columns change: each is laid out again from
-         * its cells, fallen down past the gone units' cells. */
         uint64_t next[CHAIN_UNITS];
-        for (int v = 0; v < ch->units; v++)
-            next[v] = plane[v] & ~ch->lanes[u];
-        for (uint64_t tops = ch->lanes[u] & ch->p->top; tops;
-             tops &= tops - 1) {
-            int c = __builtin_ctzll(tops) / R, row = 0;
-            for (int r = 0; r < ch->height[c]; r++) {
-                int v = ch->unit_at[c * R + r];
-                if (!(left >> v & 1))
-                    next[v] |= 1ull << (c * R + row++);
-            }
-        }
+#if SG_CHAIN_BMI2
+        if (ch->bmi2)
+            chain_fall_bmi2(ch, ch->lanes[u], left, plane, next);
+        else
+#endif
+            chain_fall_from_cells(ch, ch->lanes[u], left, plane, next);
         if (chain_clears(ch, left, next))
             return true;
     }
@@ -495,6 +543,7 @@ static ps_value clicks_empty_chain(const struct sg_instance *in,
     ch.nseen = 0;
     ch.full = false;
     ch.unit_at_ready = false;
+    ch.bmi2 = in->engine == SG_ENGINE_BMI2;
     uint64_t plane[CHAIN_UNITS];
     ch.start = plane;
     for (int k = 1; k <= in->colours; k++) {
