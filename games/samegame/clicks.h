@@ -120,23 +120,36 @@ static void small_planes_read(const struct sg_instance *in, const void *state,
     p->low = (n == 64 ? ~0ull : (1ull << n) - 1) & ~p->top;
     p->even = in->plane_even_columns;
 #if defined(__SSE2__)
-    uint8_t buf[64] = {0};
-    if (n >= 32) { /* two fixed copies, overlapping: no call */
-        memcpy(buf, cell, 32);
-        memcpy(buf + n - 32, cell + n - 32, 32);
-    } else {
-        memcpy(buf, cell, (size_t)n);
-    }
+    /* Loads straight from the cells: a last chunk of rem < 16 cells is read
+     * as the 16 cells that end the board, and its first 16 - rem bits
+     * dropped. (Copying the cells to a buffer first cost more than the
+     * compares: the loads waited on the copy's stores.) */
+    const int full = n / 16, rem = n % 16;
     __m128i v[4];
-    for (int q = 0; q < 4; q++)
-        v[q] = _mm_loadu_si128((const __m128i *)(const void *)(buf + 16 * q));
+    uint8_t small[16] = {0}; /* boards of fewer than 16 cells */
+    if (full == 0) {
+        memcpy(small, cell, (size_t)n);
+        v[0] = _mm_loadu_si128((const __m128i *)(const void *)small);
+    }
+    for (int q = 0; q < full; q++)
+        v[q] = _mm_loadu_si128((const __m128i *)(const void *)(cell + 16 * q));
+    if (full > 0 && rem > 0)
+        v[full] =
+            _mm_loadu_si128((const __m128i *)(const void *)(cell + n - 16));
     for (int k = 1; k <= in->colours; k++) {
         __m128i kk = _mm_set1_epi8((char)k);
         uint64_t plane = 0;
-        for (int q = 0; q < 4; q++)
+        for (int q = 0; q < full; q++)
             plane |= (uint64_t)(uint16_t)_mm_movemask_epi8(
                          _mm_cmpeq_epi8(v[q], kk))
                      << (16 * q);
+        if (full == 0)
+            plane = (uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[0], kk));
+        else if (rem > 0)
+            plane |= (uint64_t)((unsigned)_mm_movemask_epi8(
+                                    _mm_cmpeq_epi8(v[full], kk)) >>
+                                (16 - rem))
+                     << (16 * full);
         p->colour[k] = plane;
     }
 #elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
