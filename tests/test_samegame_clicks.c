@@ -589,6 +589,78 @@ static void test_dfs_quick_beam(void **unused)
 
 /* The objective makes SameGame a cost game; colour-runs counts each
  * colour's runs of adjacent columns; one click per run is met here. */
+/* The beams by f and by the evaluation and h make h known only for the
+ * children they reach in key order (SameGame gives floors under its
+ * children's costs: cost_beam.c, lazy_key). A beam must be the same as
+ * one that makes every child's h known: the same line and expansions, on
+ * random Former-sized boards, at three widths, with and without a memo
+ * shared by the beams. The plain beams run on a copy of the game without
+ * child_floors. */
+static void test_cost_beams_lazy_h_same_beams(void **unused)
+{
+    (void)unused;
+    struct ps_game plain_game = *G;
+    plain_game.child_floors = NULL;
+    const struct ps_game *games[2] = {G, &plain_game};
+    void *rules = clicks_rules(1, SHIFT_NONE);
+    struct ps_rng rng;
+    ps_rng_seed(&rng, 3411);
+    const enum ps_cost_beam_rank ranks[] = {PS_COST_BEAM_BY_F,
+                                            PS_COST_BEAM_BY_EVALUATION_AND_H};
+    const int widths[] = {1, 8, 64};
+    for (int board = 0; board < 6; board++) {
+        char text[9 * 8 + 1];
+        random_board(&rng, 9, 7, 4, text);
+        void *inst = test_load(G, rules, text);
+        struct ps_search owner[2];
+        struct ps_cost_beam_memo *memo[2];
+        struct ps_options o;
+        for (int v = 0; v < 2; v++) {
+            ps_options_default(&o);
+            ps_search_init(&owner[v], games[v], inst, NULL, &o);
+            memo[v] = ps_cost_beam_memo_new(&owner[v]);
+            assert_non_null(memo[v]);
+        }
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t r = 0; r < 2; r++)
+                for (size_t wi = 0; wi < 3; wi++) {
+                    struct ps_search s[2];
+                    for (int v = 0; v < 2; v++) {
+                        ps_options_default(&o);
+                        ps_search_init(&s[v], games[v], inst, NULL, &o);
+                        void *root = test_initial(G, inst);
+                        ps_cost_beam(&s[v], root, widths[wi], 63, UINT64_MAX,
+                                     ranks[r], pass ? memo[v] : NULL);
+                        free(root);
+                    }
+                    bool same = s[0].best.found == s[1].best.found &&
+                                s[0].best.len == s[1].best.len &&
+                                s[0].stats.expanded == s[1].stats.expanded &&
+                                (s[0].best.len == 0 ||
+                                 memcmp(s[0].best.moves, s[1].best.moves,
+                                        (size_t)s[0].best.len *
+                                            sizeof(ps_move)) == 0);
+                    if (!same)
+                        fail_msg("board %d, rank %d, width %d, pass %d: "
+                                 "%lld clicks in %llu expansions, plain "
+                                 "%lld in %llu", board, (int)ranks[r],
+                                 widths[wi], pass,
+                                 (long long)s[0].best.value,
+                                 (unsigned long long)s[0].stats.expanded,
+                                 (long long)s[1].best.value,
+                                 (unsigned long long)s[1].stats.expanded);
+                    ps_search_free(&s[0]);
+                    ps_search_free(&s[1]);
+                }
+        for (int v = 0; v < 2; v++) {
+            ps_cost_beam_memo_free(&owner[v], memo[v]);
+            ps_search_free(&owner[v]);
+        }
+        test_release(G, inst, NULL, NULL);
+    }
+    free(rules);
+}
+
 static void test_colour_runs_by_hand(void **unused)
 {
     (void)unused;
@@ -1080,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_dfs_beams_grow),
         cmocka_unit_test(test_dfs_beams_double_after_the_ladder),
         cmocka_unit_test(test_dfs_quick_beam),
+        cmocka_unit_test(test_cost_beams_lazy_h_same_beams),
         cmocka_unit_test(test_full_table_gives_entries_to_new_states),
         cmocka_unit_test(test_shift_lets_runs_meet),
         cmocka_unit_test(test_evaluation_counts_groups),

@@ -45,7 +45,12 @@ void ps_cost_beam_memo_free(struct ps_search *s, struct ps_cost_beam_memo *m);
  * `budget` expansions of its own (a beam that finds no goal, on a game
  * whose moves can undo each other, would walk on to max_len). A
  * heuristic: the line may cost more than the optimum. `memo` (or NULL)
- * spares the ranking of states another beam ranked. */
+ * spares the ranking of states another beam ranked. The ranks with h make
+ * h known only for the children they reach in key order where the game
+ * gives floors under its children's costs (child_floors) and the run's
+ * heuristic is the game's own: a child is first ranked with its floor for
+ * h, and the rank's h is the larger of the two (the same as h where, as on
+ * SameGame, h is never below the floor). */
 bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                   int max_len, uint64_t budget, enum ps_cost_beam_rank rank,
                   struct ps_cost_beam_memo *memo);
