@@ -465,8 +465,8 @@ static void chain_fall_from_cells(struct chain *ch, uint64_t lanes,
  * of the units still there are gathered in order (pext) and dealt back
  * from each column's bottom (pdep), which is the fall; the planes say
  * where each unit is now, so no cell is read. Rows <= 32, so the shifts
- * stay in range. On board 09, 14% less time than chain_fall_from_cells
- * (docs/samegame.md). */
+ * stay in range. Board 09's proof took about a tenth less time with it
+ * (docs/benchmarks.md, Former's twelfth pass). */
 __attribute__((target("popcnt,bmi2"))) static void
 chain_fall_bmi2(const struct chain *ch, uint64_t lanes, uint64_t left,
                 const uint64_t *plane, uint64_t *next)
