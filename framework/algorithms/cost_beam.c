@@ -329,7 +329,7 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
                      (size_t)max_len * w * (sizeof(int32_t) + sizeof(ps_move)) +
                      w * sizeof(ps_value) + (size_t)max_len * sizeof(ps_move) +
                      2 * (size_t)mm * sizeof(ps_move) +
-                     (size_t)mm * sizeof(ps_value);
+                     (lazy ? (size_t)mm * sizeof(ps_value) : 0);
     if (width < 1 || max_len < 1 ||
         (rank != PS_COST_BEAM_BY_F && !gm->evaluate) ||
         !ps_memory_reserve(s, bytes))
@@ -344,13 +344,13 @@ bool ps_cost_beam(struct ps_search *s, const void *root, int width,
     ps_move *moves = malloc((size_t)max_len * w * sizeof *moves);
     ps_move *legal = malloc((size_t)mm * sizeof *legal);
     ps_move *later = malloc((size_t)mm * sizeof *later);
-    ps_value *floors = malloc((size_t)mm * sizeof *floors);
+    ps_value *floors = lazy ? malloc((size_t)mm * sizeof *floors) : NULL;
     ps_value *g = malloc(w * sizeof *g);
     ps_move *line = malloc((size_t)max_len * sizeof *line);
     uint64_t *seen = malloc(seen_slots * sizeof *seen);
     bool found = false;
     if (!cur || !next || !tmp || !cand || !parents || !moves || !legal ||
-        !later || !floors || !g || !line || !seen || (counted && !sorted) ||
+        !later || (lazy && !floors) || !g || !line || !seen || (counted && !sorted) ||
         (risen && !rose) || !count)
         goto done;
     memcpy(cur, root, ss);
