@@ -845,50 +845,87 @@ static enum ps_status score_run(struct dfs *d)
  * a subtree that a round proved to need more than the next round's
  * threshold allows is cut at its root, not searched again.
  *
- * Stored in 12 bytes, three int32s, not 20: a Former entry (a 17-byte
- * key and this, rounded to 8) takes 32 bytes instead of 40, so
- * --max-memory holds a fifth more states (the long Former proofs fill
- * their tables). Costs past 2^31 - 2
- * lose precision only where that stays sound: a bound is stored as at most
- * COST_LB_MAX (a smaller lower bound is still one), and a g that does not
- * fit as COST_G_UNKNOWN, which is never taken for a duplicate (that state
- * is searched again; cost_node checks the path for cycles instead). */
+ * Stored in 7 bytes, one 56-bit word, not 12: a Former entry (a 17-byte
+ * key and this, rounded to 8) takes 24 bytes instead of 32, and one of
+ * the 15-puzzle (an 8-byte key) 16 instead of 24, so --max-memory holds
+ * about a fifth more states (the long Former proofs fill their tables;
+ * with the index's 8 bytes a slot, 40 bytes an entry instead of 48).
+ * Fields: g (20 bits), lb (20 bits), round (15 bits), on_path (1 bit).
+ * Values that do not fit lose precision only where that stays sound: a
+ * bound is stored as at most COST_LB_MAX (a smaller lower bound is still
+ * one), and a g past COST_G_MAX as "unknown", never taken for a
+ * duplicate (that state is searched again; cost_node checks the path for
+ * cycles instead): only a game whose lines cost a million or more loses
+ * anything. Rounds past COST_ROUND_MAX start again from 1, every entry's
+ * round made 0 first (cost_round), so an old round's g is never taken for
+ * this one's. */
 struct cost_entry {
     ps_value g, lb;
     int32_t round;
     bool on_path; /* being searched: never given to another state */
 };
-#define DFS_COST_ENTRY_SIZE 12 /* payload: int32 g, int32 lb, int32 round
-                                * (bit 30: on_path) */
-#define COST_ON_PATH (1 << 30)
-#define COST_LB_NONE INT32_MAX        /* lb PS_NO_BOUND: no goal below */
-#define COST_LB_MAX (INT32_MAX - 1)   /* larger bounds are stored as this */
-#define COST_G_UNKNOWN PS_NO_BOUND    /* g as read back when it did not fit */
+#define DFS_COST_ENTRY_SIZE 7 /* payload: g:20 lb:20 round:15 on_path:1 */
+#define COST_FIELD_BITS 20
+#define COST_FIELD_ALL ((1 << COST_FIELD_BITS) - 1)
+#define COST_G_NONE COST_FIELD_ALL      /* g stored: it did not fit */
+#define COST_G_MAX (COST_FIELD_ALL - 1) /* the largest g stored as itself */
+#define COST_LB_NONE COST_FIELD_ALL     /* lb PS_NO_BOUND: no goal below */
+#define COST_LB_MAX (COST_FIELD_ALL - 1) /* larger bounds are stored as this */
+#define COST_G_UNKNOWN PS_NO_BOUND      /* g as read back when it did not fit */
+#define COST_ROUND_SHIFT (2 * COST_FIELD_BITS)
+#define COST_ROUND_MAX 0x7fff
+#define COST_ON_PATH ((uint64_t)1 << 55)
+
+/* The payload's word, little-endian in its 7 bytes on any machine. */
+static uint64_t cost_word_get(const unsigned char *p)
+{
+    uint64_t w = 0;
+    for (int b = 0; b < DFS_COST_ENTRY_SIZE; b++)
+        w |= (uint64_t)p[b] << (8 * b);
+    return w;
+}
+
+static void cost_word_set(unsigned char *p, uint64_t w)
+{
+    for (int b = 0; b < DFS_COST_ENTRY_SIZE; b++)
+        p[b] = (unsigned char)(w >> (8 * b));
+}
+
+static int32_t cost_word_g(uint64_t w)
+{
+    return (int32_t)(w & COST_FIELD_ALL);
+}
+
+static int32_t cost_word_round(uint64_t w)
+{
+    return (int32_t)((w >> COST_ROUND_SHIFT) & COST_ROUND_MAX);
+}
 
 static struct cost_entry cost_entry_get(const struct dfs *d, int64_t i)
 {
-    const unsigned char *p = ps_table_value(&d->tt, i);
-    int32_t g, lb, round;
-    memcpy(&g, p, sizeof g);
-    memcpy(&lb, p + 4, sizeof lb);
-    memcpy(&round, p + 8, sizeof round);
-    return (struct cost_entry){g == INT32_MAX ? COST_G_UNKNOWN : g,
+    uint64_t w = cost_word_get(ps_table_value(&d->tt, i));
+    int32_t g = cost_word_g(w),
+            lb = (int32_t)((w >> COST_FIELD_BITS) & COST_FIELD_ALL);
+    return (struct cost_entry){g == COST_G_NONE ? COST_G_UNKNOWN : g,
                                lb == COST_LB_NONE ? PS_NO_BOUND : lb,
-                               round & ~COST_ON_PATH,
-                               (round & COST_ON_PATH) != 0};
+                               cost_word_round(w), (w & COST_ON_PATH) != 0};
+}
+
+/* g as stored: COST_G_NONE when it does not fit (or is unknown). */
+static int32_t cost_g_field(ps_value g)
+{
+    return g >= 0 && g <= COST_G_MAX ? (int32_t)g : COST_G_NONE;
 }
 
 static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
 {
-    unsigned char *p = ps_table_value(&d->tt, i);
-    int32_t g = e.g >= 0 && e.g < INT32_MAX ? (int32_t)e.g : INT32_MAX;
-    int32_t lb = e.lb == PS_NO_BOUND  ? COST_LB_NONE
-                 : e.lb > COST_LB_MAX ? COST_LB_MAX
-                                      : (int32_t)e.lb;
-    memcpy(p, &g, sizeof g);
-    memcpy(p + 4, &lb, sizeof lb);
-    int32_t round = e.round | (e.on_path ? COST_ON_PATH : 0);
-    memcpy(p + 8, &round, sizeof round);
+    uint64_t lb = e.lb == PS_NO_BOUND  ? COST_LB_NONE
+                  : e.lb > COST_LB_MAX ? COST_LB_MAX
+                                       : (uint64_t)e.lb;
+    uint64_t w = (uint64_t)cost_g_field(e.g) | lb << COST_FIELD_BITS |
+                 (uint64_t)(e.round & COST_ROUND_MAX) << COST_ROUND_SHIFT |
+                 (e.on_path ? COST_ON_PATH : 0);
+    cost_word_set(ps_table_value(&d->tt, i), w);
 }
 
 /* Where the table is full, a new state (its g in *arg) takes over the
@@ -903,21 +940,31 @@ static void cost_entry_set(struct dfs *d, int64_t i, struct cost_entry e)
  * children and writes the bound it learns there. */
 static int64_t cost_entry_worth(const void *value, void *arg)
 {
-    int32_t g, round;
-    memcpy(&g, value, sizeof g);
-    memcpy(&round, (const unsigned char *)value + 8, sizeof round);
-    if (round & COST_ON_PATH || g < *(const int32_t *)arg)
+    uint64_t w = cost_word_get(value);
+    int32_t g = cost_word_g(w);
+    if ((w & COST_ON_PATH) || g < *(const int32_t *)arg)
         return -1;
-    return (int64_t)(INT32_MAX - g) << 31 | round;
+    return (int64_t)(COST_FIELD_ALL - g) << 16 | cost_word_round(w);
 }
 
 static void cost_entry_pin(struct dfs *d, int64_t i, bool on_path)
 {
     unsigned char *p = ps_table_value(&d->tt, i);
-    int32_t round;
-    memcpy(&round, p + 8, sizeof round);
-    round = on_path ? round | COST_ON_PATH : round & ~COST_ON_PATH;
-    memcpy(p + 8, &round, sizeof round);
+    uint64_t w = cost_word_get(p);
+    cost_word_set(p, on_path ? w | COST_ON_PATH : w & ~COST_ON_PATH);
+}
+
+/* Past COST_ROUND_MAX rounds: every entry's round made 0, which no round
+ * has, and the rounds counted from 1 again (the bounds stay). */
+static void cost_rounds_restart(struct dfs *d)
+{
+    if (d->memo)
+        for (size_t i = 0; i < d->tt.count; i++) {
+            unsigned char *p = ps_table_value(&d->tt, (int64_t)i);
+            uint64_t w = cost_word_get(p);
+            cost_word_set(p, w & ~((uint64_t)COST_ROUND_MAX << COST_ROUND_SHIFT));
+        }
+    d->round = 0;
 }
 
 /* cost_node's answer when it found a goal (its bounds are never negative:
@@ -1100,7 +1147,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     bool stored_g_unknown = false; /* the entry's g did not fit its field */
     if (d->memo) {
         bool added;
-        d->evict_g = g < INT32_MAX ? (int32_t)g : INT32_MAX;
+        d->evict_g = cost_g_field(g);
         idx = table_insert(d, gm->hash(d->inst, state), state, &added);
         if (idx >= 0) {
             struct cost_entry e = {g, h, d->round, false};
@@ -1217,6 +1264,8 @@ static enum ps_round cost_round(void *arg)
     }
     if (s->best.found && s->best.value <= d->deep.bound)
         return PS_ROUND_FOUND;
+    if (d->round == COST_ROUND_MAX)
+        cost_rounds_restart(d);
     d->round++;
     if (cost_node(d, 0, 0) == COST_FOUND)
         return PS_ROUND_FOUND;
