@@ -967,7 +967,7 @@ static void test_progress_line(void **state)
  * cycles (1 -> 0 -> 0 ...) and transpositions everywhere. The heuristic (if
  * enabled) is half the true distance, precomputed by Bellman-Ford: admissible
  * but not consistent. `scale` multiplies every cost (0 = 1): at 2^33 the
- * costs and bounds pass the 20 bits dfs's table entries keep. */
+ * costs and bounds pass the 22 bits dfs's table entries keep. */
 enum { CG_INC, CG_DEC, CG_DOUBLE, CG_HALF, CG_ADD5, CG_NMOVES };
 static const ps_value cg_cost[CG_NMOVES] = {1, 1, 3, 0, 2};
 
@@ -1214,8 +1214,8 @@ static void cg_distances(struct cg_instance *in)
 }
 
 /* dfs's cost mode against Bellman-Ford on 400 counters, with and without
- * the heuristic and the table, at costs of 1-3, at 2^17 times that (g
- * passes the 20 bits a table entry keeps within a few moves: some g fit,
+ * the heuristic and the table, at costs of 1-3, at 2^19 times that (g
+ * passes the 22 bits a table entry keeps within a few moves: some g fit,
  * some do not) and at 2^33 times that (none fits, nor the bounds). */
 static void test_cost_iddfs_matches_brute_force(void **state)
 {
@@ -1225,7 +1225,7 @@ static void test_cost_iddfs_matches_brute_force(void **state)
     int unsolvable = 0, solved = 0;
     for (int i = 0; i < 400; i++) {
         struct cg_instance in = {0};
-        in.scale = i % 3 == 1 ? (ps_value)1 << 17 : i % 3 == 2 ? (ps_value)1 << 33 : 1;
+        in.scale = i % 3 == 1 ? (ps_value)1 << 19 : i % 3 == 2 ? (ps_value)1 << 33 : 1;
         in.size = 8 + (int)ps_rng_below(&rng, 40);
         in.start = (int)ps_rng_below(&rng, (uint32_t)in.size);
         in.target = (int)ps_rng_below(&rng, (uint32_t)in.size);
@@ -1315,6 +1315,40 @@ static void test_cost_full_table_matches_brute_force(void **state)
     }
     if (evicting < 15)
         fail_msg("only %d of 100 runs filled their table", evicting);
+}
+
+/* More rounds than a table entry's round field counts (2,047): the rounds
+ * are counted again from 1, every entry's round made 0 first (dfs.c,
+ * cost_rounds_restart). A counter of 4,096 states from 0 to 3,000 by +1,
+ * with free halving (0 halves to itself: a cycle of zero cost, caught only
+ * as a duplicate of the round), no heuristic: 3,001 rounds. Without the
+ * restart, round 2,048 reads its own entries as another round's and walks
+ * the cycle until a limit stops it. */
+static void test_cost_rounds_past_the_round_field(void **state)
+{
+    (void)state;
+    struct cg_instance *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->size = 4096;
+    in->start = 0;
+    in->target = 3000;
+    in->allowed[CG_INC] = true;
+    in->allowed[CG_HALF] = true;
+    cg_distances(in);
+    assert_int_equal(in->dist[0], 3000);
+    struct ps_options o;
+    ps_options_default(&o);
+    test_option_int(&o, "dfs-cost-beam", 0);
+    struct ps_limits lim = {.seconds = 120, .max_nodes = 100000000};
+    struct ps_search s;
+    ps_search_init(&s, &counter_game, in, &lim, &o);
+    enum ps_status st = ps_search_run(&s, dfs_algo());
+    if (st != PS_OPTIMAL || s.best.value != 3000)
+        fail_msg("status %d, cost %lld after %d rounds (%s)", st,
+                 (long long)s.best.value, s.stats.iterations, s.note);
+    assert_true(s.stats.iterations > 2047);
+    ps_search_free(&s);
+    free(in);
 }
 
 /* A checkpoint file's path: in memory where the system has a place for
@@ -1562,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_cost_resume_matches_brute_force),
         cmocka_unit_test(test_cost_iddfs_matches_brute_force),
         cmocka_unit_test(test_cost_full_table_matches_brute_force),
+        cmocka_unit_test(test_cost_rounds_past_the_round_field),
         cmocka_unit_test(test_cost_depth_cap_is_no_proof),
         cmocka_unit_test(test_score_counter_depth_cap_matches_brute_force),
     };

@@ -850,22 +850,23 @@ static enum ps_status score_run(struct dfs *d)
  * the 15-puzzle (an 8-byte key) 16 instead of 24, so --max-memory holds
  * about a fifth more states (the long Former proofs fill their tables;
  * with the index's 8 bytes a slot, 40 bytes an entry instead of 48).
- * Fields: g (20 bits), lb (20 bits), round (15 bits), on_path (1 bit).
+ * Fields: g (22 bits), lb (22 bits), round (11 bits), on_path (1 bit).
  * Values that do not fit lose precision only where that stays sound: a
  * bound is stored as at most COST_LB_MAX (a smaller lower bound is still
  * one), and a g past COST_G_MAX as "unknown", never taken for a
  * duplicate (that state is searched again; cost_node checks the path for
- * cycles instead): only a game whose lines cost a million or more loses
- * anything. Rounds past COST_ROUND_MAX start again from 1, every entry's
- * round made 0 first (cost_round), so an old round's g is never taken for
- * this one's. */
+ * cycles instead): only a game whose lines cost four million or more
+ * loses anything. After COST_ROUND_MAX rounds they are counted from 1
+ * again, every entry's round made 0 first (cost_rounds_restart): a round
+ * must know its own entries, since a state met again on the path (a
+ * cycle of zero cost) is caught as a duplicate of this round. */
 struct cost_entry {
     ps_value g, lb;
     int32_t round;
     bool on_path; /* being searched: never given to another state */
 };
-#define DFS_COST_ENTRY_SIZE 7 /* payload: g:20 lb:20 round:15 on_path:1 */
-#define COST_FIELD_BITS 20
+#define DFS_COST_ENTRY_SIZE 7 /* payload: g:22 lb:22 round:11 on_path:1 */
+#define COST_FIELD_BITS 22
 #define COST_FIELD_ALL ((1 << COST_FIELD_BITS) - 1)
 #define COST_G_NONE COST_FIELD_ALL      /* g stored: it did not fit */
 #define COST_G_MAX (COST_FIELD_ALL - 1) /* the largest g stored as itself */
@@ -873,7 +874,7 @@ struct cost_entry {
 #define COST_LB_MAX (COST_FIELD_ALL - 1) /* larger bounds are stored as this */
 #define COST_G_UNKNOWN PS_NO_BOUND      /* g as read back when it did not fit */
 #define COST_ROUND_SHIFT (2 * COST_FIELD_BITS)
-#define COST_ROUND_MAX 0x7fff
+#define COST_ROUND_MAX 0x7ff /* 11 bits */
 #define COST_ON_PATH ((uint64_t)1 << 55)
 
 /* The payload's word, little-endian in its 7 bytes on any machine. */
