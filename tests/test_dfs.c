@@ -1225,7 +1225,9 @@ static void test_cost_iddfs_matches_brute_force(void **state)
     int unsolvable = 0, solved = 0;
     for (int i = 0; i < 400; i++) {
         struct cg_instance in = {0};
-        in.scale = i % 3 == 1 ? (ps_value)1 << 19 : i % 3 == 2 ? (ps_value)1 << 33 : 1;
+        in.scale = i % 3 == 1   ? (ps_value)1 << 19
+                   : i % 3 == 2 ? (ps_value)1 << 33
+                                : 1;
         in.size = 8 + (int)ps_rng_below(&rng, 40);
         in.start = (int)ps_rng_below(&rng, (uint32_t)in.size);
         in.target = (int)ps_rng_below(&rng, (uint32_t)in.size);

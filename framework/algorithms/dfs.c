@@ -963,7 +963,8 @@ static void cost_rounds_restart(struct dfs *d)
         for (size_t i = 0; i < d->tt.count; i++) {
             unsigned char *p = ps_table_value(&d->tt, (int64_t)i);
             uint64_t w = cost_word_get(p);
-            cost_word_set(p, w & ~((uint64_t)COST_ROUND_MAX << COST_ROUND_SHIFT));
+            cost_word_set(p, w & ~((uint64_t)COST_ROUND_MAX
+                                   << COST_ROUND_SHIFT));
         }
     d->round = 0;
 }
