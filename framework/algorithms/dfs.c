@@ -848,8 +848,11 @@ static enum ps_status score_run(struct dfs *d)
  * Stored in 7 bytes, one 56-bit word, not 12: a Former entry (a 17-byte
  * key and this, rounded to 8) takes 24 bytes instead of 32, and one of
  * the 15-puzzle (an 8-byte key) 16 instead of 24, so --max-memory holds
- * about a fifth more states (the long Former proofs fill their tables;
- * with the index's 8 bytes a slot, 40 bytes an entry instead of 48).
+ * about a fifth more states where the entries are what it stops (with the
+ * index's 8 bytes a slot at a load of 1/2, 40 bytes an entry instead of
+ * 48; Former board 10 at 50 MB holds 41% more and expands 25% fewer
+ * nodes). Where the index's doubling is what it stops, as for the long
+ * Former proofs at 17-19 GB, the count stays (docs/benchmarks.md).
  * Fields: g (22 bits), lb (22 bits), round (11 bits), on_path (1 bit).
  * Values that do not fit lose precision only where that stays sound: a
  * bound is stored as at most COST_LB_MAX (a smaller lower bound is still
