@@ -1353,6 +1353,61 @@ static void test_cost_rounds_past_the_round_field(void **state)
     free(in);
 }
 
+/* A cost round's progress line says where the round is: "at i/n ...",
+ * for the path's first depths, which child of how many. A counter without
+ * a table or a heuristic, whose rounds grow fast, is given 1.5 s to print
+ * one; what is checked is the line's form. */
+static void test_cost_progress_line_says_where(void **state)
+{
+    (void)state;
+    struct cg_instance *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->size = 4096;
+    in->start = 1;
+    in->target = 4000;
+    for (int m = 0; m < CG_NMOVES; m++)
+        in->allowed[m] = true;
+    cg_distances(in);
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(err), STDERR_FILENO) >= 0);
+    struct ps_options o;
+    ps_options_default(&o);
+    test_option_flag(&o, "no-memo", true);
+    test_option_int(&o, "dfs-cost-beam", 0);
+    struct ps_limits lim = {.seconds = 1.5};
+    struct ps_search s;
+    ps_search_init(&s, &counter_game, in, &lim, &o);
+    s.progress = true;
+    enum ps_status st = ps_search_run(&s, dfs_algo());
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    assert_int_equal(st, PS_INCOMPLETE);
+    assert_null(s.progress_where); /* the run's dfs is gone */
+    char line[512] = "";
+    rewind(err);
+    size_t n = fread(line, 1, sizeof line - 1, err);
+    line[n] = '\0';
+    fclose(err);
+    const char *at = strstr(line, "  at ");
+    if (!at)
+        fail_msg("no place in the progress line: '%s'", line);
+    at += 5;
+    int places = 0;
+    for (int i, of, used; sscanf(at, "%d/%d%n", &i, &of, &used) == 2;
+         at += used, places++)
+        if (i < 1 || i > of || of > CG_NMOVES)
+            fail_msg("child %d of %d in '%s'", i, of, line);
+    if (places < 1 || places > 3)
+        fail_msg("%d places in '%s'", places, line);
+    ps_search_free(&s);
+    free(in);
+}
+
 /* A checkpoint file's path: in memory where the system has a place for
  * that, since these runs write (and flush) the file at every place. */
 static void ckpt_path(char *path, size_t len, const char *what)
@@ -1599,6 +1654,7 @@ int main(void)
         cmocka_unit_test(test_cost_iddfs_matches_brute_force),
         cmocka_unit_test(test_cost_full_table_matches_brute_force),
         cmocka_unit_test(test_cost_rounds_past_the_round_field),
+        cmocka_unit_test(test_cost_progress_line_says_where),
         cmocka_unit_test(test_cost_depth_cap_is_no_proof),
         cmocka_unit_test(test_score_counter_depth_cap_matches_brute_force),
     };

@@ -137,6 +137,8 @@ struct dfs {
     ps_value *keys;         /* score games with a bound: gain + child bound */
     int *order;
     ps_move *path;          /* the moves leading to each depth */
+    int *nmoves;            /* cost games: the moves listed at each depth */
+    int depth_now;          /* cost games: the depth of the latest node */
     ps_move *pv;            /* score games: the best line when the round began */
     int pv_len, pv_cap;
     int pv_at;              /* the path follows pv up to this depth */
@@ -192,7 +194,10 @@ static bool frames_resize(struct dfs *d, int frames)
     ps_move *path = realloc(d->path, n * sizeof *path);
     if (path)
         d->path = path;
-    if (!states || !moves || !gains || !keys || !order || !path)
+    int *nmoves = realloc(d->nmoves, n * sizeof *nmoves);
+    if (nmoves)
+        d->nmoves = nmoves;
+    if (!states || !moves || !gains || !keys || !order || !path || !nmoves)
         return false;
     d->frames = frames;
     return true;
@@ -1091,6 +1096,32 @@ static int cost_ladder(struct dfs *d, int first_width)
  * its place: that place is the file's. The child each depth searches is
  * found here, from its move, not kept by the loop (a store per child cost
  * 0.5% of a Former proof's instructions). */
+/* Which of depth k's moves the path takes (k below the latest node's
+ * depth: path[k] is among them). */
+static int path_child(const struct dfs *d, int k)
+{
+    int i = 0;
+    while (i + 1 < d->nmoves[k] && moves_at(d, k)[i] != d->path[k])
+        i++;
+    return i;
+}
+
+/* The progress line's place of a round (search.h, progress_where): at
+ * each of the path's first three depths, which child of how many, so a
+ * long proof shows how far its round has come ("at 3/18 5/12 1/9"). */
+static void cost_where(void *arg, char *buf, size_t len)
+{
+    const struct dfs *d = arg;
+    size_t used = 0;
+    for (int k = 0; k < d->depth_now && k < 3; k++) {
+        int wrote = snprintf(buf + used, len - used, "%s%d/%d", k ? " " : "",
+                             path_child(d, k) + 1, d->nmoves[k]);
+        if (wrote < 0 || (size_t)wrote >= len - used)
+            break;
+        used += (size_t)wrote;
+    }
+}
+
 static void cost_checkpoint(struct dfs *d, int depth)
 {
     struct ps_search *s = d->s;
@@ -1099,9 +1130,8 @@ static void cost_checkpoint(struct dfs *d, int depth)
     int *at = malloc((size_t)depth * sizeof *at + 1);
     if (!at)
         return; /* no copy now; the last one stays */
-    for (int k = 0; k < depth; k++) /* path[k] is among depth k's moves */
-        for (at[k] = 0; moves_at(d, k)[at[k]] != d->path[k]; at[k]++)
-            ;
+    for (int k = 0; k < depth; k++)
+        at[k] = path_child(d, k);
     struct dfs_place p = {
         .bound = d->deep.bound,
         .next_bound = d->deep.next_bound,
@@ -1130,6 +1160,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
 {
     struct ps_search *s = d->s;
     const struct ps_game *gm = d->g;
+    d->depth_now = depth;
     if (ps_search_stopped(s))
         return 0;
     if (d->resuming && depth >= d->resume.len)
@@ -1197,6 +1228,7 @@ static ps_value cost_node(struct dfs *d, int depth, ps_value g)
     ps_value *costs = d->child_floors ? gains_at(d, depth) : NULL;
     ps_value *floors = keys_at(d, depth);
     int n = gm->moves(d->inst, state, moves_at(d, depth), costs);
+    d->nmoves[depth] = n;
     if (costs)
         gm->child_floors(d->inst, state, moves_at(d, depth), n, floors);
     s->stats.expanded++;
@@ -1283,6 +1315,8 @@ static enum ps_status cost_run(struct dfs *d)
     const void *root = state_at(d, 0);
     ps_value h0 = d->use_h ? ps_search_h(s, root) : 0;
     d->h0 = h0;
+    s->progress_where = cost_where;
+    s->progress_where_arg = d;
     /* A line from a beam once the rounds have spent about what it costs
      * (a beam of W expands W states per move of its line) without an
      * answer: an easy puzzle is proven before it would start (on the 70
@@ -1370,6 +1404,9 @@ static enum ps_status cost_run(struct dfs *d)
 
 static void dfs_free(struct dfs *d)
 {
+    if (d->s->progress_where_arg == d)
+        d->s->progress_where = NULL;
+    free(d->nmoves);
     free(d->states);
     free(d->moves);
     free(d->gains);

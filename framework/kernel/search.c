@@ -560,6 +560,12 @@ static void print_progress(struct ps_search *s, double now)
      * bound), so best - lower_bound is the gap left to prove. */
     if (!(s->flags & PS_MAXIMISE) && s->stats.has_lower_bound)
         fprintf(stderr, "lower_bound %lld  ", (long long)s->stats.lower_bound);
+    if (s->progress_where) {
+        char where[64] = "";
+        s->progress_where(s->progress_where_arg, where, sizeof where);
+        if (where[0])
+            fprintf(stderr, "at %s  ", where);
+    }
     fputs(s->progress ? " " : "\n", stderr);
     fflush(stderr);
 }

@@ -246,6 +246,13 @@ struct ps_search {
      * flushes --trace-json's file, for a reader following them. */
     void (*on_progress)(const struct ps_search *s, void *ctx);
     void *on_progress_ctx;
+    /* The running algorithm's place, written to buf (len bytes; "" =
+     * nothing to say) for the end of each progress line, NULL = none:
+     * dfs's rounds on cost games give which child of how many the first
+     * levels of the path are at, so an hour-long proof shows how far its
+     * round has come. */
+    void (*progress_where)(void *arg, char *buf, size_t len);
+    void *progress_where_arg;
     /* --trace: where events go (out: stdout by default), the format, the
      * budget (limit = opt.trace at the start of a run). */
     struct ps_tracer trace;
