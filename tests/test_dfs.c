@@ -905,6 +905,29 @@ static void test_score_schedule_is_clock_free(void **state)
     free(rules);
 }
 
+/* Runs dfs on the search s with progress lines on, its stderr caught in
+ * line[0..size) (the lines it printed, as far as they fit). */
+static enum ps_status run_dfs_catching_progress(struct ps_search *s,
+                                                char *line, size_t size)
+{
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    fflush(stderr);
+    int saved = dup(STDERR_FILENO);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(err), STDERR_FILENO) >= 0);
+    s->progress = true;
+    enum ps_status st = ps_search_run(s, dfs_algo());
+    fflush(stderr);
+    assert_true(dup2(saved, STDERR_FILENO) >= 0);
+    close(saved);
+    rewind(err);
+    size_t n = fread(line, 1, size - 1, err);
+    line[n] = '\0';
+    fclose(err);
+    return st;
+}
+
 /* The progress line on stderr (about once a second): the best so far, the
  * nodes and their rate, the start's bound and the gap. The run is given
  * 1.5 s to print one; what is checked is the line's form, not a speed. */
@@ -918,29 +941,15 @@ static void test_progress_line(void **state)
     char text[300];
     random_board(&rng, 15, 15, 5, text);
     void *inst = test_load(g, rules, text);
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    assert_true(saved >= 0);
-    assert_true(dup2(fileno(err), STDERR_FILENO) >= 0);
     struct ps_options o;
     ps_options_default(&o);
     o.threads = 1;
     struct ps_limits lim = {.seconds = 1.5};
     struct ps_search s;
     ps_search_init(&s, g, inst, &lim, &o);
-    s.progress = true;
-    enum ps_status st = ps_search_run(&s, dfs_algo());
-    fflush(stderr);
-    assert_true(dup2(saved, STDERR_FILENO) >= 0);
-    close(saved);
-    assert_int_equal(st, PS_INCOMPLETE);
-    char line[512] = "";
-    rewind(err);
-    size_t n = fread(line, 1, sizeof line - 1, err);
-    line[n] = '\0';
-    fclose(err);
+    char line[512];
+    assert_int_equal(run_dfs_catching_progress(&s, line, sizeof line),
+                     PS_INCOMPLETE);
     double secs, rate;
     unsigned long long nodes, table;
     long long best, bound, gap;
@@ -1368,12 +1377,6 @@ static void test_cost_progress_line_says_where(void **state)
     for (int m = 0; m < CG_NMOVES; m++)
         in->allowed[m] = true;
     cg_distances(in);
-    FILE *err = tmpfile();
-    assert_non_null(err);
-    fflush(stderr);
-    int saved = dup(STDERR_FILENO);
-    assert_true(saved >= 0);
-    assert_true(dup2(fileno(err), STDERR_FILENO) >= 0);
     struct ps_options o;
     ps_options_default(&o);
     test_option_flag(&o, "no-memo", true);
@@ -1381,18 +1384,10 @@ static void test_cost_progress_line_says_where(void **state)
     struct ps_limits lim = {.seconds = 1.5};
     struct ps_search s;
     ps_search_init(&s, &counter_game, in, &lim, &o);
-    s.progress = true;
-    enum ps_status st = ps_search_run(&s, dfs_algo());
-    fflush(stderr);
-    assert_true(dup2(saved, STDERR_FILENO) >= 0);
-    close(saved);
-    assert_int_equal(st, PS_INCOMPLETE);
+    char line[512];
+    assert_int_equal(run_dfs_catching_progress(&s, line, sizeof line),
+                     PS_INCOMPLETE);
     assert_null(s.progress_where); /* the run's dfs is gone */
-    char line[512] = "";
-    rewind(err);
-    size_t n = fread(line, 1, sizeof line - 1, err);
-    line[n] = '\0';
-    fclose(err);
     const char *at = strstr(line, "  at ");
     if (!at)
         fail_msg("no place in the progress line: '%s'", line);
