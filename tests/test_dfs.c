@@ -1328,6 +1328,23 @@ static void test_cost_full_table_matches_brute_force(void **state)
         fail_msg("only %d of 100 runs filled their table", evicting);
 }
 
+/* A counter of 4,096 states from start to target, with the moves whose
+ * bits are set in `moves` (1 << CG_INC ...), its distances known; free()
+ * it. */
+static struct cg_instance *counter_of_4096(int start, int target,
+                                           unsigned moves)
+{
+    struct cg_instance *in = calloc(1, sizeof *in);
+    assert_non_null(in);
+    in->size = 4096;
+    in->start = start;
+    in->target = target;
+    for (int m = 0; m < CG_NMOVES; m++)
+        in->allowed[m] = (moves >> m & 1) != 0;
+    cg_distances(in);
+    return in;
+}
+
 /* More rounds than a table entry's round field counts (2,047): the rounds
  * are counted again from 1, every entry's round made 0 first (dfs.c,
  * cost_rounds_restart). A counter of 4,096 states from 0 to 3,000 by +1,
@@ -1338,14 +1355,8 @@ static void test_cost_full_table_matches_brute_force(void **state)
 static void test_cost_rounds_past_the_round_field(void **state)
 {
     (void)state;
-    struct cg_instance *in = calloc(1, sizeof *in);
-    assert_non_null(in);
-    in->size = 4096;
-    in->start = 0;
-    in->target = 3000;
-    in->allowed[CG_INC] = true;
-    in->allowed[CG_HALF] = true;
-    cg_distances(in);
+    struct cg_instance *in =
+        counter_of_4096(0, 3000, 1u << CG_INC | 1u << CG_HALF);
     assert_int_equal(in->dist[0], 3000);
     struct ps_options o;
     ps_options_default(&o);
@@ -1369,14 +1380,7 @@ static void test_cost_rounds_past_the_round_field(void **state)
 static void test_cost_progress_line_says_where(void **state)
 {
     (void)state;
-    struct cg_instance *in = calloc(1, sizeof *in);
-    assert_non_null(in);
-    in->size = 4096;
-    in->start = 1;
-    in->target = 4000;
-    for (int m = 0; m < CG_NMOVES; m++)
-        in->allowed[m] = true;
-    cg_distances(in);
+    struct cg_instance *in = counter_of_4096(1, 4000, (1u << CG_NMOVES) - 1);
     struct ps_options o;
     ps_options_default(&o);
     test_option_flag(&o, "no-memo", true);
