@@ -336,6 +336,87 @@ static void test_dnrpa_same_for_any_ranks(void **unused)
                          0);
 }
 
+/* A field of a run's output (its "# NAME: " line) as a number. */
+static long long mc_field(const char *out, const char *name)
+{
+    char path[512], line[256], want[64];
+    snprintf(path, sizeof path, "%s/%s", dir, out);
+    snprintf(want, sizeof want, "# %s: ", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s", path);
+    long long v = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, want, strlen(want)) == 0)
+            v = atoll(line + strlen(want));
+    fclose(f);
+    if (v < 0)
+        fail_msg("%s has no '%s' line", out, name);
+    return v;
+}
+
+/* The values of the "level" events of a JSON-lines trace, in order. */
+static int mc_level_values(const char *out, long long *v, int cap)
+{
+    char path[512], line[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, out);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("no %s", path);
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, "\"value\":");
+        if (strstr(line, "\"event\":\"level\"") && at && n < cap)
+            v[n++] = atoll(at + strlen("\"value\":"));
+    }
+    fclose(f);
+    return n;
+}
+
+/* Issue 29: under a budget dnrpa is nrpa's growing run (--grow, the
+ * default): one top level that steps until the budget ends, step i's
+ * tasks running level 1 with --iterations + i playouts, so S steps of 2
+ * tasks from 3 iterations make at most F(S) = 2 (3 S + S (S - 1) / 2)
+ * playouts, and more than F(S - 1) (the last step may be cut short by the
+ * budget). A larger budget goes on with the smaller one's search: the same
+ * steps, never a lower score. --grow 0 keeps a top level of --iterations
+ * steps (18 playouts). */
+#define DNRPA_GROW "--algo dnrpa --level 2 --iterations 3 --tasks 2 --seed 4 " \
+                   "--trace 100000 --trace-format jsonl "                       \
+                   "games/samegame/examples/samegame-10x10.txt"
+static long long grown_playouts(long long steps)
+{
+    return 2 * (3 * steps + steps * (steps - 1) / 2);
+}
+
+static void test_dnrpa_grows(void **unused)
+{
+    (void)unused;
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s " DNRPA_GROW " --max-nodes 20000 "
+                        "> %s/grow_small.txt 2> %s/grow_small.trace",
+                        PSOLVE_MPI_BIN, dir, dir), 0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s " DNRPA_GROW " --max-nodes 60000 "
+                        "> %s/grow_large.txt 2> %s/grow_large.trace",
+                        PSOLVE_MPI_BIN, dir, dir), 0);
+    assert_int_equal(sh(TIMEOUT MPIRUN " 2 %s " DNRPA_GROW " --max-nodes 60000 "
+                        "--grow 0 > %s/grow_none.txt 2> /dev/null",
+                        PSOLVE_MPI_BIN, dir), 0);
+    assert_true(mc_field("grow_large.txt", "expanded") >= 60000);
+    assert_int_equal(mc_field("grow_large.txt", "iterations"), 1);
+    assert_true(mc_field("grow_large.txt", "score") >=
+                mc_field("grow_small.txt", "score"));
+    long long small[4096], large[4096];
+    int ns = mc_level_values("grow_small.trace", small, 4096);
+    int nl = mc_level_values("grow_large.trace", large, 4096);
+    assert_true(ns > 3 && nl > ns);
+    long long playouts = mc_field("grow_large.txt", "playouts");
+    if (playouts <= grown_playouts(nl - 1) || playouts > grown_playouts(nl))
+        fail_msg("%lld playouts in %d steps: not steps that grow", playouts, nl);
+    /* every step but the small run's last (cut short) is the same */
+    assert_memory_equal(small, large, (size_t)(ns - 1) * sizeof *small);
+    assert_int_equal(mc_field("grow_none.txt", "playouts"), 18);
+}
+
 /* Issue 23 #3: --tasks 1000000000 under --max-memory 50 ran 26-34 s up to
  * 8.8 GB and reported peak_memory 0. The batch of task results is reserved
  * against --max-memory first: the run stops at once at the memory limit,
@@ -518,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_lua_task_error),
         cmocka_unit_test(test_farm_rows),
         cmocka_unit_test(test_dnrpa_same_for_any_ranks),
+        cmocka_unit_test(test_dnrpa_grows),
         cmocka_unit_test(test_dnrpa_huge_tasks_refused),
         cmocka_unit_test(test_dnmcs_same_for_any_ranks),
         cmocka_unit_test(test_dnrpa_checkpoint),

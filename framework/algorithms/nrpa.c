@@ -528,13 +528,10 @@ static int nrpa_iterations(const struct ps_nrpa *c, int level)
 }
 
 /* --grow: the iterations of the levels below the top in the top level's
- * iteration i, N + G i. Top and lower levels then grow together, as in
- * one run of N' x N' x N' that --fit would size to the same playouts, but
- * none of it depends on the budget or the clock. */
+ * iteration i (nrpa.h). */
 static int nrpa_grown(const struct ps_nrpa *c, int i)
 {
-    double n = c->o.depth.iterations + c->o.grow * i;
-    return n < 1e9 ? (int)n : (int)1e9;
+    return ps_nrpa_grown(c->o.depth.iterations, c->o.grow, (uint64_t)i);
 }
 
 /* The worker's state from a checkpoint, when the run resumes: its top
@@ -824,6 +821,11 @@ void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len)
     nrpa_adapt(c, pol, seq, len);
 }
 
+void ps_nrpa_set_iterations(struct ps_nrpa *c, int iterations)
+{
+    c->o.depth.iterations = iterations > 0 ? iterations : 1;
+}
+
 
 /* The top level's start of a run: a uniform policy, or with --keep-best K
  * and a line already found, that line as its best and the policy adapted K
@@ -1002,14 +1004,7 @@ static const struct ps_option nrpa_options[] = {
      .arg = "A",
      .def = "1",
      .doc = "adaptation step: how far each adapt moves the policy towards the best line"},
-    {.name = "grow",
-     .type = PS_OPT_DOUBLE,
-     .offset = offsetof(struct nrpa_options, grow),
-     .min = 0,
-     .max = 1000,
-     .arg = "G",
-     .def = "1",
-     .doc = "under --time or --max-nodes: one run until the budget ends, the top level's i-th iteration running the levels below with --iterations + G*i iterations, so a longer budget only adds to a shorter one's search (0: runs of a fixed size, see --fit)"},
+    PS_NRPA_OPTION_GROW(struct nrpa_options, grow),
     {.name = "fit",
      .type = PS_OPT_INT,
      .offset = offsetof(struct nrpa_options, fit),

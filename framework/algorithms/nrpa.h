@@ -27,6 +27,9 @@ bool ps_nrpa_search(struct ps_nrpa *c, int level, ps_value *value);
 const ps_move *ps_nrpa_line(const struct ps_nrpa *c, int level, int *len);
 /* Adapt policy pol towards the line seq[0..len) (nrpa's adapt step). */
 void ps_nrpa_adapt(struct ps_nrpa *c, double *pol, const ps_move *seq, int len);
+/* The iterations of every level of c's searches (at least 1), instead of
+ * --iterations: dnrpa's tasks under --grow. */
+void ps_nrpa_set_iterations(struct ps_nrpa *c, int iterations);
 /* A level of NRPA between two of its iterations, as a checkpoint holds it
  * (nrpa's top level; dnrpa's, on rank 0): the next iteration, the level's
  * best line (`line`: the caller's array, room for max_depth + 1 moves) and
@@ -60,6 +63,19 @@ struct ps_nrpa_depth {
 };
 #define PS_NRPA_DEPTH_DEFAULTS {.level = 3, .iterations = 30}
 
+/* --grow G (nrpa's and dnrpa's): under a budget the run is one search
+ * whose top level iterates until the budget ends, its iteration i running
+ * the levels below with N + G i iterations each (N = --iterations). Top and
+ * lower levels then grow together, as in one run of N' x N' x N' that
+ * nrpa's --fit would size to the same playouts, but nothing depends on the
+ * budget or the clock, so a longer budget only adds to a shorter one's
+ * search. */
+static inline int ps_nrpa_grown(int iterations, double grow, uint64_t i)
+{
+    double n = iterations + grow * (double)i;
+    return n < 1e9 ? (int)n : (int)1e9;
+}
+
 /* The run's nesting (nrpa's, or dnrpa's). */
 static inline const struct ps_nrpa_depth *ps_nrpa_depth(
     const struct ps_search *s)
@@ -87,5 +103,21 @@ static inline const struct ps_nrpa_depth *ps_nrpa_depth(
      .arg = "N",                                                               \
      .def = "30",                                                              \
      .doc = "iterations per level"}
+
+/* --grow's entry, for nrpa's table and dnrpa's (`owner`'s `member`,
+ * a double). */
+#define PS_NRPA_OPTION_GROW(owner, member)                                     \
+    {.name = "grow",                                                           \
+     .type = PS_OPT_DOUBLE,                                                    \
+     .offset = offsetof(owner, member),                                        \
+     .min = 0,                                                                 \
+     .max = 1000,                                                              \
+     .arg = "G",                                                               \
+     .def = "1",                                                               \
+     .doc = "under --time or --max-nodes: one run until the budget ends, the " \
+            "top level's i-th iteration running the levels below with "       \
+            "--iterations + G*i iterations, so a longer budget only adds to " \
+            "a shorter one's search (0: nrpa's runs sized by --fit, dnrpa's "  \
+            "restarts of --iterations steps)"}
 
 #endif

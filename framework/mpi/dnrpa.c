@@ -15,11 +15,18 @@
  * any number of ranks and threads. The policy travels sparse: the (code,
  * weight) pairs that are not zero.
  *
+ * Under --time or --max-nodes the run is one top level that steps until
+ * the budget ends, step i's tasks running their levels with --iterations
+ * + G i iterations (--grow G, nrpa's schedule: nrpa.h); with --grow 0, or
+ * without a budget, a top level is --iterations steps, and under --time a
+ * finished one is followed by another (a restart).
+ *
  * --checkpoint: rank 0 saves the top level before each step (its policy,
  * step, restart and best line, the counters); the tasks' streams are their
  * place in the run, so nothing else is needed, and a resumed run ends
  * where the uninterrupted one ends, on any number of ranks.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +42,7 @@
 struct dnrpa_options {
     struct ps_nrpa_depth depth; /* level, iterations (nrpa.h) */
     int tasks; /* level L-1 searches per top-level step */
+    double grow; /* under a budget, one top level whose tasks grow */
 };
 
 static const struct dnrpa_options *dnrpa_options(const struct ps_search *s)
@@ -53,6 +61,8 @@ struct dnrpa_task {
     uint64_t stream;
     int32_t level;
     uint32_t nweights;
+    int32_t iterations; /* of each of the task's levels */
+    uint32_t pad;       /* zero */
 };
 
 static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
@@ -63,7 +73,8 @@ static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
     if (len < sizeof t)
         return false;
     memcpy(&t, in, sizeof t);
-    if (len != sizeof t + (size_t)t.nweights * sizeof(struct dnrpa_weight))
+    if (len != sizeof t + (size_t)t.nweights * sizeof(struct dnrpa_weight) ||
+        t.iterations < 1)
         return false;
     struct ps_worker w;
     struct ps_error err;
@@ -73,6 +84,7 @@ static bool dnrpa_compute(void *ctx, const void *in, size_t len, void **out,
     struct ps_nrpa *c = ps_nrpa_new(&w, t.level);
     bool ok = c != NULL;
     if (ok) {
+        ps_nrpa_set_iterations(c, t.iterations);
         double *pol = ps_nrpa_policy(c, t.level);
         uint32_t space = ps_nrpa_space(c);
         const unsigned char *p = (const unsigned char *)in + sizeof t;
@@ -101,6 +113,7 @@ struct dnrpa_root {
     double *pol;
     uint32_t space;
     int level, tasks;
+    bool grows;              /* --grow under a budget: one top level */
     uint64_t restart, step;
     /* the top level's best line so far in this restart */
     bool found;
@@ -120,10 +133,14 @@ static bool dnrpa_input(void *arg, int task, void **in, size_t *len)
     unsigned char *buf = malloc(total);
     if (!buf)
         return false;
+    const struct dnrpa_options *o = dnrpa_options(r->s);
     struct dnrpa_task t = {
         .stream = (r->restart << 40) ^ (r->step << 16) ^ (uint64_t)task,
         .level = r->level - 1,
         .nweights = n,
+        .iterations = r->grows ? ps_nrpa_grown(o->depth.iterations, o->grow,
+                                               r->step)
+                               : o->depth.iterations,
     };
     memcpy(buf, &t, sizeof t);
     unsigned char *p = buf + sizeof t;
@@ -152,6 +169,13 @@ static void dnrpa_checkpoint(struct dnrpa_root *r)
     ps_checkpoint_save(r->s, 0, &b);
 }
 
+/* The steps of a top level: --iterations, or under --grow as many as the
+ * budget holds. */
+static int dnrpa_steps(const struct dnrpa_root *r)
+{
+    return r->grows ? INT_MAX : ps_nrpa_depth(r->s)->iterations;
+}
+
 /* The top level from a checkpoint, when the run resumes (the search
  * stopped on an error when the part does not read back). */
 static void dnrpa_resume(struct dnrpa_root *r)
@@ -162,7 +186,7 @@ static void dnrpa_resume(struct dnrpa_root *r)
         return;
     r->restart = ps_ckpt_get_u64(&rd);
     struct ps_nrpa_level_state st = {.line = r->best, .pol = r->pol};
-    ps_nrpa_get_level(&rd, r->c, ps_nrpa_depth(s)->iterations, &st);
+    ps_nrpa_get_level(&rd, r->c, dnrpa_steps(r), &st);
     if (!ps_checkpoint_read_end(s, 0, &rd))
         return;
     r->step = (uint64_t)st.iteration;
@@ -186,8 +210,7 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
     }
     r->resumed = false;
     bool going = true;
-    int iterations = ps_nrpa_depth(s)->iterations;
-    for (; going && r->step < (uint64_t)iterations; r->step++) {
+    for (; going && r->step < (uint64_t)dnrpa_steps(r); r->step++) {
         dnrpa_checkpoint(r);
         struct ps_mcjob_batch *b = &r->batch;
         ps_mcjob_batch_clear(b);
@@ -215,6 +238,16 @@ static bool dnrpa_top(struct dnrpa_root *r, struct ps_pool *pool)
             r->best_len = b->res[pick].len;
             memcpy(r->best, b->lines[pick], (size_t)r->best_len * sizeof *r->best);
         }
+        if (pick >= 0) /* the step, as nrpa traces its top level's */
+            ps_search_trace_event(
+                s, &(struct ps_trace_event){
+                       .kind = PS_TRACE_LEVEL,
+                       .has = PS_TF_LEVEL | PS_TF_ITERATION | PS_TF_VALUE |
+                              PS_TF_LEN,
+                       .level = r->level,
+                       .iteration = (int)r->step + 1,
+                       .value = r->best_value,
+                       .len = r->best_len});
         if (ps_search_poll(s) || pick < 0)
             going = false;
         else if (r->found)
@@ -240,7 +273,14 @@ static enum ps_status dnrpa_run(struct ps_search *s)
     struct ps_worker w;
     struct ps_error err;
     ps_error_clear(&err);
-    struct dnrpa_root r = {.s = s, .level = ps_nrpa_depth(s)->level, .tasks = tasks};
+    const struct dnrpa_options *o = dnrpa_options(s);
+    struct dnrpa_root r = {
+        .s = s,
+        .level = o->depth.level,
+        .tasks = tasks,
+        .grows = o->grow > 0 &&
+                 (s->limits.seconds > 0 || s->limits.max_nodes > 0),
+    };
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
         r.c = ps_nrpa_new(&w, ps_nrpa_depth(s)->level);
@@ -252,10 +292,14 @@ static enum ps_status dnrpa_run(struct ps_search *s)
         r.space = ps_nrpa_space(r.c);
         r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
         dnrpa_resume(&r);
+        char grow[64] = "";
+        if (r.grows)
+            snprintf(grow, sizeof grow, ", %g more each step", o->grow);
         snprintf(s->note, sizeof s->note,
-                 "heuristic: distributed nrpa (level %d, %d iterations, %d "
+                 "heuristic: distributed nrpa (level %d, %d iterations%s, %d "
                  "tasks per step; %d ranks x %d threads)",
-                 ps_nrpa_depth(s)->level, ps_nrpa_depth(s)->iterations, tasks, ps_mpi_size(), threads);
+                 o->depth.level, o->depth.iterations, grow, tasks,
+                 ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
         for (; s->stop == PS_STOP_NONE && dnrpa_top(&r, &pool) &&
                s->limits.seconds > 0;
@@ -277,6 +321,7 @@ static enum ps_status dnrpa_run(struct ps_search *s)
 static const struct dnrpa_options dnrpa_defaults = {
     .depth = PS_NRPA_DEPTH_DEFAULTS,
     .tasks = DNRPA_DEFAULT_TASKS,
+    .grow = 1.0,
 };
 
 static const struct ps_option dnrpa_option_table[] = {
@@ -290,6 +335,7 @@ static const struct ps_option dnrpa_option_table[] = {
      .arg = "T",
      .def = "8",
      .doc = "level L-1 searches per top-level step; the same --seed, --level, --iterations and --tasks give the same answer on any ranks"},
+    PS_NRPA_OPTION_GROW(struct dnrpa_options, grow),
     {0},
 };
 
