@@ -527,13 +527,6 @@ static int nrpa_iterations(const struct ps_nrpa *c, int level)
     return level == c->o.depth.level ? INT_MAX : c->below;
 }
 
-/* --grow: the iterations of the levels below the top in the top level's
- * iteration i (nrpa.h). */
-static int nrpa_grown(const struct ps_nrpa *c, int i)
-{
-    return ps_nrpa_grown(c->o.depth.iterations, c->o.grow, (uint64_t)i);
-}
-
 /* The worker's state from a checkpoint, when the run resumes: its top
  * level then starts at the saved iteration. False for a fresh start. */
 static bool nrpa_resume(struct ps_nrpa *c, int level)
@@ -578,8 +571,9 @@ static bool nrpa_level(struct ps_nrpa *c, int level, ps_value *value)
     for (int i = first; i < iterations; i++) {
         if (level == o->depth.level) {
             nrpa_checkpoint(c, level, i, found, best);
-            if (c->grow)
-                c->below = nrpa_grown(c, i);
+            if (c->grow) /* nrpa.h */
+                c->below = ps_nrpa_grown(c->o.depth.iterations, c->o.grow,
+                                         (uint64_t)i);
         }
         ps_value v;
         if (level == 1) {
