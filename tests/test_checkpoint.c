@@ -220,6 +220,34 @@ static void refused(const char *dir, const char *args, const char *why)
     assert_non_null(strstr(out, why));
 }
 
+/* A growing nrpa run (--grow, under a budget) saved past its top level's
+ * --iterations, resumed without a budget (so without growing): an error
+ * that says why and how to resume it, not "corrupt"; with a budget it
+ * resumes. */
+static void test_grown_run_needs_a_budget(void **state)
+{
+    struct test_dir *f = *state;
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --algo nrpa --level 2 --iterations 3 "
+                                 "--seed 3 --max-nodes 20000 --checkpoint "
+                                 "grown.bin --checkpoint-every 0.001 %s",
+                                 BOARD),
+                     0);
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, true,
+                                 "--quiet --algo nrpa --level 2 --iterations 3 "
+                                 "--seed 3 --resume grown.bin %s",
+                                 BOARD),
+                     1);
+    assert_non_null(strstr(out, "past this run's 3"));
+    assert_non_null(strstr(out, "resume it with --time or --max-nodes"));
+    assert_int_equal(test_psolve(f->dir, out, sizeof out, false,
+                                 "--quiet --algo nrpa --level 2 --iterations 3 "
+                                 "--seed 3 --resume grown.bin --max-nodes "
+                                 "30000 %s",
+                                 BOARD),
+                     0);
+}
+
 static void test_refusals(void **state)
 {
     struct test_dir *f = *state;
@@ -580,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_beam_resume),
         cmocka_unit_test(test_dfs_resume_keeps_the_optimum),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_grown_run_needs_a_budget),
         cmocka_unit_test(test_forged),
         cmocka_unit_test(test_forged_dfs),
         cmocka_unit_test(test_counted_bytes_stay_inside),

@@ -481,7 +481,10 @@ void ps_nrpa_get_level(struct ps_ckpt_reader *r, const struct ps_nrpa *c,
                        int iterations, struct ps_nrpa_level_state *st)
 {
     const struct ps_search *s = &c->w->s;
-    st->iteration = (int)ps_ckpt_get_count(r, (uint64_t)iterations - 1);
+    uint64_t at = ps_ckpt_get_count(r, INT_MAX - 1);
+    st->past = !r->bad && at >= (uint64_t)iterations;
+    r->bad |= st->past;
+    st->iteration = (int)at;
     st->found = ps_ckpt_get_u64(r) != 0;
     st->best = (ps_value)ps_ckpt_get_u64(r);
     st->len = (int)ps_ckpt_get_count(r, (uint64_t)s->game->max_depth(s->inst));
@@ -512,9 +515,12 @@ static void nrpa_checkpoint(struct ps_nrpa *c, int level, int iteration,
     if (!ps_checkpoint_worker_save(&w->s, w->index, &w->rng, &b))
         return;
     ps_nrpa_put_level(&b, c,
-                      &(struct ps_nrpa_level_state){
-                          iteration, found, best, c->seq[level],
-                          c->len[level], c->pol[level]});
+                      &(struct ps_nrpa_level_state){.iteration = iteration,
+                                                    .found = found,
+                                                    .best = best,
+                                                    .line = c->seq[level],
+                                                    .len = c->len[level],
+                                                    .pol = c->pol[level]});
     ps_checkpoint_save(&w->s, w->index, &b);
 }
 
@@ -525,6 +531,17 @@ static int nrpa_iterations(const struct ps_nrpa *c, int level)
     if (!c->grow)
         return c->o.depth.iterations;
     return level == c->o.depth.level ? INT_MAX : c->below;
+}
+
+void ps_nrpa_refuse_past(struct ps_search *s,
+                         const struct ps_nrpa_level_state *st, int iterations)
+{
+    ps_error_set(&s->error, s->checkpoint->resumed, 0, 0,
+                 "cannot resume: its top level is at iteration %d, past this "
+                 "run's %d: it was saved by a run that grew under a budget "
+                 "(--grow); resume it with --time or --max-nodes",
+                 st->iteration + 1, iterations);
+    s->stop = PS_STOP_ERROR;
 }
 
 /* The worker's state from a checkpoint, when the run resumes: its top
@@ -538,6 +555,10 @@ static bool nrpa_resume(struct ps_nrpa *c, int level)
     struct ps_nrpa_level_state st = {.line = c->seq[level],
                                      .pol = c->pol[level]};
     ps_nrpa_get_level(&r, c, nrpa_iterations(c, level), &st);
+    if (st.past) {
+        ps_nrpa_refuse_past(&w->s, &st, nrpa_iterations(c, level));
+        return false;
+    }
     c->start_iteration = st.iteration;
     c->has_start = st.found;
     c->start_value = st.best;

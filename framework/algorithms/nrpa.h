@@ -41,13 +41,20 @@ struct ps_nrpa_level_state {
     ps_move *line;
     int len;
     double *pol;
+    bool past; /* read: `iteration` is not below the reader's iterations */
 };
 void ps_nrpa_put_level(struct ps_ckpt_buf *b, const struct ps_nrpa *c,
                        const struct ps_nrpa_level_state *st);
-/* Read it back into st's arrays: an iteration past `iterations` - 1 or a
- * line longer than the game's bad in r. */
+/* Read it back into st's arrays: a line longer than the game's bad in r,
+ * and an iteration past `iterations` - 1 too, with st->past set (then
+ * ps_nrpa_refuse_past says why). */
 void ps_nrpa_get_level(struct ps_ckpt_reader *r, const struct ps_nrpa *c,
                        int iterations, struct ps_nrpa_level_state *st);
+/* Stop s on the error of a level read past its iterations: the file was
+ * saved by a run that grew under a budget (--grow), and this run, without
+ * a budget, runs --iterations. */
+void ps_nrpa_refuse_past(struct ps_search *s,
+                         const struct ps_nrpa_level_state *st, int iterations);
 
 /* The deepest nesting level nrpa (and dnrpa) run. */
 #define PS_NRPA_MAX_LEVEL 6

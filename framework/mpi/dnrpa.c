@@ -163,9 +163,12 @@ static void dnrpa_checkpoint(struct dnrpa_root *r)
         return;
     ps_ckpt_put_u64(&b, r->restart);
     ps_nrpa_put_level(&b, r->c,
-                      &(struct ps_nrpa_level_state){
-                          (int)r->step, r->found, r->best_value, r->best,
-                          r->best_len, r->pol});
+                      &(struct ps_nrpa_level_state){.iteration = (int)r->step,
+                                                    .found = r->found,
+                                                    .best = r->best_value,
+                                                    .line = r->best,
+                                                    .len = r->best_len,
+                                                    .pol = r->pol});
     ps_checkpoint_save(r->s, 0, &b);
 }
 
@@ -187,6 +190,10 @@ static void dnrpa_resume(struct dnrpa_root *r)
     r->restart = ps_ckpt_get_u64(&rd);
     struct ps_nrpa_level_state st = {.line = r->best, .pol = r->pol};
     ps_nrpa_get_level(&rd, r->c, dnrpa_steps(r), &st);
+    if (st.past) {
+        ps_nrpa_refuse_past(s, &st, dnrpa_steps(r));
+        return;
+    }
     if (!ps_checkpoint_read_end(s, 0, &rd))
         return;
     r->step = (uint64_t)st.iteration;
