@@ -299,14 +299,17 @@ static enum ps_status dnrpa_run(struct ps_search *s)
         r.space = ps_nrpa_space(r.c);
         r.pol = ps_nrpa_policy(r.c, ps_nrpa_depth(s)->level);
         dnrpa_resume(&r);
-        char grow[64] = "";
-        if (r.grows)
-            snprintf(grow, sizeof grow, ", %g more each step", o->grow);
-        snprintf(s->note, sizeof s->note,
-                 "heuristic: distributed nrpa (level %d, %d iterations%s, %d "
-                 "tasks per step; %d ranks x %d threads)",
-                 o->depth.level, o->depth.iterations, grow, tasks,
-                 ps_mpi_size(), threads);
+        size_t room = sizeof s->note;
+        int n = snprintf(s->note, room,
+                         "heuristic: distributed nrpa (level %d, %d iterations",
+                         o->depth.level, o->depth.iterations);
+        if (r.grows && n > 0 && (size_t)n < room)
+            n += snprintf(s->note + n, room - (size_t)n, ", %g more a step",
+                          o->grow);
+        if (n > 0 && (size_t)n < room)
+            snprintf(s->note + n, room - (size_t)n,
+                     ", %d tasks per step; %d ranks x %d threads)", tasks,
+                     ps_mpi_size(), threads);
         /* Under --time a finished top level is followed by another. */
         for (; s->stop == PS_STOP_NONE && dnrpa_top(&r, &pool) &&
                s->limits.seconds > 0;
