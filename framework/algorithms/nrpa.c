@@ -862,18 +862,11 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
-/* Is there a budget to fill (--time or --max-nodes)? Without one a run is
- * one search of --iterations. */
-static bool nrpa_budgeted(const struct ps_search *s)
-{
-    return s->limits.seconds > 0 || s->limits.max_nodes > 0;
-}
-
 /* --grow: is the run one search that grows until the budget ends? Also
  * with --checkpoint: its state is the top level's iteration. */
 static bool nrpa_grows(const struct ps_search *s, const struct nrpa_options *o)
 {
-    return o->grow > 0 && nrpa_budgeted(s);
+    return ps_nrpa_grows(s, o->grow);
 }
 
 /* --fit: does this run size its searches to its budget? Only with --grow
@@ -881,7 +874,8 @@ static bool nrpa_grows(const struct ps_search *s, const struct nrpa_options *o)
  * the searches it saved, whatever budget it now has. */
 static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
 {
-    return o->fit && !nrpa_grows(s, o) && !s->checkpoint && nrpa_budgeted(s);
+    return o->fit && !nrpa_grows(s, o) && !s->checkpoint &&
+           ps_nrpa_budgeted(s);
 }
 
 /* The playouts left of the worker's budget at the cost of a playout (with

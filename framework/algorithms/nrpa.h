@@ -83,6 +83,19 @@ static inline int ps_nrpa_grown(int iterations, double grow, uint64_t i)
     return n < 1e9 ? (int)n : (int)1e9;
 }
 
+/* Is there a budget to fill (--time or --max-nodes)? Without one a run is
+ * one search of --iterations. */
+static inline bool ps_nrpa_budgeted(const struct ps_search *s)
+{
+    return s->limits.seconds > 0 || s->limits.max_nodes > 0;
+}
+
+/* Does the run grow (--grow G > 0 under a budget)? */
+static inline bool ps_nrpa_grows(const struct ps_search *s, double grow)
+{
+    return grow > 0 && ps_nrpa_budgeted(s);
+}
+
 /* The run's nesting (nrpa's, or dnrpa's). */
 static inline const struct ps_nrpa_depth *ps_nrpa_depth(
     const struct ps_search *s)

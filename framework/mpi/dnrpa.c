@@ -285,8 +285,7 @@ static enum ps_status dnrpa_run(struct ps_search *s)
         .s = s,
         .level = o->depth.level,
         .tasks = tasks,
-        .grows = o->grow > 0 &&
-                 (s->limits.seconds > 0 || s->limits.max_nodes > 0),
+        .grows = ps_nrpa_grows(s, o->grow),
     };
     bool have_worker = ps_worker_init_solo(&w, s, 0, &err), ok = have_worker;
     if (ok) {
