@@ -336,15 +336,24 @@ static void test_dnrpa_same_for_any_ranks(void **unused)
                          0);
 }
 
-/* A field of a run's output (its "# NAME: " line) as a number. */
-static long long mc_field(const char *out, const char *name)
+/* A file of the test's directory, open for reading (the test fails if
+ * it is not there). */
+static FILE *open_out(const char *out)
 {
-    char path[512], line[256], want[64];
+    char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, out);
-    snprintf(want, sizeof want, "# %s: ", name);
     FILE *f = fopen(path, "r");
     if (!f)
         fail_msg("no %s", path);
+    return f;
+}
+
+/* A field of a run's output (its "# NAME: " line) as a number. */
+static long long mc_field(const char *out, const char *name)
+{
+    char line[256], want[64];
+    snprintf(want, sizeof want, "# %s: ", name);
+    FILE *f = open_out(out);
     long long v = -1;
     while (fgets(line, sizeof line, f))
         if (strncmp(line, want, strlen(want)) == 0)
@@ -358,11 +367,8 @@ static long long mc_field(const char *out, const char *name)
 /* The values of the "level" events of a JSON-lines trace, in order. */
 static int mc_level_values(const char *out, long long *v, int cap)
 {
-    char path[512], line[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, out);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        fail_msg("no %s", path);
+    char line[1024];
+    FILE *f = open_out(out);
     int n = 0;
     while (fgets(line, sizeof line, f)) {
         const char *at = strstr(line, "\"value\":");

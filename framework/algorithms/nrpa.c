@@ -862,19 +862,12 @@ static void nrpa_start_run(struct ps_nrpa *c, int level)
         nrpa_adapt(c, c->pol[level], c->seq[level], c->len[level]);
 }
 
-/* --grow: is the run one search that grows until the budget ends? Also
- * with --checkpoint: its state is the top level's iteration. */
-static bool nrpa_grows(const struct ps_search *s, const struct nrpa_options *o)
-{
-    return ps_nrpa_grows(s, o->grow);
-}
-
 /* --fit: does this run size its searches to its budget? Only with --grow
  * 0, and not with --checkpoint or --resume: a resumed run must go on with
  * the searches it saved, whatever budget it now has. */
 static bool nrpa_fits(const struct ps_search *s, const struct nrpa_options *o)
 {
-    return o->fit && !nrpa_grows(s, o) && !s->checkpoint &&
+    return o->fit && !ps_nrpa_grows(s, o->grow) && !s->checkpoint &&
            ps_nrpa_budgeted(s);
 }
 
@@ -948,7 +941,8 @@ static void nrpa_worker_run(struct ps_worker *w)
         w->s.stop = PS_STOP_MEMORY;
     } else {
         w->s.game->initial_state(w->s.inst, c.root);
-        c.grow = nrpa_grows(&w->s, &c.o);
+        /* also under --checkpoint: its state is the top level's iteration */
+        c.grow = ps_nrpa_grows(&w->s, c.o.grow);
         bool resumed = nrpa_resume(&c, level);
         const int iterations = c.o.depth.iterations;
         c.began = ps_now();
@@ -977,7 +971,7 @@ static enum ps_status nrpa_run(struct ps_search *s)
     if (o->stabilise > 1 && n > 0 && (size_t)n < sizeof what)
         n += snprintf(what + n, sizeof what - (size_t)n, ", %d playouts each",
                       o->stabilise);
-    if (nrpa_grows(s, o) && n > 0 && (size_t)n < sizeof what)
+    if (ps_nrpa_grows(s, o->grow) && n > 0 && (size_t)n < sizeof what)
         snprintf(what + n, sizeof what - (size_t)n,
                  " below the top, %g more each top iteration", o->grow);
     if (nrpa_fits(s, o) && n > 0 && (size_t)n < sizeof what)
